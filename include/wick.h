@@ -1,0 +1,176 @@
+/* wick.h — PyTorch's shape in C.
+ *
+ * A short tutorial (tests/c/test_header_tutorial.c compiles and runs exactly this):
+ *
+ *     #include <wick.h>
+ *     #include <stdio.h>
+ *
+ *     int main(void) {
+ *         int64_t shape[] = {2, 3};
+ *         float xs[] = {1, 2, 3, 4, 5, 6};
+ *         wk_tensor *x = wk_from_data(xs, WK_FLOAT32, 2, shape);   // copies xs
+ *         wk_requires_grad_(x, true);
+ *         wk_tensor *y = wk_mul(x, x);                            // y = x * x
+ *         wk_tensor *s = wk_sum(y, WK_DTYPE_NONE);                // s = y.sum()
+ *         if (!s) { printf("%s\n", wk_error_message()); return 1; }
+ *         wk_backward(s, NULL, false, false);                     // x.grad = 2 * x
+ *         char *text = wk_repr(wk_grad(x));
+ *         printf("%s\n", text);       // tensor([[ 2.,  4.,  6.], [ 8., 10., 12.]])
+ *         wk_free_string(text);
+ *         wk_release(s); wk_release(y); wk_release(x);
+ *         return 0;
+ *     }
+ *
+ * Rules of the C API
+ * - Every function that returns a wk_tensor* returns a new reference (release it with wk_release),
+ *   or NULL on error. Arguments are borrowed. wk_grad/wk_grad_fn and other getters marked "borrowed"
+ *   return a pointer owned by the tensor.
+ * - Errors never abort or print: the failing call returns NULL (or a negative status) and
+ *   wk_error_kind()/wk_error_message() tell the torch exception type and message (thread-local).
+ * - Op functions are generated from the op table (ops/*.def) into wick_ops.h, one per torch overload:
+ *   wk_<op>, wk_<op>_ for in-place, wk_<op>_out for out=. Argument names and order follow torch.
+ */
+#ifndef WICK_H
+#define WICK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define WK_API __declspec(dllexport)
+#else
+#define WK_API __attribute__((visibility("default")))
+#endif
+
+/* ---- dtypes: one X-macro table (enum suffix, torch name, ScalarType name, size, kind) ----
+ * kind: 'b' bool, 'u' unsigned int, 'i' signed int, 'f' floating. Order = torch's promotion order. */
+#define WK_DTYPES(_)                                 \
+    _(BOOL, bool, Bool, 1, 'b')                      \
+    _(UINT8, uint8, Byte, 1, 'u')                    \
+    _(INT8, int8, Char, 1, 'i')                      \
+    _(INT16, int16, Short, 2, 'i')                   \
+    _(INT32, int32, Int, 4, 'i')                     \
+    _(INT64, int64, Long, 8, 'i')                    \
+    _(FLOAT16, float16, Half, 2, 'f')                \
+    _(BFLOAT16, bfloat16, BFloat16, 2, 'f')          \
+    _(FLOAT32, float32, Float, 4, 'f')               \
+    _(FLOAT64, float64, Double, 8, 'f')
+
+typedef enum {
+    WK_DTYPE_NONE = -1, /* "ScalarType? = None" */
+#define WK_X(E, n, s, sz, k) WK_##E,
+    WK_DTYPES(WK_X)
+#undef WK_X
+    WK_NUM_DTYPES
+} wk_dtype;
+
+WK_API const char *wk_dtype_name(wk_dtype dt);        /* "float32" */
+WK_API const char *wk_dtype_scalar_name(wk_dtype dt); /* "Float" */
+WK_API size_t wk_dtype_size(wk_dtype dt);
+WK_API bool wk_dtype_is_floating(wk_dtype dt);
+WK_API bool wk_dtype_is_integral(wk_dtype dt, bool include_bool);
+WK_API wk_dtype wk_promote_types(wk_dtype a, wk_dtype b);
+WK_API bool wk_can_cast(wk_dtype from, wk_dtype to);
+WK_API wk_dtype wk_get_default_dtype(void);
+WK_API int wk_set_default_dtype(wk_dtype dt); /* floating dtypes only */
+
+/* ---- scalars (torch's Scalar: a Python bool, int or float) ---- */
+typedef enum { WK_SCALAR_NONE = 0, WK_SCALAR_BOOL, WK_SCALAR_INT, WK_SCALAR_FLOAT } wk_scalar_tag;
+typedef struct {
+    wk_scalar_tag tag;
+    union {
+        int64_t i; /* BOOL (0/1) and INT */
+        double f;  /* FLOAT */
+    } v;
+} wk_scalar;
+
+static inline wk_scalar wk_int(int64_t i) { wk_scalar s; s.tag = WK_SCALAR_INT; s.v.i = i; return s; }
+static inline wk_scalar wk_float(double f) { wk_scalar s; s.tag = WK_SCALAR_FLOAT; s.v.f = f; return s; }
+static inline wk_scalar wk_bool(bool b) { wk_scalar s; s.tag = WK_SCALAR_BOOL; s.v.i = b; return s; }
+static inline wk_scalar wk_scalar_none(void) { wk_scalar s; s.tag = WK_SCALAR_NONE; s.v.i = 0; return s; }
+
+/* ---- optional and list argument types, as the op table spells them ---- */
+typedef struct { bool has; int64_t v; } wk_optint;    /* int? */
+typedef struct { bool has; double v; } wk_optfloat;   /* float? */
+typedef int wk_optbool;                               /* bool?: -1 None, 0, 1 */
+typedef struct { const int64_t *data; int64_t len; } wk_intlist; /* int[] ; int[]? None: data NULL, len -1 */
+typedef struct wk_tensor wk_tensor;
+typedef struct { wk_tensor *const *data; int64_t len; } wk_tensorlist; /* Tensor[] */
+typedef struct { const wk_tensor *const *data; int64_t len; } wk_opttensorlist; /* Tensor?[] (entries may be NULL) */
+typedef struct wk_generator wk_generator;
+typedef struct wk_node wk_node;
+
+static inline wk_optint wk_some(int64_t v) { wk_optint o; o.has = true; o.v = v; return o; }
+static inline wk_optint wk_none_int(void) { wk_optint o; o.has = false; o.v = 0; return o; }
+static inline wk_optfloat wk_somef(double v) { wk_optfloat o; o.has = true; o.v = v; return o; }
+static inline wk_optfloat wk_none_float(void) { wk_optfloat o; o.has = false; o.v = 0; return o; }
+static inline wk_intlist wk_ints(const int64_t *d, int64_t n) { wk_intlist l; l.data = d; l.len = n; return l; }
+static inline wk_intlist wk_none_ints(void) { wk_intlist l; l.data = NULL; l.len = -1; return l; }
+
+/* ---- errors ---- */
+typedef enum {
+    WK_OK = 0,
+    WK_RUNTIME_ERROR,
+    WK_INDEX_ERROR,
+    WK_TYPE_ERROR,
+    WK_VALUE_ERROR,
+    WK_NOT_IMPLEMENTED_ERROR,
+    WK_MEMORY_ERROR,
+    WK_OVERFLOW_ERROR,
+    WK_ZERO_DIVISION_ERROR,
+} wk_error_kind;
+
+WK_API wk_error_kind wk_error_kind_get(void);
+WK_API const char *wk_error_message(void);
+WK_API void wk_error_clear(void);
+#define wk_error_kind() wk_error_kind_get()
+
+/* ---- tensors: lifetime, metadata, data ---- */
+WK_API wk_tensor *wk_retain(wk_tensor *t);
+WK_API void wk_release(wk_tensor *t);
+WK_API int wk_ndim(const wk_tensor *t);
+WK_API const int64_t *wk_sizes(const wk_tensor *t);
+WK_API const int64_t *wk_strides(const wk_tensor *t);
+WK_API int64_t wk_numel(const wk_tensor *t);
+WK_API int64_t wk_storage_offset(const wk_tensor *t);
+WK_API wk_dtype wk_tensor_dtype(const wk_tensor *t);
+WK_API void *wk_data_ptr(const wk_tensor *t); /* address of element 0 */
+WK_API bool wk_is_contiguous(const wk_tensor *t);
+
+/* Creation from memory: copies `data` (contiguous, row-major, of `dtype`). */
+WK_API wk_tensor *wk_from_data(const void *data, wk_dtype dtype, int ndim, const int64_t *sizes);
+/* Wraps external memory without copying; `deleter(ctx)` runs when the storage dies. strides in elements. */
+WK_API wk_tensor *wk_from_blob(void *data, wk_dtype dtype, int ndim, const int64_t *sizes,
+                               const int64_t *strides, size_t nbytes, void (*deleter)(void *), void *ctx);
+WK_API wk_tensor *wk_scalar_tensor_new(wk_scalar s, wk_dtype dtype); /* 0-d tensor */
+/* Copies the tensor's elements, converted to `dtype`, into `out` (numel elements, row-major). */
+WK_API int wk_copy_to_buffer(const wk_tensor *t, wk_dtype dtype, void *out);
+WK_API int wk_item(const wk_tensor *t, wk_scalar *out); /* one-element tensors */
+
+/* ---- autograd ---- */
+WK_API bool wk_requires_grad(const wk_tensor *t);
+WK_API int wk_requires_grad_(wk_tensor *t, bool requires_grad);
+WK_API wk_tensor *wk_grad(const wk_tensor *t); /* borrowed, may be NULL */
+WK_API int wk_set_grad(wk_tensor *t, wk_tensor *grad); /* grad may be NULL */
+WK_API bool wk_is_leaf(const wk_tensor *t);
+WK_API wk_node *wk_grad_fn(const wk_tensor *t); /* borrowed, may be NULL */
+WK_API int wk_backward(wk_tensor *t, wk_tensor *gradient, bool retain_graph, bool create_graph);
+WK_API bool wk_is_grad_enabled(void);
+WK_API bool wk_set_grad_enabled(bool enabled); /* returns the previous mode */
+
+/* ---- printing ---- */
+WK_API char *wk_repr(const wk_tensor *t); /* torch's repr(); free with wk_free_string */
+WK_API void wk_free_string(char *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#include "wick_ops.h" /* generated from the op table */
+
+#endif /* WICK_H */

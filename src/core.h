@@ -1,0 +1,153 @@
+/* core.h — wick's internal core: tensor layout, storage, errors, helpers shared by every module.
+ * Internal symbols are hidden (see WK_INTERNAL) and use the `wk__` prefix or a module prefix. */
+#ifndef WK_CORE_H
+#define WK_CORE_H
+
+#include "wick.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WK_INTERNAL __attribute__((visibility("hidden")))
+#define WK_MAX_DIM 32 /* like numpy's historical limit; torch tensors past this are rare */
+#define WK_UNUSED(x) ((void)(x))
+
+/* ---- errors (error.c) ----
+ * Note [Error model]: a failing function sets the thread-local error and returns NULL / -1.
+ * Callers propagate by returning NULL / -1 too, without overwriting the message. */
+WK_INTERNAL void wk__error(wk_error_kind kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+WK_INTERNAL bool wk__error_set(void);
+#define WK_FAIL(kind, ...) (wk__error((kind), __VA_ARGS__), (void *)0)
+#define WK_RUNTIME(...) wk__error(WK_RUNTIME_ERROR, __VA_ARGS__)
+#define WK_CHECK(cond, kind, ...)                  \
+    do {                                           \
+        if (!(cond)) {                             \
+            wk__error((kind), __VA_ARGS__);        \
+            return NULL;                           \
+        }                                          \
+    } while (0)
+WK_INTERNAL void *wk__malloc(size_t n);  /* sets MemoryError on failure */
+WK_INTERNAL void *wk__calloc(size_t n, size_t sz);
+
+/* A growable string buffer for messages and printing. */
+typedef struct {
+    char *s;
+    size_t len, cap;
+} wk_strbuf;
+WK_INTERNAL void wk_sb_printf(wk_strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+WK_INTERNAL void wk_sb_puts(wk_strbuf *b, const char *s);
+WK_INTERNAL void wk_sb_ints(wk_strbuf *b, const int64_t *v, int n); /* "[2, 3]" */
+WK_INTERNAL void wk_sb_free(wk_strbuf *b);
+
+/* ---- storage (tensor.c) ---- */
+typedef struct wk_storage {
+    int64_t refcount;
+    void *data;
+    size_t nbytes;
+    void (*deleter)(void *ctx); /* NULL: data came from wk__malloc and is freed with free() */
+    void *deleter_ctx;
+} wk_storage;
+
+/* Version counter shared by a tensor and its views (torch's VariableVersion). */
+typedef struct wk_version {
+    int64_t refcount;
+    uint32_t version;
+} wk_version;
+
+typedef struct wk_hook wk_hook; /* autograd.h */
+
+/* ---- the tensor ----
+ * sizes/strides are in elements, exactly as torch reports them. `offset` is the storage offset in elements. */
+struct wk_tensor {
+    int64_t refcount;
+    wk_storage *storage;
+    int64_t offset;
+    int ndim;
+    wk_dtype dtype;
+    int64_t sizes[WK_MAX_DIM];
+    int64_t strides[WK_MAX_DIM];
+    wk_version *version;
+
+    /* autograd meta (autograd.c) */
+    bool requires_grad;     /* meaningful for leaves; non-leaves require grad iff grad_fn != NULL */
+    bool retains_grad;
+    bool is_view;           /* shares storage with view_base as a differentiable view */
+    wk_node *grad_fn;       /* strong; NULL for leaves */
+    uint32_t output_nr;     /* which output of grad_fn this is */
+    wk_tensor *grad;        /* strong; NULL if none */
+    wk_node *grad_acc;      /* weak: the AccumulateGrad node of a leaf, while it lives */
+    wk_hook *hooks;         /* tensor hooks (register_hook) */
+    wk_tensor *view_base;   /* strong; the tensor this one is a view of (root base), or NULL */
+
+    void *pyobj;            /* weak back-pointer to the Python wrapper (pyext), or NULL */
+};
+
+/* Allocation. Every creator returns a new reference with refcount 1, contiguous unless said otherwise. */
+WK_INTERNAL wk_tensor *wk__empty(int ndim, const int64_t *sizes, wk_dtype dtype);
+WK_INTERNAL wk_tensor *wk__empty_like(const wk_tensor *t, wk_dtype dtype); /* same sizes, contiguous */
+WK_INTERNAL wk_tensor *wk__zeros(int ndim, const int64_t *sizes, wk_dtype dtype);
+WK_INTERNAL wk_tensor *wk__full(int ndim, const int64_t *sizes, wk_dtype dtype, wk_scalar fill);
+/* A new tensor header over t's storage (shares storage and version counter; no autograd meta). */
+WK_INTERNAL wk_tensor *wk__alias(const wk_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
+                                 int64_t offset);
+WK_INTERNAL wk_tensor *wk__contiguous(const wk_tensor *t); /* new ref: t itself if contiguous, else a copy */
+WK_INTERNAL wk_tensor *wk__to_dtype(const wk_tensor *t, wk_dtype dtype); /* new ref; t itself if same dtype */
+WK_INTERNAL wk_tensor *wk__clone(const wk_tensor *t);                    /* contiguous copy, no autograd */
+WK_INTERNAL int wk__copy_(wk_tensor *dst, const wk_tensor *src); /* broadcasting, casting copy; no autograd */
+WK_INTERNAL int wk__fill_(wk_tensor *dst, wk_scalar v);
+WK_INTERNAL bool wk__is_contiguous(const wk_tensor *t);
+WK_INTERNAL int64_t wk__numel(const wk_tensor *t);
+WK_INTERNAL int64_t wk__prod(const int64_t *v, int n);
+WK_INTERNAL void wk__contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides);
+WK_INTERNAL int wk__check_sizes(int ndim, const int64_t *sizes); /* negative dims, overflow */
+static inline char *wk__data(const wk_tensor *t) {
+    return (char *)t->storage->data + t->offset * (int64_t)wk_dtype_size(t->dtype);
+}
+WK_INTERNAL void wk__bump_version(wk_tensor *t);
+
+/* Dimension handling with torch's messages. */
+WK_INTERNAL int wk__wrap_dim(int64_t dim, int ndim, int64_t *out); /* IndexError "Dimension out of range" */
+/* Broadcast two shapes; RuntimeError "The size of tensor a (3) must match ..." */
+WK_INTERNAL int wk__broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out);
+/* A view of t expanded to `sizes` (stride 0 in broadcast dims). */
+WK_INTERNAL wk_tensor *wk__expand_to(const wk_tensor *t, int ndim, const int64_t *sizes);
+
+/* ---- scalars and dtypes (dtype.c) ---- */
+WK_INTERNAL wk_dtype wk__scalar_dtype(wk_scalar s);           /* bool->BOOL, int->INT64, float->default */
+WK_INTERNAL double wk__scalar_to_double(wk_scalar s);
+WK_INTERNAL int64_t wk__scalar_to_int(wk_scalar s);
+WK_INTERNAL wk_scalar wk__load_scalar(const void *p, wk_dtype dt); /* element -> Scalar */
+WK_INTERNAL void wk__store_scalar(void *p, wk_dtype dt, wk_scalar s); /* Scalar -> element (C cast semantics) */
+WK_INTERNAL double wk__load_double(const void *p, wk_dtype dt);
+/* torch's result_type over tensors and Python scalars (Note [Type promotion] in dtype.c). */
+typedef struct {
+    wk_dtype dim_result, zero_result, wrapped_result; /* WK_DTYPE_NONE when empty */
+} wk_promo;
+WK_INTERNAL void wk__promo_init(wk_promo *p);
+WK_INTERNAL void wk__promo_tensor(wk_promo *p, const wk_tensor *t);
+WK_INTERNAL void wk__promo_scalar(wk_promo *p, wk_scalar s);
+WK_INTERNAL wk_dtype wk__promo_result(const wk_promo *p);
+
+/* float16 / bfloat16 conversions (round to nearest even, as c10::Half / c10::BFloat16). */
+WK_INTERNAL float wk__half_to_float(uint16_t h);
+WK_INTERNAL uint16_t wk__float_to_half(float f);
+static inline float wk__bf16_to_float(uint16_t b) {
+    uint32_t u = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline uint16_t wk__float_to_bf16(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if (isnan(f)) return 0x7fc0;
+    u += 0x7fff + ((u >> 16) & 1);
+    return (uint16_t)(u >> 16);
+}
+
+/* Names for error messages: "torch.FloatTensor", "Float". */
+WK_INTERNAL const char *wk__legacy_type_name(wk_dtype dt);
+
+#endif /* WK_CORE_H */
