@@ -27,7 +27,7 @@
  *   return a pointer owned by the tensor.
  * - Errors never abort or print: the failing call returns NULL (or a negative status) and
  *   wk_error_kind()/wk_error_message() tell the torch exception type and message (thread-local).
- * - Op functions are generated from the op table (ops/*.def) into wick_ops.h, one per torch overload:
+ * - Op functions are generated from the op table (ops/<name>.def) into wick_ops.h, one per torch overload:
  *   wk_<op>, wk_<op>_ for in-place, wk_<op>_out for out=. Argument names and order follow torch.
  */
 #ifndef WICK_H

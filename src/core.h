@@ -35,6 +35,7 @@ WK_INTERNAL void *wk__calloc(size_t n, size_t sz);
 typedef struct {
     char *s;
     size_t len, cap;
+    bool failed; /* an allocation failed: the text is truncated (callers raise MemoryError) */
 } wk_strbuf;
 WK_INTERNAL void wk_sb_printf(wk_strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 WK_INTERNAL void wk_sb_puts(wk_strbuf *b, const char *s);
@@ -69,6 +70,7 @@ struct wk_tensor {
     int64_t sizes[WK_MAX_DIM];
     int64_t strides[WK_MAX_DIM];
     wk_version *version;
+    bool wrapped_number;    /* a Python scalar passed where a Tensor is expected (0-d; promotes as a scalar) */
 
     /* autograd meta (autograd.c) */
     bool requires_grad;     /* meaningful for leaves; non-leaves require grad iff grad_fn != NULL */
@@ -87,6 +89,7 @@ struct wk_tensor {
 /* Allocation. Every creator returns a new reference with refcount 1, contiguous unless said otherwise. */
 WK_INTERNAL wk_tensor *wk__empty(int ndim, const int64_t *sizes, wk_dtype dtype);
 WK_INTERNAL wk_tensor *wk__empty_like(const wk_tensor *t, wk_dtype dtype); /* same sizes, contiguous */
+WK_INTERNAL wk_tensor *wk__empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, wk_dtype dtype);
 WK_INTERNAL wk_tensor *wk__zeros(int ndim, const int64_t *sizes, wk_dtype dtype);
 WK_INTERNAL wk_tensor *wk__full(int ndim, const int64_t *sizes, wk_dtype dtype, wk_scalar fill);
 /* A new tensor header over t's storage (shares storage and version counter; no autograd meta). */
@@ -106,6 +109,9 @@ static inline char *wk__data(const wk_tensor *t) {
     return (char *)t->storage->data + t->offset * (int64_t)wk_dtype_size(t->dtype);
 }
 WK_INTERNAL void wk__bump_version(wk_tensor *t);
+WK_INTERNAL void wk__noop_deleter(void *ctx);
+WK_INTERNAL int wk__resize_(wk_tensor *t, int ndim, const int64_t *sizes); /* out=: new contiguous storage if needed */
+WK_INTERNAL wk_tensor *wk__finish_factory(wk_tensor *t, bool requires_grad); /* applies requires_grad=True */
 
 /* Dimension handling with torch's messages. */
 WK_INTERNAL int wk__wrap_dim(int64_t dim, int ndim, int64_t *out); /* IndexError "Dimension out of range" */
@@ -128,6 +134,8 @@ typedef struct {
 WK_INTERNAL void wk__promo_init(wk_promo *p);
 WK_INTERNAL void wk__promo_tensor(wk_promo *p, const wk_tensor *t);
 WK_INTERNAL void wk__promo_scalar(wk_promo *p, wk_scalar s);
+/* A wrapped number: a 0-d tensor holding a Python scalar (int64, double or bool), promoting like one. */
+WK_INTERNAL wk_tensor *wk__wrap_scalar(wk_scalar s);
 WK_INTERNAL wk_dtype wk__promo_result(const wk_promo *p);
 
 /* float16 / bfloat16 conversions (round to nearest even, as c10::Half / c10::BFloat16). */

@@ -1,0 +1,548 @@
+/* argparse.c — torch's Python argument parser, driven by the signatures the op table generates.
+ *
+ * Each Python name has a list of signatures (overloads). A call is matched against each in order, first strictly
+ * (a Scalar parameter takes only Python numbers), then leniently (a one-element tensor is accepted as a Scalar);
+ * the first match wins. Values are converted into wk_pyval slots; temporaries go into an argscope. */
+#include "pyext.h"
+
+void wk_argscope_free(wk_argscope *sc) {
+    for (int i = 0; i < sc->nptrs; i++) free(sc->ptrs[i]);
+    for (int i = 0; i < sc->ntensors; i++) wk_release(sc->tensors[i]);
+    sc->nptrs = sc->ntensors = 0;
+}
+
+static void *scope_alloc(wk_argscope *sc, size_t n) {
+    if (sc->nptrs >= (int)(sizeof sc->ptrs / sizeof sc->ptrs[0])) return NULL;
+    void *p = calloc(1, n ? n : 1);
+    if (p) sc->ptrs[sc->nptrs++] = p;
+    return p;
+}
+
+static wk_tensor *scope_tensor(wk_argscope *sc, wk_tensor *t) {
+    if (!t) return NULL;
+    if (sc->ntensors >= (int)(sizeof sc->tensors / sizeof sc->tensors[0])) {
+        wk_release(t);
+        return NULL;
+    }
+    sc->tensors[sc->ntensors++] = t;
+    return t;
+}
+
+static const char *ptype_name(wk_ptype t) {
+    switch (t) {
+    case PT_TENSOR: case PT_OPT_TENSOR: return "Tensor";
+    case PT_TENSORLIST: case PT_OPT_TENSORLIST: return "tuple of Tensors";
+    case PT_SCALAR: case PT_OPT_SCALAR: return "Number";
+    case PT_INT: case PT_OPT_INT: return "int";
+    case PT_INTLIST: case PT_OPT_INTLIST: return "tuple of ints";
+    case PT_FLOAT: case PT_OPT_FLOAT: return "float";
+    case PT_BOOL: case PT_OPT_BOOL: return "bool";
+    case PT_STR: case PT_OPT_STR: return "str";
+    case PT_DTYPE: case PT_OPT_DTYPE: return "torch.dtype";
+    case PT_GENERATOR: return "torch.Generator";
+    case PT_DEVICE: return "torch.device";
+    case PT_LAYOUT: return "torch.layout";
+    case PT_MEMFMT: return "torch.memory_format";
+    case PT_FLOATLIST: case PT_OPT_FLOATLIST: return "tuple of floats";
+    default: return "object";
+    }
+}
+
+static bool optional(wk_ptype t) {
+    switch (t) {
+    case PT_OPT_TENSOR: case PT_OPT_SCALAR: case PT_OPT_INT: case PT_OPT_INTLIST: case PT_OPT_FLOAT: case PT_OPT_BOOL:
+    case PT_OPT_STR: case PT_OPT_DTYPE: case PT_GENERATOR: case PT_DEVICE: case PT_LAYOUT: case PT_MEMFMT:
+    case PT_OPT_TENSORLIST: case PT_OPT_FLOATLIST: case PT_OBJECT:
+        return true;
+    default: return false;
+    }
+}
+
+static int to_int(PyObject *o, int64_t *v) {
+    if (PyBool_Check(o)) return 0;
+    if (PyLong_Check(o)) {
+        int overflow;
+        long long x = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow) {
+            PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+            return -1;
+        }
+        *v = x;
+        return 1;
+    }
+    if (WK_PyTensor_Check(o)) {
+        wk_tensor *t = wk_py_self(o);
+        if (wk_ndim(t) != 0 || !wk_dtype_is_integral(wk_tensor_dtype(t), false)) return 0;
+        wk_scalar s;
+        if (wk_item(t, &s) < 0) return wk_py_raise(), -1;
+        *v = s.v.i;
+        return 1;
+    }
+    if (PyIndex_Check(o) && !PyFloat_Check(o)) {
+        PyObject *i = PyNumber_Index(o);
+        if (!i) {
+            PyErr_Clear();
+            return 0;
+        }
+        long long x = PyLong_AsLongLong(i);
+        Py_DECREF(i);
+        if (x == -1 && PyErr_Occurred()) return -1;
+        *v = x;
+        return 1;
+    }
+    return 0;
+}
+
+static int to_intlist(PyObject *o, int size, wk_intlist *out, wk_argscope *sc) {
+    int64_t v;
+    int rc = to_int(o, &v);
+    if (rc < 0) return -1;
+    if (rc == 1) { /* a single int: int[N] repeats it, int[] / int[1] takes [v] */
+        int n = size > 0 ? size : 1;
+        int64_t *d = scope_alloc(sc, sizeof(int64_t) * (size_t)n);
+        if (!d) return -1;
+        for (int i = 0; i < n; i++) d[i] = v;
+        *out = wk_ints(d, n);
+        return 1;
+    }
+    if (!PyTuple_Check(o) && !PyList_Check(o)) return 0;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+    int64_t *d = scope_alloc(sc, sizeof(int64_t) * (size_t)(n ? n : 1));
+    if (!d) return -1;
+    PyObject **items = PySequence_Fast_ITEMS(o);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        rc = to_int(items[i], &d[i]);
+        if (rc <= 0) return rc;
+    }
+    *out = wk_ints(d, n);
+    return 1;
+}
+
+static int to_floatlist(PyObject *o, int size, wk_floatlist *out, wk_argscope *sc) {
+    if (PyFloat_Check(o) || PyLong_Check(o)) {
+        int n = size > 0 ? size : 1;
+        double *d = scope_alloc(sc, sizeof(double) * (size_t)n), x = PyFloat_AsDouble(o);
+        if (!d) return -1;
+        for (int i = 0; i < n; i++) d[i] = x;
+        out->data = d;
+        out->len = n;
+        return 1;
+    }
+    if (!PyTuple_Check(o) && !PyList_Check(o)) return 0;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+    double *d = scope_alloc(sc, sizeof(double) * (size_t)(n ? n : 1));
+    if (!d) return -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *it = PySequence_Fast_ITEMS(o)[i];
+        if (!PyFloat_Check(it) && !PyLong_Check(it)) return 0;
+        d[i] = PyFloat_AsDouble(it);
+    }
+    out->data = d;
+    out->len = n;
+    return 1;
+}
+
+/* Converts one argument. Returns 1 ok, 0 type mismatch (no error set), -1 error. */
+static int convert(const wk_param *p, PyObject *o, wk_pyval *v, int wrap_numbers, bool lenient, wk_argscope *sc) {
+    if (o == Py_None && optional(p->type)) {
+        switch (p->type) {
+        case PT_OPT_TENSOR: v->t = NULL; break;
+        case PT_OPT_SCALAR: v->s = wk_scalar_none(); break;
+        case PT_OPT_INT: v->oi = wk_none_int(); break;
+        case PT_OPT_INTLIST: v->il = wk_none_ints(); break;
+        case PT_OPT_FLOAT: v->of = wk_none_float(); break;
+        case PT_OPT_BOOL: v->ob = -1; break;
+        case PT_OPT_STR: v->str = NULL; break;
+        case PT_OPT_DTYPE: v->dt = WK_DTYPE_NONE; break;
+        case PT_GENERATOR: v->gen = NULL; break;
+        case PT_OPT_TENSORLIST: v->otl.data = NULL; v->otl.len = -1; break;
+        case PT_OPT_FLOATLIST: v->fl.data = NULL; v->fl.len = -1; break;
+        default: break;
+        }
+        v->obj = o;
+        return 1;
+    }
+    v->obj = o;
+    switch (p->type) {
+    case PT_TENSOR:
+    case PT_OPT_TENSOR:
+        if (WK_PyTensor_Check(o)) {
+            v->t = wk_py_self(o);
+            return 1;
+        }
+        if (wrap_numbers && wk_py_is_number(o)) {
+            wk_scalar s;
+            int rc = wk_py_to_scalar(o, &s, false);
+            if (rc <= 0) return rc;
+            v->t = scope_tensor(sc, wk__wrap_scalar(s));
+            return v->t ? 1 : -1;
+        }
+        return 0;
+    case PT_SCALAR:
+    case PT_OPT_SCALAR: {
+        int rc = wk_py_to_scalar(o, &v->s, lenient);
+        return rc;
+    }
+    case PT_INT:
+    case PT_OPT_INT: {
+        int64_t x;
+        int rc = to_int(o, &x);
+        if (rc == 1) {
+            v->i = x;
+            v->oi = wk_some(x);
+        }
+        return rc;
+    }
+    case PT_INTLIST:
+    case PT_OPT_INTLIST:
+        if (PyObject_TypeCheck(o, wk_SizeType) || PyTuple_Check(o) || PyList_Check(o) || PyLong_Check(o) ||
+            (WK_PyTensor_Check(o) && p->size > 0) || PyIndex_Check(o))
+            return to_intlist(o, p->size, &v->il, sc);
+        return 0;
+    case PT_FLOAT:
+    case PT_OPT_FLOAT:
+        if (PyFloat_Check(o) || (PyLong_Check(o) && !PyBool_Check(o))) {
+            v->f = PyFloat_AsDouble(o);
+            if (v->f == -1 && PyErr_Occurred()) return -1;
+            v->of = wk_somef(v->f);
+            return 1;
+        }
+        if (lenient || (!WK_PyTensor_Check(o) && PyNumber_Check(o) && !PyBool_Check(o))) {
+            wk_scalar s;
+            int rc = wk_py_to_scalar(o, &s, true);
+            if (rc <= 0 || s.tag == WK_SCALAR_BOOL) return rc < 0 ? -1 : 0;
+            v->f = wk__scalar_to_double(s);
+            v->of = wk_somef(v->f);
+            return 1;
+        }
+        return 0;
+    case PT_BOOL:
+    case PT_OPT_BOOL:
+        if (PyBool_Check(o)) {
+            v->b = o == Py_True;
+            v->ob = v->b;
+            return 1;
+        }
+        if (lenient && (PyLong_Check(o))) {
+            v->b = PyObject_IsTrue(o) == 1;
+            v->ob = v->b;
+            return 1;
+        }
+        return 0;
+    case PT_STR:
+    case PT_OPT_STR:
+        if (!PyUnicode_Check(o)) return 0;
+        v->str = PyUnicode_AsUTF8(o);
+        return v->str ? 1 : -1;
+    case PT_DTYPE:
+    case PT_OPT_DTYPE:
+        return wk_py_to_dtype(o, &v->dt);
+    case PT_GENERATOR: {
+        /* wick.Generator objects carry their C generator in the `_handle` capsule (random front) */
+        PyObject *cap = PyObject_GetAttrString(o, "_wk_generator");
+        if (!cap) {
+            PyErr_Clear();
+            return 0;
+        }
+        v->gen = PyCapsule_GetPointer(cap, "wk_generator");
+        Py_DECREF(cap);
+        return v->gen ? 1 : -1;
+    }
+    case PT_DEVICE:
+        return wk_py_check_device(o) < 0 ? -1 : 1;
+    case PT_LAYOUT:
+    case PT_MEMFMT:
+    case PT_OBJECT:
+        return 1; /* checked by the Python layer where it matters */
+    case PT_TENSORLIST:
+    case PT_OPT_TENSORLIST: {
+        if (!PyTuple_Check(o) && !PyList_Check(o)) return 0;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+        wk_tensor **arr = scope_alloc(sc, sizeof(wk_tensor *) * (size_t)(n ? n : 1));
+        if (!arr) return -1;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *it = PySequence_Fast_ITEMS(o)[i];
+            if (it == Py_None && p->type == PT_OPT_TENSORLIST) {
+                arr[i] = NULL;
+                continue;
+            }
+            if (!WK_PyTensor_Check(it)) return 0;
+            arr[i] = wk_py_self(it);
+        }
+        v->tl.data = arr;
+        v->tl.len = n;
+        v->otl.data = (const wk_tensor *const *)arr;
+        v->otl.len = n;
+        return 1;
+    }
+    case PT_FLOATLIST:
+    case PT_OPT_FLOATLIST:
+        return to_floatlist(o, p->size, &v->fl, sc);
+    }
+    return 0;
+}
+
+/* Parses a schema default ("1", "None", "False", "[]", "1e-05", "contiguous_format", "'mean'", "-100"). */
+static int set_default(const wk_param *p, wk_pyval *v, wk_argscope *sc) {
+    const char *d = p->dflt;
+    v->obj = NULL;
+    if (!strcmp(d, "None")) return convert(p, Py_None, v, 0, false, sc) == 1 ? 0 : -1;
+    switch (p->type) {
+    case PT_SCALAR:
+    case PT_OPT_SCALAR:
+        if (strpbrk(d, ".e")) v->s = wk_float(strtod(d, NULL));
+        else if (!strcmp(d, "True") || !strcmp(d, "False")) v->s = wk_bool(d[0] == 'T');
+        else v->s = wk_int(strtoll(d, NULL, 10));
+        return 0;
+    case PT_INT:
+    case PT_OPT_INT:
+        v->i = strtoll(d, NULL, 10);
+        v->oi = wk_some(v->i);
+        return 0;
+    case PT_FLOAT:
+    case PT_OPT_FLOAT:
+        v->f = strtod(d, NULL);
+        v->of = wk_somef(v->f);
+        return 0;
+    case PT_BOOL:
+    case PT_OPT_BOOL:
+        v->b = !strcmp(d, "True");
+        v->ob = v->b;
+        return 0;
+    case PT_STR:
+    case PT_OPT_STR: {
+        size_t n = strlen(d);
+        char *s = scope_alloc(sc, n + 1);
+        if (!s) return -1;
+        if (n >= 2 && (d[0] == '\'' || d[0] == '"')) {
+            memcpy(s, d + 1, n - 2);
+            s[n - 2] = 0;
+        } else memcpy(s, d, n + 1);
+        v->str = s;
+        return 0;
+    }
+    case PT_INTLIST:
+    case PT_OPT_INTLIST: {
+        int64_t *arr = scope_alloc(sc, sizeof(int64_t) * WK_MAX_DIM);
+        if (!arr) return -1;
+        int n = 0;
+        if (d[0] == '[') {
+            const char *q = d + 1;
+            while (*q && *q != ']' && n < WK_MAX_DIM) {
+                char *end;
+                long long x = strtoll(q, &end, 10);
+                if (end == q) break;
+                arr[n++] = x;
+                q = end;
+                while (*q == ',' || *q == ' ') q++;
+            }
+        } else {
+            long long x = strtoll(d, NULL, 10);
+            int k = p->size > 0 ? p->size : 1;
+            for (int i = 0; i < k; i++) arr[n++] = x;
+        }
+        v->il = wk_ints(arr, n);
+        return 0;
+    }
+    case PT_DTYPE:
+    case PT_OPT_DTYPE:
+        v->dt = WK_DTYPE_NONE;
+        return 0;
+    case PT_FLOATLIST:
+    case PT_OPT_FLOATLIST:
+        v->fl.data = NULL;
+        v->fl.len = -1;
+        return 0;
+    default:
+        return 0; /* MemoryFormat contiguous_format, Layout strided, ... */
+    }
+}
+
+static int count_params(const wk_param *ps) {
+    int n = 0;
+    while (ps[n].name) n++;
+    return n;
+}
+
+/* One attempt at matching sig. Returns 1 matched, 0 no match (why in *bad_*), -1 error. */
+static int try_sig(const wk_sig *sig, PyObject *args, PyObject *kwargs, wk_pyval *out, wk_argscope *sc, bool lenient,
+                   int *bad_param, PyObject **bad_obj, const char **bad_kw) {
+    const wk_param *ps = sig->params;
+    int np = count_params(ps);
+    Py_ssize_t nargs = args ? PyTuple_GET_SIZE(args) : 0;
+    int max_pos = 0;
+    while (max_pos < np && !ps[max_pos].kwonly) max_pos++;
+    PyObject *varargs = NULL;
+    /* torch: a lone int-list parameter takes varargs: x.view(2, 3), torch.zeros(2, 3) */
+    if (max_pos >= 1 && (ps[0].type == PT_INTLIST || ps[0].type == PT_OPT_INTLIST) && max_pos == 1 && nargs >= 1) {
+        PyObject *first = PyTuple_GET_ITEM(args, 0);
+        if (nargs > 1 || (PyLong_Check(first) && !PyBool_Check(first)) ||
+            (!PyTuple_Check(first) && !PyList_Check(first) && PyIndex_Check(first) && !WK_PyTensor_Check(first)))
+            varargs = args;
+    }
+    if (!varargs && nargs > max_pos) {
+        *bad_param = -2;
+        return 0;
+    }
+    Py_ssize_t nkw_used = 0;
+    for (int i = 0; i < np; i++) {
+        PyObject *o = NULL;
+        if (varargs && i == 0) o = varargs;
+        else if (!varargs && i < nargs) o = PyTuple_GET_ITEM(args, i);
+        if (kwargs) {
+            PyObject *k = PyDict_GetItemString(kwargs, ps[i].name);
+            if (k) {
+                if (o) {
+                    *bad_param = i;
+                    *bad_kw = ps[i].name;
+                    return 0;
+                }
+                o = k;
+                nkw_used++;
+            }
+        }
+        if (!o) {
+            if (!ps[i].dflt) {
+                *bad_param = -3 - i; /* missing */
+                return 0;
+            }
+            if (set_default(&ps[i], &out[i], sc) < 0) return -1;
+            continue;
+        }
+        int rc = convert(&ps[i], o, &out[i], sig->wrap_numbers, lenient, sc);
+        if (rc < 0) return -1;
+        if (rc == 0) {
+            *bad_param = i;
+            *bad_obj = o;
+            return 0;
+        }
+    }
+    if (kwargs && nkw_used != PyDict_GET_SIZE(kwargs)) {
+        Py_ssize_t pos = 0;
+        PyObject *key, *val;
+        while (PyDict_Next(kwargs, &pos, &key, &val)) {
+            const char *k = PyUnicode_AsUTF8(key);
+            bool found = false;
+            for (int i = 0; i < np && k; i++) found |= !strcmp(ps[i].name, k);
+            if (!found) {
+                *bad_param = -1;
+                *bad_kw = k;
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+static void describe_sig(PyObject *lst, const wk_sig *sig) {
+    PyObject *s = PyUnicode_FromString("(");
+    bool star = false;
+    for (int i = 0; sig->params[i].name; i++) {
+        const wk_param *p = &sig->params[i];
+        if (p->kwonly && !star) {
+            PyUnicode_AppendAndDel(&s, PyUnicode_FromString(i ? ", *" : "*"));
+            star = true;
+        }
+        PyUnicode_AppendAndDel(&s, PyUnicode_FromFormat("%s%s %s%s%s", i ? ", " : "", ptype_name(p->type), p->name,
+                                                        p->dflt ? " = " : "", p->dflt ? p->dflt : ""));
+    }
+    PyUnicode_AppendAndDel(&s, PyUnicode_FromString(")"));
+    if (s) {
+        PyList_Append(lst, s);
+        Py_DECREF(s);
+    }
+}
+
+static PyObject *got_types(PyObject *args, PyObject *kwargs) {
+    PyObject *parts = PyList_New(0);
+    Py_ssize_t n = args ? PyTuple_GET_SIZE(args) : 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *t = PyUnicode_FromString(Py_TYPE(PyTuple_GET_ITEM(args, i))->tp_name);
+        PyList_Append(parts, t);
+        Py_XDECREF(t);
+    }
+    if (kwargs) {
+        Py_ssize_t pos = 0;
+        PyObject *k, *v;
+        while (PyDict_Next(kwargs, &pos, &k, &v)) {
+            PyObject *t = PyUnicode_FromFormat("%U=%s", k, Py_TYPE(v)->tp_name);
+            PyList_Append(parts, t);
+            Py_XDECREF(t);
+        }
+    }
+    PyObject *sep = PyUnicode_FromString(", ");
+    PyObject *r = PyUnicode_Join(sep, parts);
+    Py_DECREF(sep);
+    Py_DECREF(parts);
+    return r;
+}
+
+int wk_parse_args(wk_sig *sigs, PyObject *self, PyObject *args, PyObject *kwargs, wk_pyval *out, wk_argscope *sc) {
+    (void)self;
+    int nsig = 0;
+    while (sigs[nsig].name) nsig++;
+    int bad_param = 0;
+    PyObject *bad_obj = NULL;
+    const char *bad_kw = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int s = 0; s < nsig; s++) {
+            wk_argscope_free(sc);
+            int bp = 0;
+            PyObject *bo = NULL;
+            const char *bk = NULL;
+            int rc = try_sig(&sigs[s], args, kwargs, out, sc, pass == 1, &bp, &bo, &bk);
+            if (rc < 0) {
+                wk_argscope_free(sc);
+                return -1;
+            }
+            if (rc == 1) return s;
+            if (s == 0 && pass == 0) {
+                bad_param = bp;
+                bad_obj = bo;
+                bad_kw = bk;
+            }
+        }
+    }
+    wk_argscope_free(sc);
+    const char *name = sigs[0].name;
+    if (nsig == 1) {
+        const wk_param *ps = sigs[0].params;
+        if (bad_param >= 0 && bad_obj) {
+            PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be %s, not %s", name,
+                         ps[bad_param].name, bad_param + 1, ptype_name(ps[bad_param].type), Py_TYPE(bad_obj)->tp_name);
+            return -1;
+        }
+        if (bad_param >= 0 && bad_kw) {
+            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", name, bad_kw);
+            return -1;
+        }
+        if (bad_param == -1 && bad_kw) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'", name, bad_kw);
+            return -1;
+        }
+        if (bad_param <= -3) {
+            PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"%s\"", name,
+                         ps[-3 - bad_param].name);
+            return -1;
+        }
+        if (bad_param == -2) {
+            int max_pos = 0;
+            while (ps[max_pos].name && !ps[max_pos].kwonly) max_pos++;
+            PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd %s given", name, max_pos,
+                         max_pos == 1 ? "" : "s", args ? PyTuple_GET_SIZE(args) : 0,
+                         args && PyTuple_GET_SIZE(args) == 1 ? "was" : "were");
+            return -1;
+        }
+    }
+    PyObject *lst = PyList_New(0), *got = got_types(args, kwargs);
+    for (int s = 0; s < nsig; s++) describe_sig(lst, &sigs[s]);
+    PyObject *sep = PyUnicode_FromString("\n * ");
+    PyObject *joined = PyUnicode_Join(sep, lst);
+    PyErr_Format(PyExc_TypeError, "%s() received an invalid combination of arguments - got (%U), but expected one of:\n * %U\n",
+                 name, got, joined);
+    Py_XDECREF(sep);
+    Py_XDECREF(joined);
+    Py_XDECREF(lst);
+    Py_XDECREF(got);
+    return -1;
+}

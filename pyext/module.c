@@ -1,0 +1,343 @@
+/* module.c — wick._C: module init (multi-phase), dtype objects, torch.Size, return types, and the module-level
+ * functions that are not ops (tensor(), grad mode, backward entry points). */
+#include "pyext.h"
+
+PyTypeObject *wk_DtypeType;
+PyTypeObject *wk_SizeType;
+PyObject *wk_dtype_objs[WK_NUM_DTYPES];
+PyObject *wk_return_types;
+
+/* ---- dtype ---- */
+static PyObject *dtype_repr(PyObject *o) { return PyUnicode_FromFormat("torch.%s", wk_dtype_name(((wk_PyDtype *)o)->dt)); }
+static PyObject *dtype_is_floating(PyObject *o, void *c) {
+    (void)c;
+    return PyBool_FromLong(wk_dtype_is_floating(((wk_PyDtype *)o)->dt));
+}
+static PyObject *dtype_is_signed(PyObject *o, void *c) {
+    (void)c;
+    wk_dtype d = ((wk_PyDtype *)o)->dt;
+    return PyBool_FromLong(d != WK_BOOL && d != WK_UINT8);
+}
+static PyObject *dtype_false(PyObject *o, void *c) {
+    (void)o;
+    (void)c;
+    Py_RETURN_FALSE;
+}
+static PyObject *dtype_itemsize(PyObject *o, void *c) {
+    (void)c;
+    return PyLong_FromSize_t(wk_dtype_size(((wk_PyDtype *)o)->dt));
+}
+static PyObject *dtype_reduce(PyObject *o, PyObject *unused) {
+    (void)unused;
+    return PyUnicode_FromString(wk_dtype_name(((wk_PyDtype *)o)->dt));
+}
+static PyObject *dtype_to_real(PyObject *o, PyObject *unused) {
+    (void)unused;
+    Py_INCREF(o);
+    return o;
+}
+static PyGetSetDef dtype_getset[] = {{"is_floating_point", dtype_is_floating, NULL, NULL, NULL},
+                                     {"is_signed", dtype_is_signed, NULL, NULL, NULL},
+                                     {"is_complex", dtype_false, NULL, NULL, NULL},
+                                     {"itemsize", dtype_itemsize, NULL, NULL, NULL},
+                                     {NULL, NULL, NULL, NULL, NULL}};
+static PyMethodDef dtype_methods[] = {{"__reduce__", dtype_reduce, METH_NOARGS, NULL},
+                                      {"to_real", dtype_to_real, METH_NOARGS, NULL},
+                                      {NULL, NULL, 0, NULL}};
+
+int wk_py_dtype_init(PyObject *m) {
+    PyType_Slot slots[] = {{Py_tp_repr, dtype_repr}, {Py_tp_getset, dtype_getset}, {Py_tp_methods, dtype_methods}, {0, NULL}};
+    PyType_Spec spec = {"wick._C.dtype", sizeof(wk_PyDtype), 0, Py_TPFLAGS_DEFAULT, slots};
+    wk_DtypeType = (PyTypeObject *)PyType_FromModuleAndSpec(m, &spec, NULL);
+    if (!wk_DtypeType) return -1;
+    /* instances can't be created from Python: clear tp_new after making ours */
+    for (int d = 0; d < WK_NUM_DTYPES; d++) {
+        wk_PyDtype *o = PyObject_New(wk_PyDtype, wk_DtypeType);
+        if (!o) return -1;
+        o->dt = (wk_dtype)d;
+        wk_dtype_objs[d] = (PyObject *)o;
+        Py_INCREF(o);
+        if (PyModule_AddObject(m, wk_dtype_name((wk_dtype)d), (PyObject *)o) < 0) return -1;
+    }
+    Py_INCREF(wk_DtypeType);
+    return PyModule_AddObject(m, "dtype", (PyObject *)wk_DtypeType);
+}
+
+/* ---- torch.Size: a tuple whose repr is torch.Size([2, 3]) ---- */
+static PyObject *size_repr(PyObject *o) {
+    PyObject *lst = PySequence_List(o);
+    if (!lst) return NULL;
+    PyObject *r = PyUnicode_FromFormat("torch.Size(%R)", lst);
+    Py_DECREF(lst);
+    return r;
+}
+static PyObject *size_numel(PyObject *o, PyObject *unused) {
+    (void)unused;
+    long long p = 1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o); i++) p *= PyLong_AsLongLong(PyTuple_GET_ITEM(o, i));
+    return PyLong_FromLongLong(p);
+}
+static PyObject *size_reduce(PyObject *o, PyObject *unused) {
+    (void)unused;
+    PyObject *tup = PySequence_Tuple(o);
+    if (!tup) return NULL;
+    return Py_BuildValue("(O(N))", (PyObject *)Py_TYPE(o), tup);
+}
+/* slicing and + keep torch.Size, like torch */
+static PyObject *size_getitem(PyObject *o, PyObject *key) {
+    PyObject *r = PyTuple_Type.tp_as_mapping->mp_subscript(o, key);
+    if (r && PySlice_Check(key)) {
+        PyObject *args = PyTuple_Pack(1, r);
+        Py_DECREF(r);
+        if (!args) return NULL;
+        r = PyTuple_Type.tp_new(wk_SizeType, args, NULL);
+        Py_DECREF(args);
+    }
+    return r;
+}
+static PyObject *size_add(PyObject *a, PyObject *b) {
+    PyObject *r = PySequence_Concat(PySequence_Tuple(a) ? a : a, b);
+    if (!r) return NULL;
+    if (!PyTuple_Check(a)) return r;
+    PyObject *args = PyTuple_Pack(1, r);
+    Py_DECREF(r);
+    if (!args) return NULL;
+    r = PyTuple_Type.tp_new(wk_SizeType, args, NULL);
+    Py_DECREF(args);
+    return r;
+}
+static PyObject *size_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    PyObject *r = PyTuple_Type.tp_new(type, args, kwargs);
+    if (!r) return NULL;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(r); i++) {
+        PyObject *x = PyTuple_GET_ITEM(r, i);
+        if (!PyLong_Check(x) && !(WK_PyTensor_Check(x))) {
+            Py_DECREF(r);
+            return PyErr_Format(PyExc_TypeError, "torch.Size() takes an iterable of 'int' (item %zd is '%s')", i,
+                                Py_TYPE(x)->tp_name);
+        }
+    }
+    return r;
+}
+static PyMethodDef size_methods[] = {{"numel", size_numel, METH_NOARGS, NULL},
+                                     {"__reduce__", size_reduce, METH_NOARGS, NULL},
+                                     {NULL, NULL, 0, NULL}};
+
+static int size_init(PyObject *m) {
+    PyType_Slot slots[] = {{Py_tp_repr, size_repr}, {Py_tp_str, size_repr},    {Py_tp_methods, size_methods},
+                           {Py_tp_new, size_new},   {Py_mp_subscript, size_getitem}, {Py_nb_add, size_add},
+                           {0, NULL}};
+    PyType_Spec spec = {"wick.Size", 0, 0, Py_TPFLAGS_DEFAULT, slots};
+    PyObject *bases = PyTuple_Pack(1, (PyObject *)&PyTuple_Type);
+    wk_SizeType = (PyTypeObject *)PyType_FromModuleAndSpec(m, &spec, bases);
+    Py_XDECREF(bases);
+    if (!wk_SizeType) return -1;
+    Py_INCREF(wk_SizeType);
+    return PyModule_AddObject(m, "Size", (PyObject *)wk_SizeType);
+}
+
+/* ---- torch.return_types: named tuples of ops that return several tensors ---- */
+static PyObject *m_register_return_type(PyObject *m, PyObject *args) {
+    (void)m;
+    const char *name;
+    PyObject *fields;
+    if (!PyArg_ParseTuple(args, "sO!", &name, &PyTuple_Type, &fields)) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(fields);
+    PyStructSequence_Field *f = PyMem_Calloc((size_t)n + 1, sizeof *f);
+    if (!f) return PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const char *s = PyUnicode_AsUTF8(PyTuple_GET_ITEM(fields, i));
+        f[i].name = s ? strdup(s) : NULL;
+    }
+    char *full = malloc(strlen(name) + 32);
+    if (!full) return PyErr_NoMemory();
+    sprintf(full, "torch.return_types.%s", name);
+    PyStructSequence_Desc *desc = PyMem_Calloc(1, sizeof *desc);
+    if (!desc) return PyErr_NoMemory();
+    desc->name = full;
+    desc->fields = f;
+    desc->n_in_sequence = (int)n;
+    PyTypeObject *t = PyStructSequence_NewType(desc);
+    if (!t) return NULL;
+    if (PyDict_SetItemString(wk_return_types, name, (PyObject *)t) < 0) return NULL;
+    return (PyObject *)t;
+}
+
+/* ---- module functions ---- */
+static PyObject *m_tensor(PyObject *m, PyObject *args, PyObject *kwargs) {
+    (void)m;
+    static char *kw[] = {"data", "dtype", "device", "requires_grad", "pin_memory", NULL};
+    PyObject *data, *dtype = Py_None, *device = Py_None;
+    int rg = 0, pin = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OOpp", kw, &data, &dtype, &device, &rg, &pin)) return NULL;
+    wk_dtype dt = WK_DTYPE_NONE;
+    if (dtype != Py_None && !wk_py_to_dtype(dtype, &dt))
+        return PyErr_Format(PyExc_TypeError, "tensor(): argument 'dtype' must be torch.dtype, not %s",
+                            Py_TYPE(dtype)->tp_name);
+    if (wk_py_check_device(device) < 0) return NULL;
+    wk_tensor *t = wk_py_tensor_from_data(data, dt, NULL);
+    if (!t) return NULL;
+    if (rg && wk_requires_grad_(t, true) < 0) {
+        wk_release(t);
+        wk_error_clear();
+        PyErr_SetString(PyExc_RuntimeError, "Only Tensors of floating point and complex dtype can require gradients");
+        return NULL;
+    }
+    return wk_py_wrap(t);
+}
+
+static PyObject *m_set_tensor_class(PyObject *m, PyObject *cls) {
+    (void)m;
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, wk_TensorType))
+        return PyErr_Format(PyExc_TypeError, "expected a subclass of TensorBase");
+    Py_INCREF(cls);
+    wk_py_tensor_class = (PyTypeObject *)cls;
+    Py_RETURN_NONE;
+}
+
+static PyObject *m_get_default_dtype(PyObject *m, PyObject *unused) {
+    (void)m;
+    (void)unused;
+    return wk_py_from_dtype(wk_get_default_dtype());
+}
+static PyObject *m_set_default_dtype(PyObject *m, PyObject *d) {
+    (void)m;
+    wk_dtype dt;
+    if (!wk_py_to_dtype(d, &dt)) return PyErr_Format(PyExc_TypeError, "dtype must be a torch.dtype");
+    if (wk_set_default_dtype(dt) < 0) return wk_py_raise();
+    Py_RETURN_NONE;
+}
+static PyObject *m_is_grad_enabled(PyObject *m, PyObject *unused) {
+    (void)m;
+    (void)unused;
+    return PyBool_FromLong(wk_is_grad_enabled());
+}
+static PyObject *m_set_grad_enabled(PyObject *m, PyObject *v) {
+    (void)m;
+    int b = PyObject_IsTrue(v);
+    if (b < 0) return NULL;
+    return PyBool_FromLong(wk_set_grad_enabled(b));
+}
+static PyObject *m_is_inference_mode_enabled(PyObject *m, PyObject *unused) {
+    (void)m;
+    (void)unused;
+    return PyBool_FromLong(wk_is_inference_mode_enabled());
+}
+static PyObject *m_set_inference_mode(PyObject *m, PyObject *v) {
+    (void)m;
+    int b = PyObject_IsTrue(v);
+    if (b < 0) return NULL;
+    return PyBool_FromLong(wk_set_inference_mode(b));
+}
+
+static int tensor_seq(PyObject *seq, wk_tensor ***out, Py_ssize_t *n, bool allow_none) {
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence of tensors");
+    if (!fast) return -1;
+    *n = PySequence_Fast_GET_SIZE(fast);
+    *out = calloc((size_t)(*n ? *n : 1), sizeof **out);
+    if (!*out) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < *n; i++) {
+        PyObject *o = PySequence_Fast_GET_ITEM(fast, i);
+        if (o == Py_None && allow_none) continue;
+        if (!WK_PyTensor_Check(o)) {
+            PyErr_Format(PyExc_TypeError, "expected Tensor as element %zd, but got %s", i, Py_TYPE(o)->tp_name);
+            Py_DECREF(fast);
+            free(*out);
+            return -1;
+        }
+        (*out)[i] = wk_py_self(o);
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* _run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs, allow_unused, accumulate) */
+static PyObject *m_run_backward(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *ts, *gs, *ins;
+    int retain, create, allow_unused, accumulate;
+    if (!PyArg_ParseTuple(args, "OOppOpp", &ts, &gs, &retain, &create, &ins, &allow_unused, &accumulate)) return NULL;
+    wk_tensor **roots = NULL, **grads = NULL, **inputs = NULL, **outs = NULL;
+    Py_ssize_t nr, ng, ni = 0;
+    PyObject *result = NULL;
+    if (tensor_seq(ts, &roots, &nr, false) < 0) return NULL;
+    if (tensor_seq(gs, &grads, &ng, true) < 0) goto done;
+    if (ng != nr) {
+        PyErr_Format(PyExc_RuntimeError, "grad_tensors has %zd elements but tensors has %zd", ng, nr);
+        goto done;
+    }
+    if (ins != Py_None) {
+        if (tensor_seq(ins, &inputs, &ni, false) < 0) goto done;
+        outs = calloc((size_t)(ni ? ni : 1), sizeof *outs);
+        if (!outs) goto done;
+    }
+    int rc = wk_run_backward((int)nr, roots, grads, retain, create, accumulate ? 0 : (int)ni,
+                             accumulate ? NULL : inputs, outs, allow_unused);
+    if (rc < 0) {
+        wk_py_raise();
+        goto done;
+    }
+    if (!accumulate && inputs) {
+        result = PyTuple_New(ni);
+        for (Py_ssize_t i = 0; result && i < ni; i++) {
+            PyObject *o = outs[i] ? wk_py_wrap(outs[i]) : (Py_INCREF(Py_None), Py_None);
+            outs[i] = NULL;
+            PyTuple_SET_ITEM(result, i, o);
+        }
+    } else {
+        Py_INCREF(Py_None);
+        result = Py_None;
+    }
+done:
+    free(roots);
+    free(grads);
+    free(inputs);
+    if (outs)
+        for (Py_ssize_t i = 0; i < ni; i++) wk_release(outs[i]);
+    free(outs);
+    return result;
+}
+
+static PyMethodDef module_functions[] = {
+    {"tensor", (PyCFunction)(void (*)(void))m_tensor, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"_set_tensor_class", m_set_tensor_class, METH_O, NULL},
+    {"_register_return_type", m_register_return_type, METH_VARARGS, NULL},
+    {"get_default_dtype", m_get_default_dtype, METH_NOARGS, NULL},
+    {"_set_default_dtype", m_set_default_dtype, METH_O, NULL},
+    {"is_grad_enabled", m_is_grad_enabled, METH_NOARGS, NULL},
+    {"_set_grad_enabled", m_set_grad_enabled, METH_O, NULL},
+    {"is_inference_mode_enabled", m_is_inference_mode_enabled, METH_NOARGS, NULL},
+    {"_set_inference_mode", m_set_inference_mode, METH_O, NULL},
+    {"_run_backward", m_run_backward, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL}};
+
+static int add_functions(PyObject *m, PyMethodDef *defs) {
+    for (PyMethodDef *d = defs; d->ml_name; d++) {
+        PyObject *f = PyCFunction_NewEx(d, NULL, NULL);
+        if (!f || PyModule_AddObject(m, d->ml_name, f) < 0) return -1;
+    }
+    return 0;
+}
+
+static int exec_module(PyObject *m) {
+    wk_return_types = PyDict_New();
+    if (!wk_return_types) return -1;
+    Py_INCREF(wk_return_types);
+    if (PyModule_AddObject(m, "_return_types", wk_return_types) < 0) return -1;
+    if (wk_py_dtype_init(m) < 0 || size_init(m) < 0 || wk_py_node_init(m) < 0 || wk_py_tensor_type_init(m) < 0)
+        return -1;
+    if (add_functions(m, module_functions) < 0) return -1;
+    if (add_functions(m, wk_generated_functions) < 0) return -1;
+    return 0;
+}
+
+static PyModuleDef_Slot slots[] = {{Py_mod_exec, exec_module}, {0, NULL}};
+static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "wick._C", "wick's C core.", 0, NULL, slots, NULL,
+                                       NULL, NULL};
+
+PyMODINIT_FUNC PyInit__C(void);
+PyMODINIT_FUNC PyInit__C(void) { return PyModuleDef_Init(&moduledef); }

@@ -1,0 +1,123 @@
+/* pyext.h — the CPython front: wick._C. Thin: it converts Python values to the C API's and back; every semantic
+ * (checks, messages, promotion, printing) lives in the C core so every front answers the same. */
+#ifndef WK_PYEXT_H
+#define WK_PYEXT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+#include "autograd.h"
+#include "core.h"
+#include "wick.h"
+
+/* ---- objects ---- */
+typedef struct {
+    PyObject_HEAD wk_tensor *t;
+    PyObject *dict;
+    PyObject *weakrefs;
+} wk_PyTensor;
+
+typedef struct {
+    PyObject_HEAD wk_dtype dt;
+} wk_PyDtype;
+
+extern PyTypeObject *wk_TensorType;    /* wick._C.TensorBase */
+extern PyTypeObject *wk_py_tensor_class; /* wick.Tensor (a Python subclass), what ops return */
+extern PyTypeObject *wk_DtypeType;
+extern PyTypeObject *wk_SizeType;
+extern PyObject *wk_dtype_objs[WK_NUM_DTYPES];
+extern PyObject *wk_return_types; /* dict: name -> structseq type */
+
+#define WK_PyTensor_Check(o) PyObject_TypeCheck((o), wk_TensorType)
+static inline wk_tensor *wk_py_self(PyObject *o) { return ((wk_PyTensor *)o)->t; }
+
+/* ---- conversions (convert.c) ---- */
+PyObject *wk_py_raise(void);                    /* the pending wick error as a Python exception; returns NULL */
+PyObject *wk_py_wrap(wk_tensor *t);             /* steals t; NULL -> raise */
+PyObject *wk_py_wrap_inplace(PyObject *self, wk_tensor *t); /* in-place methods return self */
+PyObject *wk_py_wrap_vec(wk_tensorvec v);       /* tuple of tensors */
+PyObject *wk_py_wrap_tuple(wk_tensor **ts, int n);
+PyObject *wk_py_wrap_named(const char *name, wk_tensor **ts, int n);
+PyObject *wk_py_from_scalar(wk_scalar s);
+PyObject *wk_py_from_bool(bool b);
+PyObject *wk_py_from_int(int64_t i);
+PyObject *wk_py_from_float(double f);
+PyObject *wk_py_from_dtype(wk_dtype d);
+PyObject *wk_py_size(const int64_t *v, int n); /* torch.Size */
+int wk_py_to_scalar(PyObject *o, wk_scalar *s, bool allow_tensor); /* 1 ok, 0 not a scalar (no error) */
+int wk_py_to_dtype(PyObject *o, wk_dtype *dt);                      /* 1 ok, 0 not a dtype */
+bool wk_py_is_number(PyObject *o);
+wk_tensor *wk_py_tensor_from_data(PyObject *data, wk_dtype dtype, bool *inferred_float);
+int wk_py_check_device(PyObject *o); /* 0 ok (cpu or None), -1 error raised */
+
+/* ---- the argument parser (argparse.c), driven by the signatures gen.py emits ---- */
+typedef enum {
+    PT_TENSOR, PT_OPT_TENSOR, PT_TENSORLIST, PT_OPT_TENSORLIST, PT_SCALAR, PT_OPT_SCALAR, PT_INT, PT_OPT_INT,
+    PT_INTLIST, PT_OPT_INTLIST, PT_FLOAT, PT_OPT_FLOAT, PT_BOOL, PT_OPT_BOOL, PT_STR, PT_OPT_STR, PT_DTYPE,
+    PT_OPT_DTYPE, PT_GENERATOR, PT_DEVICE, PT_LAYOUT, PT_MEMFMT, PT_FLOATLIST, PT_OPT_FLOATLIST, PT_OBJECT,
+} wk_ptype;
+
+typedef struct {
+    const char *name;
+    wk_ptype type;
+    int size;   /* int[N]: a single int is repeated N times */
+    int kwonly;
+    const char *dflt; /* schema default text, NULL = required */
+} wk_param;
+
+typedef struct {
+    const char *name;
+    const wk_param *params; /* NULL-terminated */
+    int method;
+    int wrap_numbers;
+} wk_sig;
+
+#define WK_PY_MAXARGS 24
+
+typedef struct {
+    wk_tensor *t;
+    wk_tensorlist tl;
+    wk_opttensorlist otl;
+    wk_scalar s;
+    int64_t i;
+    wk_optint oi;
+    wk_intlist il;
+    double f;
+    wk_optfloat of;
+    bool b;
+    wk_optbool ob;
+    const char *str;
+    wk_dtype dt;
+    wk_generator *gen;
+    wk_floatlist fl;
+    PyObject *obj;
+} wk_pyval;
+
+/* Temporaries made while parsing (wrapped numbers, int arrays, tensor arrays), freed after the call. */
+typedef struct {
+    void *ptrs[WK_PY_MAXARGS * 2];
+    wk_tensor *tensors[WK_PY_MAXARGS * 2];
+    int nptrs, ntensors;
+} wk_argscope;
+
+int wk_parse_args(wk_sig *sigs, PyObject *self, PyObject *args, PyObject *kwargs, wk_pyval *out, wk_argscope *sc);
+void wk_argscope_free(wk_argscope *sc);
+
+extern PyMethodDef wk_generated_functions[];
+extern PyMethodDef wk_generated_methods[];
+
+/* ---- pieces of the module ---- */
+int wk_py_tensor_type_init(PyObject *m);
+int wk_py_dtype_init(PyObject *m);
+int wk_py_node_init(PyObject *m);
+PyObject *wk_py_node_wrap(wk_node *n); /* grad_fn objects (borrowed node) */
+extern PyMethodDef wk_py_module_functions[];
+extern PyMethodDef wk_py_tensor_methods[];
+extern PyGetSetDef wk_py_tensor_getset[];
+int wk_py_getbuffer(PyObject *self, Py_buffer *view, int flags);
+void wk_py_releasebuffer(PyObject *self, Py_buffer *view);
+PyObject *wk_py_index_get(PyObject *self, PyObject *index);
+int wk_py_index_set(PyObject *self, PyObject *index, PyObject *value);
+
+#endif

@@ -1,0 +1,375 @@
+/* tensor_methods.c — Tensor methods and properties that are not ops: metadata, conversion, autograd entry points. */
+#include "pyext.h"
+
+#define SELF wk_py_self(self)
+
+static PyObject *dim_arg(PyObject *self, PyObject *args, PyObject *kwargs, bool stride) {
+    static char *kw[] = {"dim", NULL};
+    PyObject *d = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", kw, &d)) return NULL;
+    wk_tensor *t = SELF;
+    const int64_t *v = stride ? wk_strides(t) : wk_sizes(t);
+    if (d == Py_None) {
+        if (stride) {
+            PyObject *tup = PyTuple_New(wk_ndim(t));
+            for (int i = 0; tup && i < wk_ndim(t); i++) PyTuple_SET_ITEM(tup, i, PyLong_FromLongLong(v[i]));
+            return tup;
+        }
+        return wk_py_size(v, wk_ndim(t));
+    }
+    long long dim = PyLong_AsLongLong(d);
+    if (dim == -1 && PyErr_Occurred()) return NULL;
+    int64_t w;
+    if (wk__wrap_dim(dim, wk_ndim(t), &w) < 0) return wk_py_raise();
+    if (wk_ndim(t) == 0) return PyLong_FromLong(stride ? 1 : 1);
+    return PyLong_FromLongLong(v[w]);
+}
+static PyObject *m_size(PyObject *self, PyObject *args, PyObject *kw) { return dim_arg(self, args, kw, false); }
+static PyObject *m_stride(PyObject *self, PyObject *args, PyObject *kw) { return dim_arg(self, args, kw, true); }
+static PyObject *m_dim(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromLong(wk_ndim(SELF));
+}
+static PyObject *m_numel(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromLongLong(wk_numel(SELF));
+}
+static PyObject *m_element_size(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromSize_t(wk_dtype_size(wk_tensor_dtype(SELF)));
+}
+static PyObject *m_storage_offset(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromLongLong(wk_storage_offset(SELF));
+}
+static PyObject *m_data_ptr(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromVoidPtr(wk_data_ptr(SELF));
+}
+static PyObject *m_is_contiguous(PyObject *self, PyObject *args, PyObject *kwargs) {
+    (void)args;
+    (void)kwargs;
+    return PyBool_FromLong(wk_is_contiguous(SELF));
+}
+static PyObject *m_is_floating_point(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyBool_FromLong(wk_dtype_is_floating(wk_tensor_dtype(SELF)));
+}
+static PyObject *m_is_view(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyBool_FromLong(SELF->is_view);
+}
+
+static PyObject *tolist_rec(const wk_tensor *t, const char *p, int d) {
+    if (d == t->ndim) return wk_py_from_scalar(wk__load_scalar(p, t->dtype));
+    PyObject *l = PyList_New((Py_ssize_t)t->sizes[d]);
+    if (!l) return NULL;
+    size_t esz = wk_dtype_size(t->dtype);
+    for (int64_t i = 0; i < t->sizes[d]; i++) {
+        PyObject *x = tolist_rec(t, p + i * t->strides[d] * (int64_t)esz, d + 1);
+        if (!x) {
+            Py_DECREF(l);
+            return NULL;
+        }
+        PyList_SET_ITEM(l, (Py_ssize_t)i, x);
+    }
+    return l;
+}
+static PyObject *m_tolist(PyObject *self, PyObject *unused) {
+    (void)unused;
+    wk_tensor *t = SELF;
+    return tolist_rec(t, wk__data(t), 0);
+}
+static PyObject *m_item(PyObject *self, PyObject *unused) {
+    (void)unused;
+    wk_scalar s;
+    if (wk_item(SELF, &s) < 0) return wk_py_raise();
+    return wk_py_from_scalar(s);
+}
+
+static PyObject *m_detach(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return wk_py_wrap(wk_detach(SELF));
+}
+static PyObject *m_detach_(PyObject *self, PyObject *unused) {
+    (void)unused;
+    if (wk_detach_(SELF) < 0) return wk_py_raise();
+    Py_INCREF(self);
+    return self;
+}
+static PyObject *m_requires_grad_(PyObject *self, PyObject *args, PyObject *kwargs) {
+    static char *kw[] = {"requires_grad", NULL};
+    int rg = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|p", kw, &rg)) return NULL;
+    if (wk_requires_grad_(SELF, rg) < 0) return wk_py_raise();
+    Py_INCREF(self);
+    return self;
+}
+static PyObject *m_retain_grad(PyObject *self, PyObject *unused) {
+    (void)unused;
+    if (wk_retain_grad(SELF) < 0) return wk_py_raise();
+    Py_RETURN_NONE;
+}
+
+/* ---- hooks: Python callables as C hooks ---- */
+static wk_tensor *py_hook(void *ctx, wk_tensor *grad, int *err) {
+    PyObject *g = wk_py_wrap(wk_retain(grad));
+    if (!g) {
+        *err = 1;
+        return NULL;
+    }
+    PyObject *r = PyObject_CallOneArg((PyObject *)ctx, g);
+    Py_DECREF(g);
+    if (!r) {
+        *err = 1;
+        wk__error(WK_RUNTIME_ERROR, "hook raised");
+        return NULL;
+    }
+    if (r == Py_None) {
+        Py_DECREF(r);
+        return NULL;
+    }
+    if (!WK_PyTensor_Check(r)) {
+        Py_DECREF(r);
+        PyErr_SetString(PyExc_TypeError, "hooks must return None or a Tensor");
+        *err = 1;
+        return NULL;
+    }
+    wk_tensor *out = wk_retain(wk_py_self(r));
+    Py_DECREF(r);
+    return out;
+}
+static void py_decref(void *ctx) { Py_XDECREF((PyObject *)ctx); }
+
+static PyObject *m_register_hook_c(PyObject *self, PyObject *fn) {
+    if (!PyCallable_Check(fn)) return PyErr_Format(PyExc_TypeError, "hook must be callable");
+    Py_INCREF(fn);
+    int id = wk_tensor_register_hook(SELF, py_hook, fn, py_decref);
+    if (id < 0) {
+        Py_DECREF(fn);
+        return wk_py_raise();
+    }
+    return PyLong_FromLong(id);
+}
+static PyObject *m_remove_hook_c(PyObject *self, PyObject *id) {
+    long i = PyLong_AsLong(id);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    wk_tensor_remove_hook(SELF, (int)i);
+    Py_RETURN_NONE;
+}
+
+/* ---- buffer protocol: numpy views share memory (Tensor.numpy(), np.asarray(t)) ---- */
+static int getbuffer(PyObject *self, Py_buffer *view, int flags) {
+    (void)flags;
+    wk_tensor *t = SELF;
+    const char *fmt;
+    switch (wk_tensor_dtype(t)) {
+    case WK_BOOL: fmt = "?"; break;
+    case WK_UINT8: fmt = "B"; break;
+    case WK_INT8: fmt = "b"; break;
+    case WK_INT16: fmt = "h"; break;
+    case WK_INT32: fmt = "i"; break;
+    case WK_INT64: fmt = "q"; break;
+    case WK_FLOAT16: fmt = "e"; break;
+    case WK_FLOAT32: fmt = "f"; break;
+    case WK_FLOAT64: fmt = "d"; break;
+    default:
+        PyErr_Format(PyExc_TypeError, "Got unsupported ScalarType %s", wk_dtype_scalar_name(wk_tensor_dtype(t)));
+        view->obj = NULL;
+        return -1;
+    }
+    Py_ssize_t *shape = PyMem_Malloc(sizeof(Py_ssize_t) * 2 * (size_t)(t->ndim ? t->ndim : 1));
+    if (!shape) {
+        PyErr_NoMemory();
+        view->obj = NULL;
+        return -1;
+    }
+    Py_ssize_t esz = (Py_ssize_t)wk_dtype_size(t->dtype);
+    for (int i = 0; i < t->ndim; i++) {
+        shape[i] = (Py_ssize_t)t->sizes[i];
+        shape[t->ndim + i] = (Py_ssize_t)t->strides[i] * esz;
+    }
+    view->buf = wk__data(t);
+    view->obj = self;
+    Py_INCREF(self);
+    view->len = (Py_ssize_t)wk_numel(t) * esz;
+    view->readonly = 0;
+    view->itemsize = esz;
+    view->format = (char *)fmt;
+    view->ndim = t->ndim;
+    view->shape = shape;
+    view->strides = shape + t->ndim;
+    view->suboffsets = NULL;
+    view->internal = shape;
+    return 0;
+}
+static void releasebuffer(PyObject *self, Py_buffer *view) {
+    (void)self;
+    PyMem_Free(view->internal);
+}
+
+PyMethodDef wk_py_tensor_methods[] = {
+    {"size", (PyCFunction)(void (*)(void))m_size, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"stride", (PyCFunction)(void (*)(void))m_stride, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"dim", m_dim, METH_NOARGS, NULL},
+    {"ndimension", m_dim, METH_NOARGS, NULL},
+    {"numel", m_numel, METH_NOARGS, NULL},
+    {"nelement", m_numel, METH_NOARGS, NULL},
+    {"element_size", m_element_size, METH_NOARGS, NULL},
+    {"storage_offset", m_storage_offset, METH_NOARGS, NULL},
+    {"data_ptr", m_data_ptr, METH_NOARGS, NULL},
+    {"is_contiguous", (PyCFunction)(void (*)(void))m_is_contiguous, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"is_floating_point", m_is_floating_point, METH_NOARGS, NULL},
+    {"_is_view", m_is_view, METH_NOARGS, NULL},
+    {"tolist", m_tolist, METH_NOARGS, NULL},
+    {"item", m_item, METH_NOARGS, NULL},
+    {"detach", m_detach, METH_NOARGS, NULL},
+    {"detach_", m_detach_, METH_NOARGS, NULL},
+    {"requires_grad_", (PyCFunction)(void (*)(void))m_requires_grad_, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"retain_grad", m_retain_grad, METH_NOARGS, NULL},
+    {"_register_hook", m_register_hook_c, METH_O, NULL},
+    {"_remove_hook", m_remove_hook_c, METH_O, NULL},
+    {NULL, NULL, 0, NULL}};
+
+/* ---- properties ---- */
+static PyObject *g_shape(PyObject *self, void *c) {
+    (void)c;
+    return wk_py_size(wk_sizes(SELF), wk_ndim(SELF));
+}
+static PyObject *g_dtype(PyObject *self, void *c) {
+    (void)c;
+    return wk_py_from_dtype(wk_tensor_dtype(SELF));
+}
+static PyObject *g_ndim(PyObject *self, void *c) {
+    (void)c;
+    return PyLong_FromLong(wk_ndim(SELF));
+}
+static PyObject *g_requires_grad(PyObject *self, void *c) {
+    (void)c;
+    return PyBool_FromLong(wk_requires_grad(SELF));
+}
+static int s_requires_grad(PyObject *self, PyObject *v, void *c) {
+    (void)c;
+    if (!v || !PyBool_Check(v)) {
+        PyErr_SetString(PyExc_TypeError, "requires_grad must be a bool");
+        return -1;
+    }
+    if (wk_requires_grad_(SELF, v == Py_True) < 0) return wk_py_raise(), -1;
+    return 0;
+}
+static PyObject *g_grad(PyObject *self, void *c) {
+    (void)c;
+    wk_tensor *g = wk_grad(SELF);
+    if (!g) Py_RETURN_NONE;
+    return wk_py_wrap(wk_retain(g));
+}
+static int s_grad(PyObject *self, PyObject *v, void *c) {
+    (void)c;
+    if (v && v != Py_None && !WK_PyTensor_Check(v)) {
+        PyErr_SetString(PyExc_TypeError, "assigned grad expected to be a Tensor or None");
+        return -1;
+    }
+    if (wk_set_grad(SELF, v && v != Py_None ? wk_py_self(v) : NULL) < 0) return wk_py_raise(), -1;
+    return 0;
+}
+static PyObject *g_is_leaf(PyObject *self, void *c) {
+    (void)c;
+    return PyBool_FromLong(wk_is_leaf(SELF));
+}
+static PyObject *g_grad_fn(PyObject *self, void *c) {
+    (void)c;
+    wk_node *n = wk_grad_fn(SELF);
+    if (!n) Py_RETURN_NONE;
+    return wk_py_node_wrap(n);
+}
+static PyObject *g_data(PyObject *self, void *c) {
+    (void)c;
+    wk_tensor *t = SELF;
+    /* .data: same storage, no history, its own version counter (torch's variable_data) */
+    wk_tensor *d = wk__alias(t, t->ndim, t->sizes, t->strides, t->offset);
+    if (!d) return wk_py_raise();
+    wk_version *v = wk__malloc(sizeof *v);
+    if (v) {
+        v->refcount = 1;
+        v->version = 0;
+        if (--d->version->refcount == 0) free(d->version);
+        d->version = v;
+    }
+    return wk_py_wrap(d);
+}
+static int s_data(PyObject *self, PyObject *v, void *c) {
+    (void)c;
+    if (!v || !WK_PyTensor_Check(v)) {
+        PyErr_SetString(PyExc_TypeError, "Variable data has to be a tensor, but got something else");
+        return -1;
+    }
+    wk_tensor *t = SELF, *src = wk_py_self(v);
+    /* torch's set_data: t now shares src's storage and geometry (dtype may change) */
+    src->storage->refcount++;
+    wk_storage *old = t->storage;
+    t->storage = src->storage;
+    if (--old->refcount == 0) {
+        if (old->deleter) old->deleter(old->deleter_ctx);
+        else free(old->data);
+        free(old);
+    }
+    t->offset = src->offset;
+    t->ndim = src->ndim;
+    t->dtype = src->dtype;
+    memcpy(t->sizes, src->sizes, sizeof t->sizes);
+    memcpy(t->strides, src->strides, sizeof t->strides);
+    return 0;
+}
+static PyObject *g_version(PyObject *self, void *c) {
+    (void)c;
+    return PyLong_FromUnsignedLong(wk_version_get(SELF));
+}
+static PyObject *g_base(PyObject *self, void *c) {
+    (void)c;
+    wk_tensor *t = SELF;
+    if (!t->is_view || !t->view_base) Py_RETURN_NONE;
+    return wk_py_wrap(wk_retain(t->view_base));
+}
+static PyObject *g_false(PyObject *self, void *c) {
+    (void)self;
+    (void)c;
+    Py_RETURN_FALSE;
+}
+static PyObject *g_retains_grad(PyObject *self, void *c) {
+    (void)c;
+    return PyBool_FromLong(wk_retains_grad(SELF));
+}
+static PyObject *g_output_nr(PyObject *self, void *c) {
+    (void)c;
+    return PyLong_FromLong((long)SELF->output_nr);
+}
+static PyObject *g_is_inference(PyObject *self, void *c) {
+    (void)self;
+    (void)c;
+    Py_RETURN_FALSE;
+}
+
+PyGetSetDef wk_py_tensor_getset[] = {
+    {"shape", g_shape, NULL, NULL, NULL},
+    {"dtype", g_dtype, NULL, NULL, NULL},
+    {"ndim", g_ndim, NULL, NULL, NULL},
+    {"requires_grad", g_requires_grad, s_requires_grad, NULL, NULL},
+    {"grad", g_grad, s_grad, NULL, NULL},
+    {"is_leaf", g_is_leaf, NULL, NULL, NULL},
+    {"grad_fn", g_grad_fn, NULL, NULL, NULL},
+    {"data", g_data, s_data, NULL, NULL},
+    {"_version", g_version, NULL, NULL, NULL},
+    {"_base", g_base, NULL, NULL, NULL},
+    {"is_cuda", g_false, NULL, NULL, NULL},
+    {"is_sparse", g_false, NULL, NULL, NULL},
+    {"is_quantized", g_false, NULL, NULL, NULL},
+    {"is_meta", g_false, NULL, NULL, NULL},
+    {"is_mps", g_false, NULL, NULL, NULL},
+    {"is_complex_", g_false, NULL, NULL, NULL},
+    {"retains_grad", g_retains_grad, NULL, NULL, NULL},
+    {"output_nr", g_output_nr, NULL, NULL, NULL},
+    {"_is_inference", g_is_inference, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+int wk_py_getbuffer(PyObject *self, Py_buffer *view, int flags) { return getbuffer(self, view, flags); }
+void wk_py_releasebuffer(PyObject *self, Py_buffer *view) { releasebuffer(self, view); }

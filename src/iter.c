@@ -1,0 +1,192 @@
+/* iter.c — the strided iterator and the cast loops. */
+#include "iter.h"
+
+/* Dimension order, innermost first: sort by the operands' strides, the first operand with a decisive
+ * (non-zero, non-broadcast) pair of strides deciding. Ties keep torch's default order (last dim innermost). */
+static void compute_perm(int nops, wk_tensor *const *ops, int nd, int *perm) {
+    for (int i = 0; i < nd; i++) perm[i] = nd - 1 - i;
+    for (int i = 1; i < nd; i++) { /* stable insertion sort: move a dim inward while it should be inner */
+        for (int j = i; j > 0; j--) {
+            int a = perm[j - 1], b = perm[j]; /* a is currently inner of b; swap if b should be inner */
+            int swap = 0;
+            for (int k = 0; k < nops && !swap; k++) {
+                int64_t sa = ops[k]->strides[a], sb = ops[k]->strides[b];
+                if (ops[k]->sizes[a] == 1 || ops[k]->sizes[b] == 1 || sa == 0 || sb == 0) continue;
+                swap = sb < sa ? 1 : sb > sa ? -1 : 0;
+            }
+            if (swap != 1) break;
+            perm[j - 1] = b;
+            perm[j] = a;
+        }
+    }
+}
+
+wk_tensor *wk_iter_alloc_output(int nin, wk_tensor *const *inputs, int ndim, const int64_t *sizes, wk_dtype dtype) {
+    int perm[WK_MAX_DIM];
+    int64_t strides[WK_MAX_DIM];
+    compute_perm(nin, inputs, ndim, perm);
+    int64_t st = 1;
+    for (int i = 0; i < ndim; i++) {
+        strides[perm[i]] = st;
+        st *= sizes[perm[i]] > 1 ? sizes[perm[i]] : 1;
+    }
+    return wk__empty_strided(ndim, sizes, strides, dtype);
+}
+
+int wk_iter_init(wk_iter *it, int nops, wk_tensor *const *ops) {
+    it->nops = nops;
+    const wk_tensor *o0 = ops[0];
+    int nd = o0->ndim;
+    it->numel = wk__numel(o0);
+    for (int k = 0; k < nops; k++) it->data[k] = wk__data(ops[k]);
+    int perm[WK_MAX_DIM];
+    compute_perm(nops, ops, nd, perm);
+    int n = 0;
+    for (int i = 0; i < nd; i++) {
+        int d = perm[i];
+        int64_t sz = o0->sizes[d];
+        if (sz == 1) continue; /* size-1 dims carry no iteration */
+        if (n > 0) {           /* coalesce with the previous (inner) dim when contiguous for all operands */
+            bool ok = true;
+            for (int k = 0; k < nops && ok; k++)
+                ok = ops[k]->strides[d] * (int64_t)wk_dtype_size(ops[k]->dtype) ==
+                     it->strides[n - 1][k] * it->shape[n - 1];
+            if (ok) {
+                it->shape[n - 1] *= sz;
+                continue;
+            }
+        }
+        it->shape[n] = sz;
+        for (int k = 0; k < nops; k++) it->strides[n][k] = ops[k]->strides[d] * (int64_t)wk_dtype_size(ops[k]->dtype);
+        n++;
+    }
+    it->ndim = n;
+    return 0;
+}
+
+void wk_iter_run(const wk_iter *it, wk_loop_fn fn, void *ctx) {
+    if (it->numel == 0) return;
+    int nops = it->nops;
+    char *ptr[WK_MAX_OPS];
+    int64_t inner_strides[WK_MAX_OPS];
+    for (int k = 0; k < nops; k++) ptr[k] = it->data[k];
+    if (it->ndim == 0) {
+        for (int k = 0; k < nops; k++) inner_strides[k] = 0;
+        fn(ptr, inner_strides, 1, ctx);
+        return;
+    }
+    for (int k = 0; k < nops; k++) inner_strides[k] = it->strides[0][k];
+    int64_t inner = it->shape[0];
+    if (it->ndim == 1) {
+        fn(ptr, inner_strides, inner, ctx);
+        return;
+    }
+    int64_t idx[WK_MAX_DIM] = {0};
+    for (;;) {
+        fn(ptr, inner_strides, inner, ctx);
+        int d = 1;
+        for (; d < it->ndim; d++) { /* odometer increment over the outer dims */
+            idx[d]++;
+            for (int k = 0; k < nops; k++) ptr[k] += it->strides[d][k];
+            if (idx[d] < it->shape[d]) break;
+            for (int k = 0; k < nops; k++) ptr[k] -= it->strides[d][k] * it->shape[d];
+            idx[d] = 0;
+        }
+        if (d == it->ndim) break;
+    }
+}
+
+int wk_iter_apply(int nops, wk_tensor *const *ops, wk_loop_fn fn, void *ctx) {
+    wk_iter it;
+    if (wk_iter_init(&it, nops, ops) < 0) return -1;
+    wk_iter_run(&it, fn, ctx);
+    return 0;
+}
+
+/* ---- casts ----
+ * Integral sources go through int64, floating sources through double (exact for every floating dtype), and each
+ * destination converts from those with C (x86) semantics, as torch's static_cast does. */
+static inline int64_t f2i64(double x) { return (x >= -9223372036854775808.0 && x < 9223372036854775808.0) ? (int64_t)x : INT64_MIN; }
+static inline int32_t f2i32(double x) { return (x > -2147483649.0 && x < 2147483648.0) ? (int32_t)x : INT32_MIN; }
+
+#define LD_I_BOOL(p) ((int64_t)(*(const uint8_t *)(p) != 0))
+#define LD_I_UINT8(p) ((int64_t) * (const uint8_t *)(p))
+#define LD_I_INT8(p) ((int64_t) * (const int8_t *)(p))
+#define LD_I_INT16(p) ((int64_t) * (const int16_t *)(p))
+#define LD_I_INT32(p) ((int64_t) * (const int32_t *)(p))
+#define LD_I_INT64(p) (*(const int64_t *)(p))
+#define LD_F_FLOAT16(p) ((double)wk__half_to_float(*(const uint16_t *)(p)))
+#define LD_F_BFLOAT16(p) ((double)wk__bf16_to_float(*(const uint16_t *)(p)))
+#define LD_F_FLOAT32(p) ((double)*(const float *)(p))
+#define LD_F_FLOAT64(p) (*(const double *)(p))
+
+#define ST_I_BOOL(p, v) (*(uint8_t *)(p) = (v) != 0)
+#define ST_I_UINT8(p, v) (*(uint8_t *)(p) = (uint8_t)(uint64_t)(v))
+#define ST_I_INT8(p, v) (*(int8_t *)(p) = (int8_t)(uint8_t)(uint64_t)(v))
+#define ST_I_INT16(p, v) (*(int16_t *)(p) = (int16_t)(uint16_t)(uint64_t)(v))
+#define ST_I_INT32(p, v) (*(int32_t *)(p) = (int32_t)(uint32_t)(uint64_t)(v))
+#define ST_I_INT64(p, v) (*(int64_t *)(p) = (v))
+#define ST_I_FLOAT16(p, v) (*(uint16_t *)(p) = wk__float_to_half((float)(v)))
+#define ST_I_BFLOAT16(p, v) (*(uint16_t *)(p) = wk__float_to_bf16((float)(v)))
+#define ST_I_FLOAT32(p, v) (*(float *)(p) = (float)(v))
+#define ST_I_FLOAT64(p, v) (*(double *)(p) = (double)(v))
+
+#define ST_F_BOOL(p, v) (*(uint8_t *)(p) = (v) != 0)
+#define ST_F_UINT8(p, v) (*(uint8_t *)(p) = (uint8_t)(uint32_t)f2i32(v))
+#define ST_F_INT8(p, v) (*(int8_t *)(p) = (int8_t)(uint8_t)(uint32_t)f2i32(v))
+#define ST_F_INT16(p, v) (*(int16_t *)(p) = (int16_t)(uint16_t)(uint32_t)f2i32(v))
+#define ST_F_INT32(p, v) (*(int32_t *)(p) = f2i32(v))
+#define ST_F_INT64(p, v) (*(int64_t *)(p) = f2i64(v))
+#define ST_F_FLOAT16(p, v) (*(uint16_t *)(p) = wk__float_to_half((float)(v)))
+#define ST_F_BFLOAT16(p, v) (*(uint16_t *)(p) = wk__float_to_bf16((float)(v)))
+#define ST_F_FLOAT32(p, v) (*(float *)(p) = (float)(v))
+#define ST_F_FLOAT64(p, v) (*(double *)(p) = (v))
+
+#define CAST_LOOP(D, S, K)                                                              \
+    static void cast_##D##_##S(char **d, const int64_t *s, int64_t n, void *ctx) {      \
+        (void)ctx;                                                                      \
+        char *o = d[0], *i = d[1];                                                      \
+        for (int64_t j = 0; j < n; j++, o += s[0], i += s[1]) ST_##K##_##D(o, LD_##K##_##S(i)); \
+    }
+#define SRC_LOOPS(D)                                                                    \
+    CAST_LOOP(D, BOOL, I) CAST_LOOP(D, UINT8, I) CAST_LOOP(D, INT8, I) CAST_LOOP(D, INT16, I) \
+    CAST_LOOP(D, INT32, I) CAST_LOOP(D, INT64, I) CAST_LOOP(D, FLOAT16, F) CAST_LOOP(D, BFLOAT16, F) \
+    CAST_LOOP(D, FLOAT32, F) CAST_LOOP(D, FLOAT64, F)
+#define WK_X(E, n, s, sz, k) SRC_LOOPS(E)
+WK_DTYPES(WK_X)
+#undef WK_X
+
+/* Same-dtype copies: memmove for contiguous runs. */
+#define COPY_LOOP(SZ, T)                                                                \
+    static void copy_##SZ(char **d, const int64_t *s, int64_t n, void *ctx) {           \
+        (void)ctx;                                                                      \
+        if (s[0] == SZ && s[1] == SZ) {                                                 \
+            memmove(d[0], d[1], (size_t)n * SZ);                                        \
+            return;                                                                     \
+        }                                                                               \
+        char *o = d[0], *i = d[1];                                                      \
+        for (int64_t j = 0; j < n; j++, o += s[0], i += s[1]) *(T *)o = *(const T *)i; \
+    }
+COPY_LOOP(1, uint8_t)
+COPY_LOOP(2, uint16_t)
+COPY_LOOP(4, uint32_t)
+COPY_LOOP(8, uint64_t)
+
+static const wk_loop_fn CAST[WK_NUM_DTYPES][WK_NUM_DTYPES] = {
+#define ROW(D) {cast_##D##_BOOL, cast_##D##_UINT8, cast_##D##_INT8, cast_##D##_INT16, cast_##D##_INT32, \
+                cast_##D##_INT64, cast_##D##_FLOAT16, cast_##D##_BFLOAT16, cast_##D##_FLOAT32, cast_##D##_FLOAT64},
+#define WK_X(E, n, s, sz, k) ROW(E)
+    WK_DTYPES(WK_X)
+#undef WK_X
+#undef ROW
+};
+
+wk_loop_fn wk_cast_loop(wk_dtype dst, wk_dtype src) {
+    if (dst != src) return CAST[dst][src];
+    switch (wk_dtype_size(dst)) {
+    case 1: return copy_1;
+    case 2: return copy_2;
+    case 4: return copy_4;
+    default: return copy_8;
+    }
+}

@@ -1,0 +1,38 @@
+/* iter.h — the strided iterator (in the spirit of ATen's TensorIterator).
+ *
+ * Operands (outputs first) must already have the same sizes (broadcast inputs with wk__expand_to first).
+ * The iterator orders dimensions by the first operand's strides (innermost = smallest), coalesces dimensions
+ * that are contiguous for every operand, and hands each contiguous-or-strided inner run to a loop function:
+ * one function-pointer call per run, never per element. */
+#ifndef WK_ITER_H
+#define WK_ITER_H
+
+#include "core.h"
+
+#define WK_MAX_OPS 8
+
+/* data[k]: pointer to operand k's first element of the run; strides[k]: its byte stride; n: run length. */
+typedef void (*wk_loop_fn)(char **data, const int64_t *strides, int64_t n, void *ctx);
+
+typedef struct {
+    int nops;
+    int ndim;                                  /* after coalescing; 0 means one element */
+    int64_t shape[WK_MAX_DIM];                 /* shape[0] is the inner dimension */
+    int64_t strides[WK_MAX_DIM][WK_MAX_OPS];   /* byte strides, [dim][operand] */
+    char *data[WK_MAX_OPS];
+    int64_t numel;
+} wk_iter;
+
+WK_INTERNAL int wk_iter_init(wk_iter *it, int nops, wk_tensor *const *ops);
+WK_INTERNAL void wk_iter_run(const wk_iter *it, wk_loop_fn fn, void *ctx);
+/* Allocates an output of `sizes` whose memory order follows the inputs' (as TensorIterator does: `x.t().exp()`
+ * has x.t()'s strides). Inputs must already be expanded to `sizes`. */
+WK_INTERNAL wk_tensor *wk_iter_alloc_output(int nin, wk_tensor *const *inputs, int ndim, const int64_t *sizes,
+                                            wk_dtype dtype);
+/* Convenience: build and run in one go. */
+WK_INTERNAL int wk_iter_apply(int nops, wk_tensor *const *ops, wk_loop_fn fn, void *ctx);
+
+/* Elementwise cast loop from `src` dtype to `dst` dtype (operand 0 = dst, 1 = src). */
+WK_INTERNAL wk_loop_fn wk_cast_loop(wk_dtype dst, wk_dtype src);
+
+#endif

@@ -1,0 +1,38 @@
+/* ops_support.h — what the generated dispatch code (build/gen/ops.c) stands on: the autorelease pool used by
+ * derivative formulas, argument errors, saved metadata, and the in-place / out= write-back. */
+#ifndef WK_OPS_SUPPORT_H
+#define WK_OPS_SUPPORT_H
+
+#include "autograd.h"
+#include "ops_impl.h"
+
+/* Note [Formula pool]: every tensor a derivative formula creates joins the pool and is released when the formula
+ * is done; a NULL (failed op) marks the pool failed so the node reports the error. */
+typedef struct {
+    wk_tensor **items;
+    void **arrays;
+    int n, cap, narrays;
+    bool failed;
+} wk_pool;
+WK_INTERNAL wk_tensor *wk__pool_add(wk_pool *p, wk_tensor *t);  /* NULL marks failure */
+WK_INTERNAL wk_tensor *wk__pool_keep(wk_pool *p, wk_tensor *t); /* NULL is allowed (optional tensors) */
+WK_INTERNAL wk_tensor **wk__pool_array(wk_pool *p, int64_t n);
+WK_INTERNAL int wk__pool_end(wk_pool *p, int rc);
+#define A(x) wk__pool_add(&pool, (x))
+
+WK_INTERNAL void wk__null_arg(const char *op, const char *arg);
+WK_INTERNAL void wk__not_differentiable(const char *op, const char *arg);
+WK_INTERNAL bool wk__list_requires_grad(wk_tensorlist l);
+WK_INTERNAL int wk__copy_intlist(wk_intlist l, int64_t **data, int64_t *len);
+WK_INTERNAL char *wk__strdup(const char *s);
+WK_INTERNAL int wk__save_meta(wk_tensor *const *ts, int64_t n, wk_input_meta **meta, int64_t *nmeta);
+WK_INTERNAL void wk__free_meta(wk_input_meta *meta, int64_t n);
+WK_INTERNAL int wk__materialize_grads(wk_pool *p, wk_tensor **gi, const wk_input_meta *meta, int64_t n);
+WK_INTERNAL int wk__save_list_sizes(wk_tensorlist l, int64_t **out, int64_t *n);
+WK_INTERNAL int wk__save_list_dtypes(wk_tensorlist l, wk_dtype **out, int64_t *n);
+/* Writes an out-of-place result into self (same shape required; castable dtype), bumping self's version. */
+WK_INTERNAL int wk__write_inplace(wk_tensor *self, const wk_tensor *r, const char *op);
+/* out=: resizes out to r's shape when needed, checks the cast, copies, bumps the version. */
+WK_INTERNAL int wk__write_out(wk_tensor *out, const wk_tensor *r);
+
+#endif

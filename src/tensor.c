@@ -1,0 +1,366 @@
+/* tensor.c — storage, tensor headers, allocation, copies, shapes and the small public getters. */
+#include "autograd.h"
+#include "iter.h"
+
+/* ---- storage ---- */
+static wk_storage *storage_new(size_t nbytes) {
+    wk_storage *s = wk__malloc(sizeof *s);
+    if (!s) return NULL;
+    /* 64-byte alignment for SIMD kernels; round the size up as aligned_alloc requires. */
+    size_t alloc = (nbytes + 63) & ~(size_t)63;
+    s->data = alloc ? aligned_alloc(64, alloc) : NULL;
+    if (alloc && !s->data) {
+        free(s);
+        wk__error(WK_RUNTIME_ERROR, "DefaultCPUAllocator: not enough memory: you tried to allocate %zu bytes.", nbytes);
+        return NULL;
+    }
+    s->refcount = 1;
+    s->nbytes = nbytes;
+    s->deleter = NULL;
+    s->deleter_ctx = NULL;
+    return s;
+}
+
+static void storage_release(wk_storage *s) {
+    if (!s || --s->refcount > 0) return;
+    if (s->deleter) s->deleter(s->deleter_ctx);
+    else free(s->data);
+    free(s);
+}
+
+static wk_version *version_new(void) {
+    wk_version *v = wk__malloc(sizeof *v);
+    if (v) {
+        v->refcount = 1;
+        v->version = 0;
+    }
+    return v;
+}
+
+static void version_release(wk_version *v) {
+    if (v && --v->refcount == 0) free(v);
+}
+
+void wk__bump_version(wk_tensor *t) { t->version->version++; }
+
+/* ---- shapes ---- */
+int64_t wk__prod(const int64_t *v, int n) {
+    int64_t p = 1;
+    for (int i = 0; i < n; i++) p *= v[i];
+    return p;
+}
+int64_t wk__numel(const wk_tensor *t) { return wk__prod(t->sizes, t->ndim); }
+
+void wk__contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides) {
+    int64_t st = 1;
+    for (int i = ndim - 1; i >= 0; i--) {
+        strides[i] = st;
+        st *= sizes[i] > 1 ? sizes[i] : 1;
+    }
+}
+
+bool wk__is_contiguous(const wk_tensor *t) {
+    int64_t st = 1;
+    for (int i = t->ndim - 1; i >= 0; i--) {
+        if (t->sizes[i] == 0) return true;
+        if (t->sizes[i] != 1 && t->strides[i] != st) return false;
+        st *= t->sizes[i];
+    }
+    return true;
+}
+
+int wk__check_sizes(int ndim, const int64_t *sizes) {
+    if (ndim > WK_MAX_DIM) {
+        wk__error(WK_RUNTIME_ERROR, "wick supports tensors of at most %d dimensions, got %d", WK_MAX_DIM, ndim);
+        return -1;
+    }
+    int64_t total = 1;
+    for (int i = 0; i < ndim; i++) {
+        if (sizes[i] < 0) {
+            wk_strbuf b = {0};
+            wk_sb_ints(&b, sizes, ndim);
+            wk__error(WK_RUNTIME_ERROR, "Trying to create tensor with negative dimension %lld: %s", (long long)sizes[i],
+                      b.s ? b.s : "");
+            wk_sb_free(&b);
+            return -1;
+        }
+        if (sizes[i] && total > INT64_MAX / 16 / sizes[i]) {
+            wk__error(WK_RUNTIME_ERROR, "numel: integer multiplication overflow");
+            return -1;
+        }
+        total *= sizes[i];
+    }
+    return 0;
+}
+
+int wk__wrap_dim(int64_t dim, int ndim, int64_t *out) {
+    int64_t n = ndim > 0 ? ndim : 1; /* 0-d tensors accept dim 0 and -1 */
+    if (dim < -n || dim >= n) {
+        wk__error(WK_INDEX_ERROR, "Dimension out of range (expected to be in range of [%lld, %lld], but got %lld)",
+                  (long long)-n, (long long)(n - 1), (long long)dim);
+        return -1;
+    }
+    *out = dim < 0 ? dim + n : dim;
+    return 0;
+}
+
+int wk__broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out) {
+    int n = na > nb ? na : nb;
+    for (int i = n - 1; i >= 0; i--) {
+        int ia = i - (n - na), ib = i - (n - nb);
+        int64_t sa = ia >= 0 ? a[ia] : 1, sb = ib >= 0 ? b[ib] : 1;
+        if (sa != sb && sa != 1 && sb != 1) {
+            wk__error(WK_RUNTIME_ERROR,
+                      "The size of tensor a (%lld) must match the size of tensor b (%lld) at non-singleton dimension %d",
+                      (long long)sa, (long long)sb, i);
+            return -1;
+        }
+        out[i] = sa == 1 ? sb : sa;
+    }
+    *nout = n;
+    return 0;
+}
+
+/* ---- headers ---- */
+static wk_tensor *header_new(wk_storage *st, wk_version *ver, int ndim, const int64_t *sizes, const int64_t *strides,
+                             int64_t offset, wk_dtype dtype) {
+    wk_tensor *t = wk__calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->refcount = 1;
+    t->storage = st;
+    st->refcount++;
+    t->version = ver;
+    ver->refcount++;
+    t->ndim = ndim;
+    t->dtype = dtype;
+    t->offset = offset;
+    if (ndim) {
+        memcpy(t->sizes, sizes, sizeof(int64_t) * (size_t)ndim);
+        memcpy(t->strides, strides, sizeof(int64_t) * (size_t)ndim);
+    }
+    return t;
+}
+
+wk_tensor *wk__empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, wk_dtype dtype) {
+    if (wk__check_sizes(ndim, sizes) < 0) return NULL;
+    int64_t extent = 1; /* elements the storage must hold */
+    for (int i = 0; i < ndim; i++) {
+        if (sizes[i] == 0) {
+            extent = 0;
+            break;
+        }
+        extent += (sizes[i] - 1) * strides[i];
+    }
+    wk_storage *st = storage_new((size_t)extent * wk_dtype_size(dtype));
+    if (!st) return NULL;
+    wk_version *ver = version_new();
+    wk_tensor *t = ver ? header_new(st, ver, ndim, sizes, strides, 0, dtype) : NULL;
+    storage_release(st);
+    version_release(ver);
+    return t;
+}
+
+wk_tensor *wk__empty(int ndim, const int64_t *sizes, wk_dtype dtype) {
+    int64_t strides[WK_MAX_DIM];
+    if (wk__check_sizes(ndim, sizes) < 0) return NULL;
+    wk__contiguous_strides(ndim, sizes, strides);
+    return wk__empty_strided(ndim, sizes, strides, dtype);
+}
+
+wk_tensor *wk__empty_like(const wk_tensor *t, wk_dtype dtype) {
+    return wk__empty(t->ndim, t->sizes, dtype == WK_DTYPE_NONE ? t->dtype : dtype);
+}
+
+wk_tensor *wk__zeros(int ndim, const int64_t *sizes, wk_dtype dtype) {
+    wk_tensor *t = wk__empty(ndim, sizes, dtype);
+    if (t) memset(t->storage->data, 0, t->storage->nbytes);
+    return t;
+}
+
+wk_tensor *wk__full(int ndim, const int64_t *sizes, wk_dtype dtype, wk_scalar fill) {
+    wk_tensor *t = wk__empty(ndim, sizes, dtype);
+    if (t && wk__fill_(t, fill) < 0) {
+        wk_release(t);
+        return NULL;
+    }
+    return t;
+}
+
+wk_tensor *wk__alias(const wk_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset) {
+    return header_new(t->storage, t->version, ndim, sizes, strides, offset, t->dtype);
+}
+
+wk_tensor *wk__expand_to(const wk_tensor *t, int ndim, const int64_t *sizes) {
+    int64_t strides[WK_MAX_DIM];
+    int off = ndim - t->ndim;
+    for (int i = 0; i < ndim; i++) {
+        int j = i - off;
+        if (j < 0) strides[i] = 0;
+        else if (t->sizes[j] == sizes[i]) strides[i] = t->strides[j];
+        else if (t->sizes[j] == 1) strides[i] = 0;
+        else {
+            wk_strbuf a = {0}, b = {0};
+            wk_sb_ints(&a, sizes, ndim);
+            wk_sb_ints(&b, t->sizes, t->ndim);
+            wk__error(WK_RUNTIME_ERROR,
+                      "The expanded size of the tensor (%lld) must match the existing size (%lld) at non-singleton "
+                      "dimension %d.  Target sizes: %s.  Tensor sizes: %s",
+                      (long long)sizes[i], (long long)t->sizes[j], i, a.s, b.s);
+            wk_sb_free(&a);
+            wk_sb_free(&b);
+            return NULL;
+        }
+    }
+    return wk__alias(t, ndim, sizes, strides, t->offset);
+}
+
+/* ---- copies ---- */
+int wk__copy_(wk_tensor *dst, const wk_tensor *src) {
+    if (dst->storage == src->storage && dst->offset == src->offset && dst->dtype == src->dtype &&
+        dst->ndim == src->ndim && !memcmp(dst->sizes, src->sizes, sizeof(int64_t) * (size_t)dst->ndim) &&
+        !memcmp(dst->strides, src->strides, sizeof(int64_t) * (size_t)dst->ndim))
+        return 0; /* x.copy_(x) */
+    wk_tensor *s = wk__expand_to(src, dst->ndim, dst->sizes);
+    if (!s) return -1;
+    wk_tensor *ops[2] = {dst, s};
+    int rc = wk_iter_apply(2, ops, wk_cast_loop(dst->dtype, src->dtype), NULL);
+    wk_release(s);
+    return rc;
+}
+
+wk_tensor *wk__clone(const wk_tensor *t) {
+    wk_tensor *c = wk__empty(t->ndim, t->sizes, t->dtype);
+    if (c && wk__copy_(c, t) < 0) {
+        wk_release(c);
+        return NULL;
+    }
+    return c;
+}
+
+wk_tensor *wk__contiguous(const wk_tensor *t) {
+    if (wk__is_contiguous(t)) return wk_retain((wk_tensor *)t);
+    return wk__clone(t);
+}
+
+wk_tensor *wk__to_dtype(const wk_tensor *t, wk_dtype dtype) {
+    if (t->dtype == dtype) return wk_retain((wk_tensor *)t);
+    wk_tensor *ins[1] = {(wk_tensor *)t};
+    wk_tensor *c = wk_iter_alloc_output(1, ins, t->ndim, t->sizes, dtype);
+    if (c && wk__copy_(c, t) < 0) {
+        wk_release(c);
+        return NULL;
+    }
+    return c;
+}
+
+int wk__fill_(wk_tensor *dst, wk_scalar v) {
+    unsigned char elem[8];
+    wk__store_scalar(elem, dst->dtype, v);
+    wk_tensor *src = wk_from_data(elem, dst->dtype, 0, NULL);
+    if (!src) return -1;
+    int rc = wk__copy_(dst, src);
+    wk_release(src);
+    return rc;
+}
+
+/* ---- public API ---- */
+wk_tensor *wk_retain(wk_tensor *t) {
+    if (t) t->refcount++;
+    return t;
+}
+
+void wk_release(wk_tensor *t) {
+    if (!t || --t->refcount > 0) return;
+    wk__autograd_meta_free(t);
+    storage_release(t->storage);
+    version_release(t->version);
+    free(t);
+}
+
+int wk_ndim(const wk_tensor *t) { return t->ndim; }
+const int64_t *wk_sizes(const wk_tensor *t) { return t->sizes; }
+const int64_t *wk_strides(const wk_tensor *t) { return t->strides; }
+int64_t wk_numel(const wk_tensor *t) { return wk__numel(t); }
+int64_t wk_storage_offset(const wk_tensor *t) { return t->offset; }
+wk_dtype wk_tensor_dtype(const wk_tensor *t) { return t->dtype; }
+void *wk_data_ptr(const wk_tensor *t) { return wk__data(t); }
+bool wk_is_contiguous(const wk_tensor *t) { return wk__is_contiguous(t); }
+
+wk_tensor *wk_from_data(const void *data, wk_dtype dtype, int ndim, const int64_t *sizes) {
+    if (dtype < 0 || dtype >= WK_NUM_DTYPES) return WK_FAIL(WK_TYPE_ERROR, "invalid dtype");
+    wk_tensor *t = wk__empty(ndim, sizes, dtype);
+    if (t && t->storage->nbytes) memcpy(t->storage->data, data, t->storage->nbytes);
+    return t;
+}
+
+wk_tensor *wk_from_blob(void *data, wk_dtype dtype, int ndim, const int64_t *sizes, const int64_t *strides,
+                        size_t nbytes, void (*deleter)(void *), void *ctx) {
+    if (wk__check_sizes(ndim, sizes) < 0) return NULL;
+    wk_storage *st = wk__malloc(sizeof *st);
+    if (!st) return NULL;
+    st->refcount = 1;
+    st->data = data;
+    st->nbytes = nbytes;
+    st->deleter = deleter;
+    st->deleter_ctx = ctx;
+    int64_t cstrides[WK_MAX_DIM];
+    if (!strides) {
+        wk__contiguous_strides(ndim, sizes, cstrides);
+        strides = cstrides;
+    }
+    wk_version *ver = version_new();
+    wk_tensor *t = ver ? header_new(st, ver, ndim, sizes, strides, 0, dtype) : NULL;
+    storage_release(st);
+    version_release(ver);
+    return t;
+}
+
+wk_tensor *wk_scalar_tensor_new(wk_scalar s, wk_dtype dtype) {
+    if (dtype == WK_DTYPE_NONE) dtype = wk__scalar_dtype(s);
+    return wk__full(0, NULL, dtype, s);
+}
+
+wk_tensor *wk__wrap_scalar(wk_scalar s) {
+    wk_dtype dt = s.tag == WK_SCALAR_FLOAT ? WK_FLOAT64 : s.tag == WK_SCALAR_BOOL ? WK_BOOL : WK_INT64;
+    wk_tensor *t = wk__full(0, NULL, dt, s);
+    if (t) t->wrapped_number = true;
+    return t;
+}
+
+int wk_copy_to_buffer(const wk_tensor *t, wk_dtype dtype, void *out) {
+    wk_tensor *dst = wk_from_blob(out, dtype, t->ndim, t->sizes, NULL, (size_t)wk__numel(t) * wk_dtype_size(dtype),
+                                  wk__noop_deleter, NULL);
+    if (!dst) return -1;
+    int rc = wk__copy_(dst, t);
+    wk_release(dst);
+    return rc;
+}
+
+void wk__noop_deleter(void *ctx) { WK_UNUSED(ctx); }
+
+int wk_item(const wk_tensor *t, wk_scalar *out) {
+    int64_t n = wk__numel(t);
+    if (n != 1) {
+        wk__error(WK_RUNTIME_ERROR, "a Tensor with %lld elements cannot be converted to Scalar", (long long)n);
+        return -1;
+    }
+    *out = wk__load_scalar(wk__data(t), t->dtype);
+    return 0;
+}
+
+int wk__resize_(wk_tensor *t, int ndim, const int64_t *sizes) {
+    if (wk__check_sizes(ndim, sizes) < 0) return -1;
+    int64_t n = wk__prod(sizes, ndim);
+    size_t need = (size_t)(t->offset + n) * wk_dtype_size(t->dtype);
+    if (need > t->storage->nbytes) {
+        wk_storage *s = storage_new(need);
+        if (!s) return -1;
+        if (t->storage->nbytes) memcpy(s->data, t->storage->data, t->storage->nbytes);
+        storage_release(t->storage);
+        t->storage = s;
+    }
+    t->ndim = ndim;
+    memcpy(t->sizes, sizes, sizeof(int64_t) * (size_t)ndim);
+    wk__contiguous_strides(ndim, sizes, t->strides);
+    return 0;
+}

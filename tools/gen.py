@@ -1,0 +1,1026 @@
+#!/usr/bin/env python3
+"""gen.py — the op table compiler.
+
+Reads every ops/<name>.def file (the single source of truth for ops; format in ops/README.md) and writes, into an
+output directory (build/gen by default):
+
+  wick_ops.h    public C prototypes: wk_<op>, wk_<op>_ (in-place), wk_<op>_out (out=)
+  ops_impl.h    internal prototypes of the hand-written implementations: wk_impl_<op>
+  ops.c         the dispatch wrappers: argument checks, autograd recording, in-place/out= handling, and one
+                backward node type per differentiable op, with its derivative formulas
+  py_ops.c      the CPython bindings: signatures for the runtime argument parser and the method/function tables
+  wick_ops.pyi  type stubs
+  ops.md        the support table
+
+Nothing this program writes is edited by hand.
+"""
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# ---------------------------------------------------------------------------------------------------------------
+# schema parsing
+
+
+class Param:
+    def __init__(self, typ, name, default, kwonly):
+        self.raw_type = typ
+        self.mutable = '!' in typ
+        typ = re.sub(r'\([a-z!]+\)', '', typ)  # Tensor(a!) -> Tensor
+        typ = typ.replace('SymInt', 'int')
+        m = re.match(r'^(\w+)(\[(\d*)\])?(\?)?(\[\])?$', typ)
+        if not m:
+            raise ValueError('bad type %r' % typ)
+        base, lst, n, opt, optlist = m.groups()
+        self.base = base
+        self.is_list = bool(lst) or bool(optlist)
+        self.list_size = int(n) if n else 0
+        self.optional = bool(opt) and not optlist
+        self.elem_optional = bool(opt) and bool(optlist)  # Tensor?[]
+        if optlist:  # Tensor?[]
+            self.type = base + '?[]'
+        elif lst:
+            self.type = base + '[]' + ('?' if opt else '')
+        else:
+            self.type = base + ('?' if opt else '')
+        self.name = name
+        self.default = default
+        self.kwonly = kwonly
+
+    @property
+    def is_tensor(self):
+        return self.base == 'Tensor' and not self.is_list
+
+    @property
+    def pyonly(self):
+        return self.base in ('Device', 'Layout', 'MemoryFormat') or self.name == 'pin_memory'
+
+
+class Ret:
+    def __init__(self, typ, name):
+        self.type = typ
+        self.name = name
+
+
+def split_top(s, sep=','):
+    parts, depth, cur = [], 0, ''
+    for ch in s:
+        if ch in '([':
+            depth += 1
+        elif ch in ')]':
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append(cur)
+            cur = ''
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur)
+    return [p.strip() for p in parts]
+
+
+def parse_schema(text):
+    m = re.match(r'^([\w]+)(?:\.(\w+))?\((.*)\)\s*->\s*(.*)$', text.strip())
+    if not m:
+        raise ValueError('bad schema: %s' % text)
+    name, overload, params, ret = m.groups()
+    out, kwonly = [], False
+    for p in split_top(params):
+        if p == '*':
+            kwonly = True
+            continue
+        dm = re.match(r'^(.+?)\s+(\w+)(?:\s*=\s*(.+))?$', p)
+        if not dm:
+            raise ValueError('bad param %r in %s' % (p, text))
+        out.append(Param(dm.group(1), dm.group(2), dm.group(3), kwonly))
+    ret = ret.strip()
+    rets = []
+    if ret.startswith('('):
+        for r in split_top(ret[1:-1]):
+            bits = r.split()
+            rets.append(Ret(re.sub(r'\([a-z!]+\)', '', bits[0]), bits[1] if len(bits) > 1 else None))
+    elif ret:
+        bits = ret.split()
+        rets.append(Ret(re.sub(r'\([a-z!]+\)', '', bits[0]), bits[1] if len(bits) > 1 else None))
+    return name, overload or '', out, rets
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the op table
+
+
+class Op:
+    def __init__(self, schema, fields, where):
+        self.schema = schema
+        self.where = where
+        self.name, self.overload, self.params, self.rets = parse_schema(schema)
+        self.fields = fields
+        self.cname = fields.get('c', self.name + ('_' + self.overload if self.overload else ''))
+        self.python = fields.get('python', self.name).split()
+        v = fields.get('variants', 'function').split()
+        self.variants = set(v)
+        self.view = fields.get('view', '') == 'true'
+        self.autograd = fields.get('autograd', 'auto')  # auto | none | manual
+        self.wrap_numbers = fields.get('wrap_numbers', '') == 'true'
+        self.nondiff = set(fields.get('nondiff', '').split())
+        self.formulas = {k: v for k, v in fields.items() if k in {p.name for p in self.params}}
+        self.multi_formula = fields.get('grads')  # one formula returning a tensor list for a Tensor[] input
+        self.node_name = fields.get('node', self._default_node_name())
+        self.doc = fields.get('doc', '')
+        self.dtypes = fields.get('dtypes', '')
+        self.impl = fields.get('impl', self.cname)
+        for k in self.formulas:
+            p = self.param(k)
+            if not (p.is_tensor or p.type == 'Tensor[]'):
+                raise ValueError('%s: derivative given for non-tensor %s' % (where, k))
+
+    def _default_node_name(self):
+        base = ''.join(w[:1].upper() + w[1:] for w in self.name.strip('_').split('_'))
+        return base + 'Backward0'
+
+    def param(self, name):
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    @property
+    def cparams(self):
+        return [p for p in self.params if not p.pyonly]
+
+    @property
+    def tensor_rets(self):
+        return [r for r in self.rets if r.type == 'Tensor']
+
+    @property
+    def ret_kind(self):
+        if len(self.rets) == 0:
+            return 'none'
+        if len(self.rets) == 1:
+            t = self.rets[0].type
+            return {'Tensor': 'tensor', 'Tensor[]': 'tensorlist', 'Scalar': 'scalar', 'bool': 'bool',
+                    'int': 'int', 'float': 'float', 'ScalarType': 'dtype'}[t]
+        assert all(r.type == 'Tensor' for r in self.rets), self.schema
+        return 'tuple'
+
+    @property
+    def differentiable(self):
+        return self.autograd == 'auto' and (self.formulas or self.multi_formula)
+
+
+def read_table(paths):
+    ops = []
+    for path in paths:
+        cur, fields, lineno = None, {}, 0
+        with open(path) as f:
+            lines = f.read().split('\n')
+        for i, line in enumerate(lines + ['']):
+            s = line.split('#', 1)[0].rstrip() if not line.lstrip().startswith('#') else ''
+            if '#' in line and not line.lstrip().startswith('#'):
+                # keep '#' inside formulas out: comments must start with ' #'
+                s = re.split(r'\s#\s', line, 1)[0].rstrip()
+            if not s.strip():
+                continue
+            if not s[0].isspace():
+                if cur:
+                    ops.append(Op(cur, fields, '%s:%d' % (path, lineno)))
+                cur, fields, lineno = s.strip(), {}, i + 1
+            else:
+                k, _, v = s.strip().partition(':')
+                if k in fields:
+                    raise ValueError('%s:%d duplicate key %s' % (path, i + 1, k))
+                fields[k.strip()] = v.strip()
+        if cur:
+            ops.append(Op(cur, fields, '%s:%d' % (path, lineno)))
+    seen = {}
+    for op in ops:
+        if op.cname in seen:
+            raise ValueError('%s: C name %s already used at %s' % (op.where, op.cname, seen[op.cname]))
+        seen[op.cname] = op.where
+    return ops
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# C types
+
+CTYPE = {
+    'Tensor': 'wk_tensor *', 'Tensor?': 'wk_tensor *', 'Tensor[]': 'wk_tensorlist', 'Tensor?[]': 'wk_opttensorlist',
+    'Scalar': 'wk_scalar', 'Scalar?': 'wk_scalar', 'int': 'int64_t', 'int?': 'wk_optint', 'int[]': 'wk_intlist',
+    'int[]?': 'wk_intlist', 'float': 'double', 'float?': 'wk_optfloat', 'bool': 'bool', 'bool?': 'wk_optbool',
+    'str': 'const char *', 'str?': 'const char *', 'ScalarType': 'wk_dtype', 'ScalarType?': 'wk_dtype',
+    'Generator?': 'wk_generator *', 'float[]': 'wk_floatlist', 'float[]?': 'wk_floatlist',
+}
+
+
+def cdecl(p):
+    t = CTYPE[p.type]
+    return t + ('' if t.endswith('*') else ' ') + cident(p.name)
+
+
+C_KEYWORDS = {'default', 'int', 'float', 'double', 'char', 'return', 'if', 'else', 'for', 'while', 'switch', 'case',
+              'break', 'continue', 'struct', 'union', 'const', 'static', 'auto', 'register', 'signed', 'unsigned',
+              'long', 'short', 'void', 'volatile', 'goto', 'sizeof', 'enum', 'extern', 'typedef', 'do', 'bool'}
+
+
+def cident(name):
+    return name + '_' if name in C_KEYWORDS else name
+
+
+def proto(op, suffix='', with_out=False):
+    """C prototype for wk_<cname><suffix>."""
+    args = []
+    if with_out:
+        args.append('wk_tensor *out')
+    args += [cdecl(p) for p in op.cparams]
+    k = op.ret_kind
+    if k == 'tensor':
+        rt = 'wk_tensor *'
+    elif k == 'tensorlist':
+        rt = 'wk_tensorvec '
+    else:
+        rt = 'int '
+        if k == 'tuple':
+            args.append('wk_tensor **outs /* [%d] */' % len(op.rets))
+        elif k == 'scalar':
+            args.append('wk_scalar *result')
+        elif k == 'bool':
+            args.append('bool *result')
+        elif k == 'int':
+            args.append('int64_t *result')
+        elif k == 'float':
+            args.append('double *result')
+        elif k == 'dtype':
+            args.append('wk_dtype *result')
+    return '%swk_%s%s(%s)' % (rt, op.cname, suffix, ', '.join(args) or 'void')
+
+
+def impl_proto(op):
+    s = proto(op)
+    return s.replace('wk_%s(' % op.cname, 'wk_impl_%s(' % op.impl, 1)
+
+
+def call_args(op, names=None):
+    return ', '.join(cident(p.name) if not names else names.get(p.name, cident(p.name)) for p in op.cparams)
+
+
+def fail_value(op):
+    k = op.ret_kind
+    if k == 'tensor':
+        return 'NULL'
+    if k == 'tensorlist':
+        return '(wk_tensorvec){NULL, 0}'
+    return '-1'
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# derivative formulas (Note [Derivative formulas] in ops/README.md)
+
+TOKEN = re.compile(r'[A-Za-z_]\w*|\d+\.\d*(?:e[-+]?\d+)?|\d+|->|&&|\|\||[<>=!]=|\S')
+
+
+def rewrite_formula(expr, opnames):
+    """Wraps every op call `f(...)` as `A(wk_f(...))` so its result joins the autorelease pool."""
+    toks = TOKEN.findall(expr)
+    out, stack = [], []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        nxt = toks[i + 1] if i + 1 < len(toks) else ''
+        if re.match(r'[A-Za-z_]\w*$', t) and nxt == '(' and t in opnames and (not out or out[-1] not in ('.', '->')):
+            out.append('A(wk_%s(' % t)
+            stack.append(True)
+            i += 2
+            continue
+        if t == '(':
+            stack.append(False)
+        elif t == ')':
+            if stack and stack.pop():
+                out.append('))')
+                i += 1
+                continue
+        out.append(t)
+        i += 1
+    s = ''
+    for t in out:  # re-join with minimal spaces
+        if s and (re.match(r'\w', t[0]) and re.match(r'\w', s[-1])):
+            s += ' '
+        s += t
+    return s
+
+
+def formula_names(expr):
+    return set(re.findall(r'[A-Za-z_]\w*', expr))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# emitters
+
+HEADER = '/* Generated by tools/gen.py from ops/<name>.def. Do not edit. */\n'
+
+
+def emit_public_header(ops):
+    o = [HEADER, '#ifndef WICK_OPS_H\n#define WICK_OPS_H\n', '#ifdef __cplusplus\nextern "C" {\n#endif\n']
+    o.append('typedef struct { wk_tensor **data; int64_t len; } wk_tensorvec; /* owned list; free with wk_tensorvec_free */')
+    o.append('typedef struct { const double *data; int64_t len; } wk_floatlist;')
+    o.append('WK_API void wk_tensorvec_free(wk_tensorvec v);\n')
+    for op in ops:
+        o.append('/* %s */' % op.schema)
+        o.append('WK_API %s;' % proto(op))
+        if 'inplace' in op.variants:
+            o.append('WK_API %s;' % proto(op, '_'))
+        if 'out' in op.variants:
+            o.append('WK_API %s;' % proto(op, '_out', with_out=True))
+    o.append('\n#ifdef __cplusplus\n}\n#endif\n#endif')
+    return '\n'.join(o) + '\n'
+
+
+def emit_impl_header(ops):
+    o = [HEADER, '#ifndef WK_OPS_IMPL_H\n#define WK_OPS_IMPL_H\n#include "core.h"\n']
+    seen = set()
+    for op in ops:
+        if op.impl in seen:
+            continue
+        seen.add(op.impl)
+        o.append('WK_INTERNAL %s;' % impl_proto(op))
+    o.append('#endif')
+    return '\n'.join(o) + '\n'
+
+
+def arg_null_checks(op, indent='    '):
+    o = []
+    for p in op.cparams:
+        if p.type == 'Tensor':
+            o.append('%sif (!%s) return wk__null_arg("%s", "%s"), %s;' % (indent, cident(p.name), op.name, p.name,
+                                                                         fail_value(op)))
+    return o
+
+
+def saved_fields(op, names, inplace):
+    """Which names the formulas use, mapped to how they are stored in the node."""
+    fields = []  # (kind, name, param)
+    pnames = {p.name: p for p in op.cparams}
+    for nm in sorted(names):
+        if nm in ('grad', 'grads'):
+            continue
+        if nm == 'result' or re.match(r'result\d$', nm):
+            fields.append(('result', nm, None))
+        elif nm in pnames:
+            p = pnames[nm]
+            if p.is_tensor:
+                fields.append(('tensor', nm, p))
+            elif p.type == 'Tensor[]':
+                fields.append(('tensorlist', nm, p))
+            else:
+                fields.append(('value', nm, p))
+        else:
+            m = re.match(r'^(\w+?)_(sizes|dtype|ndim|numel|strides|options)$', nm)
+            if m and m.group(1) in pnames and pnames[m.group(1)].is_tensor:
+                fields.append(('meta_' + m.group(2), nm, pnames[m.group(1)]))
+            elif m and m.group(1) in pnames and pnames[m.group(1)].type == 'Tensor[]' and m.group(2) in ('sizes', 'dtype'):
+                fields.append(('listmeta_' + m.group(2), nm, pnames[m.group(1)]))
+    return fields
+
+
+def node_struct_fields(fields):
+    o = []
+    for kind, nm, p in fields:
+        if kind in ('tensor', 'result'):
+            o.append('    wk_saved %s;' % nm)
+        elif kind == 'tensorlist':
+            o.append('    wk_saved *%s; int64_t %s_len;' % (nm, nm))
+        elif kind == 'value':
+            t = p.type
+            if t in ('int[]', 'int[]?'):
+                o.append('    int64_t *%s_data; int64_t %s_len;' % (nm, nm))
+            elif t in ('str', 'str?'):
+                o.append('    char *%s;' % nm)
+            elif t in ('float[]', 'float[]?'):
+                o.append('    double *%s_data; int64_t %s_len;' % (nm, nm))
+            elif t == 'Tensor?':
+                o.append('    wk_saved %s;' % nm)
+            else:
+                o.append('    %s;' % cdecl(p))
+        elif kind == 'meta_sizes' or kind == 'meta_strides':
+            o.append('    int64_t %s[WK_MAX_DIM]; int %s_n;' % (nm, nm))
+        elif kind == 'meta_dtype':
+            o.append('    wk_dtype %s;' % nm)
+        elif kind in ('meta_ndim', 'meta_numel'):
+            o.append('    int64_t %s;' % nm)
+        elif kind == 'listmeta_sizes':
+            o.append('    int64_t *%s; int64_t %s_n; /* [n][WK_MAX_DIM+1]: ndim then sizes */' % (nm, nm))
+        elif kind == 'listmeta_dtype':
+            o.append('    wk_dtype *%s; int64_t %s_n;' % (nm, nm))
+    return o
+
+
+def field_condition(op, nm, node='n'):
+    """C condition under which a saved field is needed: some edge whose formula mentions it needs a gradient."""
+    edges = diff_inputs(op)
+    idx = []
+    for i, p in enumerate(edges):
+        if p.type == 'Tensor[]':
+            return None
+        f = op.formulas.get(p.name, '')
+        if nm in formula_names(f):
+            idx.append(i)
+    if not idx:
+        return None
+    return ' || '.join('wk__needs_grad(&%s->base, %d)' % (node, i) for i in idx)
+
+
+def emit_save(op, fields, indent, node='n', result_var='r', self_var=None):
+    o = []
+    for kind, nm, p in fields:
+        src = cident(nm) if p else nm
+        if kind in ('tensor', 'result') or (kind == 'value' and p.type == 'Tensor?'):
+            cond = field_condition(op, nm, node)
+            if cond:  # save only what a needed gradient uses (as torch does; it matters for version checks)
+                o.append('%sif (%s)' % (indent, cond))
+                indent_ = indent + '    '
+            else:
+                indent_ = indent
+            if kind == 'result':
+                idx = int(nm[6:]) if nm != 'result' else 0
+                rv = result_var if op.ret_kind == 'tensor' else 'outs[%d]' % idx
+                o.append('%swk__save(&%s->%s, %s, true, &%s->base);' % (indent_, node, nm, rv, node))
+            else:
+                v = self_var if (self_var and nm == 'self') else cident(nm)
+                o.append('%swk__save(&%s->%s, %s, false, &%s->base);' % (indent_, node, nm, v, node))
+            continue
+        if kind == 'tensor' or (kind == 'value' and p.type == 'Tensor?'):
+            v = self_var if (self_var and nm == 'self') else cident(nm)
+            o.append('%swk__save(&%s->%s, %s, false, &%s->base);' % (indent, node, nm, v, node))
+        elif kind == 'result':
+            idx = int(nm[6:]) if nm != 'result' else 0
+            rv = result_var if op.ret_kind == 'tensor' else 'outs[%d]' % idx
+            o.append('%swk__save(&%s->%s, %s, true, &%s->base);' % (indent, node, nm, rv, node))
+        elif kind == 'tensorlist':
+            o.append('%s%s->%s = wk__calloc((size_t)(%s.len ? %s.len : 1), sizeof(wk_saved));' % (indent, node, nm, src, src))
+            o.append('%sif (!%s->%s) goto fail_node;' % (indent, node, nm))
+            o.append('%s%s->%s_len = %s.len;' % (indent, node, nm, src))
+            o.append('%sfor (int64_t i_ = 0; i_ < %s.len; i_++) wk__save(&%s->%s[i_], %s.data[i_], false, &%s->base);'
+                     % (indent, src, node, nm, src, node))
+        elif kind == 'value':
+            t = p.type
+            if t in ('int[]', 'int[]?'):
+                o.append('%sif (wk__copy_intlist(%s, &%s->%s_data, &%s->%s_len) < 0) goto fail_node;'
+                         % (indent, src, node, nm, node, nm))
+            elif t in ('str', 'str?'):
+                o.append('%s%s->%s = %s ? wk__strdup(%s) : NULL;' % (indent, node, nm, src, src))
+            elif t in ('float[]', 'float[]?'):
+                o.append('%s/* float lists are not saved */' % indent)
+            else:
+                o.append('%s%s->%s = %s;' % (indent, node, nm, src))
+        elif kind == 'meta_sizes':
+            t = cident(p.name)
+            o.append('%smemcpy(%s->%s, %s->sizes, sizeof(int64_t) * (size_t)%s->ndim); %s->%s_n = %s->ndim;'
+                     % (indent, node, nm, t, t, node, nm, t))
+        elif kind == 'meta_strides':
+            t = cident(p.name)
+            o.append('%smemcpy(%s->%s, %s->strides, sizeof(int64_t) * (size_t)%s->ndim); %s->%s_n = %s->ndim;'
+                     % (indent, node, nm, t, t, node, nm, t))
+        elif kind == 'meta_dtype':
+            o.append('%s%s->%s = %s->dtype;' % (indent, node, nm, cident(p.name)))
+        elif kind == 'meta_ndim':
+            o.append('%s%s->%s = %s->ndim;' % (indent, node, nm, cident(p.name)))
+        elif kind == 'meta_numel':
+            o.append('%s%s->%s = wk_numel(%s);' % (indent, node, nm, cident(p.name)))
+        elif kind == 'listmeta_sizes':
+            o.append('%sif (wk__save_list_sizes(%s, &%s->%s, &%s->%s_n) < 0) goto fail_node;'
+                     % (indent, src.replace('_sizes', ''), node, nm, node, nm))
+        elif kind == 'listmeta_dtype':
+            o.append('%sif (wk__save_list_dtypes(%s, &%s->%s, &%s->%s_n) < 0) goto fail_node;'
+                     % (indent, src.replace('_dtype', ''), node, nm, node, nm))
+    return o
+
+
+def emit_node(op, opnames):
+    """The backward node type for op: struct, apply, release_saved, vtable."""
+    names = set()
+    for f in op.formulas.values():
+        names |= formula_names(f)
+    if op.multi_formula:
+        names |= formula_names(op.multi_formula)
+    fields = saved_fields(op, names, False)
+    S = 'node_%s' % op.cname
+    o = ['/* %s: %s */' % (op.node_name, op.schema)]
+    o.append('typedef struct {\n    wk_node base;')
+    o += node_struct_fields(fields)
+    nout = len(op.tensor_rets)
+    if nout > 1 or op.ret_kind == 'tensorlist':
+        o.append('    wk_input_meta *out_meta; int64_t n_out; /* shapes of the outputs, to materialise zero grads */')
+    o.append('} %s;' % S)
+    # apply
+    o.append('static int %s_apply(wk_node *n_, wk_tensor **gi, wk_tensor **go) {' % S)
+    o.append('    %s *n = (%s *)n_;' % (S, S))
+    o.append('    wk_pool pool = {0};')
+    o.append('    (void)n;')
+    multi = nout > 1 or op.ret_kind == 'tensorlist'
+    if multi:
+        o.append('    wk_tensor **grads = gi;')
+        o.append('    if (wk__materialize_grads(&pool, gi, n->out_meta, n->n_out) < 0) return wk__pool_end(&pool, -1);')
+        o.append('    wk_tensorlist grads_list = {grads, n->n_out}; (void)grads_list;')
+        o.append('    wk_tensor *grad = gi[0]; (void)grad;')
+    else:
+        o.append('    wk_tensor *grad = gi[0]; (void)grad;')
+    # locals for saved values
+    for kind, nm, p in fields:
+        if kind in ('tensor', 'result') or (kind == 'value' and p.type == 'Tensor?'):
+            o.append('    wk_tensor *%s = wk__pool_keep(&pool, wk__unpack(&n->%s, n_));' % (cident(nm), nm))
+            o.append('    if (n->%s.defined && !%s) return wk__pool_end(&pool, -1);' % (nm, cident(nm)))
+        elif kind == 'tensorlist':
+            o.append('    wk_tensor **%s_arr = wk__pool_array(&pool, n->%s_len);' % (nm, nm))
+            o.append('    if (!%s_arr) return wk__pool_end(&pool, -1);' % nm)
+            o.append('    for (int64_t i_ = 0; i_ < n->%s_len; i_++) %s_arr[i_] = A(wk__unpack(&n->%s[i_], n_));' % (nm, nm, nm))
+            o.append('    wk_tensorlist %s = {%s_arr, n->%s_len};' % (cident(nm), nm, nm))
+        elif kind == 'value':
+            t = p.type
+            if t in ('int[]', 'int[]?'):
+                o.append('    wk_intlist %s = {n->%s_data, n->%s_len};' % (cident(nm), nm, nm))
+            elif t in ('str', 'str?'):
+                o.append('    const char *%s = n->%s;' % (cident(nm), nm))
+            else:
+                o.append('    %s = n->%s;' % (cdecl(p), nm))
+            o.append('    (void)%s;' % cident(nm))
+        elif kind in ('meta_sizes', 'meta_strides'):
+            o.append('    wk_intlist %s = {n->%s, n->%s_n}; (void)%s;' % (nm, nm, nm, nm))
+        elif kind == 'meta_dtype':
+            o.append('    wk_dtype %s = n->%s; (void)%s;' % (nm, nm, nm))
+        elif kind in ('meta_ndim', 'meta_numel'):
+            o.append('    int64_t %s = n->%s; (void)%s;' % (nm, nm, nm))
+        elif kind == 'listmeta_sizes':
+            o.append('    const int64_t *%s = n->%s; int64_t %s_n = n->%s_n; (void)%s; (void)%s_n;' % (nm, nm, nm, nm, nm, nm))
+        elif kind == 'listmeta_dtype':
+            o.append('    const wk_dtype *%s = n->%s; (void)%s;' % (nm, nm, nm))
+    # formulas, one per differentiable input, in edge order
+    edges = diff_inputs(op)
+    o.append('    if (pool.failed) return wk__pool_end(&pool, -1);')
+    for i, p in enumerate(edges):
+        if p.type == 'Tensor[]':
+            f = op.multi_formula or op.formulas.get(p.name)
+            o.append('    { /* %s: %s */' % (p.name, f))
+            o.append('        bool any_ = false;')
+            o.append('        for (uint32_t k_ = %d; k_ < n_->num_next; k_++) any_ |= wk__needs_grad(n_, k_);' % i)
+            o.append('        if (any_) {')
+            o.append('            wk_tensorvec v_ = %s;' % rewrite_formula(f, opnames).replace('A(wk_', 'AV(wk_', 1)
+                     if False else '            wk_tensorvec v_ = %s;' % f_list(f, opnames))
+            o.append('            if (!v_.data) return wk__pool_end(&pool, -1);')
+            o.append('            for (int64_t k_ = 0; k_ < v_.len && %d + k_ < n_->num_next; k_++) {' % i)
+            o.append('                if (wk__needs_grad(n_, (uint32_t)(%d + k_))) go[%d + k_] = v_.data[k_]; else wk_release(v_.data[k_]);' % (i, i))
+            o.append('                v_.data[k_] = NULL;')
+            o.append('            }')
+            o.append('            wk_tensorvec_free(v_);')
+            o.append('        }')
+            o.append('    }')
+            continue
+        f = op.formulas.get(p.name)
+        if f is None:
+            continue
+        o.append('    if (wk__needs_grad(n_, %d)) { /* %s: %s */' % (i, p.name, f))
+        o.append('        go[%d] = wk_retain(%s);' % (i, rewrite_formula(f, opnames)))
+        o.append('        if (!go[%d]) return wk__pool_end(&pool, -1);' % i)
+        o.append('    }')
+    o.append('    return wk__pool_end(&pool, 0);')
+    o.append('}')
+    # release
+    o.append('static void %s_release(wk_node *n_) {' % S)
+    o.append('    %s *n = (%s *)n_;' % (S, S))
+    o.append('    (void)n;')
+    for kind, nm, p in fields:
+        if kind in ('tensor', 'result') or (kind == 'value' and p.type == 'Tensor?'):
+            o.append('    wk__saved_release(&n->%s);' % nm)
+        elif kind == 'tensorlist':
+            o.append('    for (int64_t i_ = 0; i_ < n->%s_len && n->%s; i_++) wk__saved_release(&n->%s[i_]);' % (nm, nm, nm))
+    o.append('}')
+    o.append('static void %s_destroy(wk_node *n_) {' % S)
+    o.append('    %s *n = (%s *)n_;' % (S, S))
+    o.append('    (void)n;')
+    for kind, nm, p in fields:
+        if kind == 'tensorlist':
+            o.append('    free(n->%s);' % nm)
+        elif kind == 'value' and p.type in ('int[]', 'int[]?'):
+            o.append('    free(n->%s_data);' % nm)
+        elif kind == 'value' and p.type in ('str', 'str?'):
+            o.append('    free(n->%s);' % nm)
+        elif kind in ('listmeta_sizes', 'listmeta_dtype'):
+            o.append('    free(n->%s);' % nm)
+    if multi:
+        o.append('    wk__free_meta(n->out_meta, n->n_out);')
+    o.append('}')
+    o.append('static const wk_node_vtable VT_%s = {"%s", %s_apply, %s_release, NULL, %s_destroy};'
+             % (op.cname, op.node_name, S, S, S))
+    return '\n'.join(o), fields
+
+
+def f_list(f, opnames):
+    """A formula returning a tensor list (wk_tensorvec): its outer call is not pooled."""
+    r = rewrite_formula(f, opnames)
+    if r.startswith('A(wk_') and r.endswith(')'):
+        r = r[2:-1]
+    return r
+
+
+def diff_inputs(op):
+    """The forward inputs that get edges (next_functions), in schema order."""
+    return [p for p in op.cparams if (p.is_tensor or p.type in ('Tensor?', 'Tensor[]'))
+            and p.name not in op.nondiff and (p.name in op.formulas or (p.type == 'Tensor[]' and op.multi_formula))]
+
+
+def undiff_tensor_inputs(op):
+    return [p for p in op.cparams if (p.is_tensor or p.type in ('Tensor?', 'Tensor[]'))
+            and p.name not in op.nondiff and p not in diff_inputs(op)]
+
+
+def emit_record(op, fields, outvar, indent, self_var=None):
+    # self_var: where the saved `self` comes from (in-place ops save a copy of self from before the write);
+    # edges always come from the inputs themselves.
+    """Code that builds the node after the forward ran (outputs in outvar / outs / v)."""
+    S = 'node_%s' % op.cname
+    edges = diff_inputs(op)
+    o = []
+    nedges = ' + '.join(['1' if p.type != 'Tensor[]' else '(uint32_t)%s.len' % cident(p.name) for p in edges]) or '0'
+    k = op.ret_kind
+    nout = '1' if k == 'tensor' else ('(uint32_t)v.len' if k == 'tensorlist' else str(len(op.rets)))
+    o.append('%s%s *n = (%s *)wk__node_new(&VT_%s, sizeof(%s), %s, %s);' % (indent, S, S, op.cname, S, nout, nedges))
+    o.append('%sif (!n) goto fail;' % indent)
+    idx = 0
+    cur = '0'
+    for p in edges:
+        if p.type == 'Tensor[]':
+            o.append('%sfor (int64_t i_ = 0; i_ < %s.len; i_++)' % (indent, cident(p.name)))
+            o.append('%s    if (wk__node_set_next(&n->base, (uint32_t)(%s + i_), %s.data[i_]) < 0) goto fail_node;'
+                     % (indent, cur, cident(p.name)))
+            cur = '%s + (uint32_t)%s.len' % (cur, cident(p.name))
+        else:
+            o.append('%sif (wk__node_set_next(&n->base, %s, %s) < 0) goto fail_node;' % (indent, cur, cident(p.name)))
+            cur = '%s + 1' % cur if cur != '0' else '1'
+        idx += 1
+    if k == 'tuple' or k == 'tensorlist':
+        if k == 'tuple':
+            o.append('%sif (wk__save_meta(outs, %d, &n->out_meta, &n->n_out) < 0) goto fail_node;' % (indent, len(op.rets)))
+        else:
+            o.append('%sif (wk__save_meta(v.data, v.len, &n->out_meta, &n->n_out) < 0) goto fail_node;' % indent)
+    o += emit_save(op, fields, indent, result_var=outvar, self_var=self_var)
+    return o
+
+
+def emit_wrappers(op, opnames):
+    o = []
+    fields = []
+    if op.differentiable:
+        node_code, fields = emit_node(op, opnames)
+        o.append(node_code)
+    k = op.ret_kind
+    tens_inputs = [p for p in op.cparams if p.is_tensor or p.type in ('Tensor?', 'Tensor[]')]
+
+    def requires_grad_expr(ps):
+        parts = []
+        for p in ps:
+            if p.type == 'Tensor[]':
+                parts.append('wk__list_requires_grad(%s)' % cident(p.name))
+            else:
+                parts.append('wk__tensor_requires_grad(%s)' % cident(p.name))
+        return '(wk__grad_enabled() && (%s))' % (' || '.join(parts) or 'false')
+
+    # ---- out-of-place ----
+    o.append('%s {' % proto(op))
+    o += arg_null_checks(op)
+    undiff = undiff_tensor_inputs(op)
+    if op.autograd == 'manual' or op.autograd == 'none' or not op.differentiable:
+        if op.autograd == 'auto' and undiff and k in ('tensor', 'tuple', 'tensorlist'):
+            o.append('    if (%s) return wk__not_differentiable("%s", "%s"), %s;' % (
+                requires_grad_expr(undiff), op.name, undiff[0].name, fail_value(op)))
+        ret = 'return wk_impl_%s(%s);' % (op.impl, ', '.join(filter(None, [call_args(op), {'tuple': 'outs', 'scalar': 'result', 'bool': 'result', 'int': 'result', 'float': 'result', 'dtype': 'result'}.get(k)])))
+        if op.view and k == 'tensor':
+            o.append('    wk_tensor *r = wk_impl_%s(%s);' % (op.impl, call_args(op)))
+            o.append('    if (r) wk__mark_view(r, self);')
+            o.append('    return r;')
+        else:
+            o.append('    ' + ret)
+        o.append('}')
+    else:
+        if undiff:
+            o.append('    if (%s) return wk__not_differentiable("%s", "%s"), %s;' % (
+                requires_grad_expr(undiff), op.name, undiff[0].name, fail_value(op)))
+        diff = diff_inputs(op)
+        o.append('    bool rg_ = %s;' % requires_grad_expr(diff))
+        if k == 'tensor':
+            o.append('    wk_tensor *r = wk_impl_%s(%s);' % (op.impl, call_args(op)))
+            o.append('    if (!r) return NULL;')
+            if op.view:
+                o.append('    wk__mark_view(r, self);')
+            o.append('    if (!rg_) return r;')
+            o.append('    {')
+            o += emit_record(op, fields, 'r', '        ')
+            o.append('        wk__set_history(r, &n->base, 0);')
+            o.append('        wk__node_release(&n->base);')
+            o.append('        return r;')
+            o.append('    fail_node:')
+            o.append('        wk__node_release(&n->base);')
+            o.append('    }')
+            o.append('fail:')
+            o.append('    wk_release(r);')
+            o.append('    return NULL;')
+        elif k == 'tuple':
+            nr = len(op.rets)
+            o.append('    if (wk_impl_%s(%s, outs) < 0) return -1;' % (op.impl, call_args(op)))
+            if op.view:
+                o.append('    for (int i_ = 0; i_ < %d; i_++) wk__mark_view(outs[i_], self);' % nr)
+            o.append('    if (!rg_) return 0;')
+            o.append('    {')
+            o += emit_record(op, fields, None, '        ')
+            o.append('        for (int i_ = 0; i_ < %d; i_++)' % nr)
+            o.append('            if (wk_dtype_is_floating(outs[i_]->dtype)) wk__set_history(outs[i_], &n->base, (uint32_t)i_);')
+            o.append('        wk__node_release(&n->base);')
+            o.append('        return 0;')
+            o.append('    fail_node:')
+            o.append('        wk__node_release(&n->base);')
+            o.append('    }')
+            o.append('fail:')
+            o.append('    for (int i_ = 0; i_ < %d; i_++) { wk_release(outs[i_]); outs[i_] = NULL; }' % nr)
+            o.append('    return -1;')
+        elif k == 'tensorlist':
+            o.append('    wk_tensorvec v = wk_impl_%s(%s);' % (op.impl, call_args(op)))
+            o.append('    if (!v.data) return v;')
+            if op.view:
+                o.append('    for (int64_t i_ = 0; i_ < v.len; i_++) wk__mark_view(v.data[i_], self);')
+            o.append('    if (!rg_) return v;')
+            o.append('    {')
+            o += emit_record(op, fields, None, '        ')
+            o.append('        for (int64_t i_ = 0; i_ < v.len; i_++) wk__set_history(v.data[i_], &n->base, (uint32_t)i_);')
+            o.append('        wk__node_release(&n->base);')
+            o.append('        return v;')
+            o.append('    fail_node:')
+            o.append('        wk__node_release(&n->base);')
+            o.append('    }')
+            o.append('fail:')
+            o.append('    wk_tensorvec_free(v);')
+            o.append('    return (wk_tensorvec){NULL, 0};')
+        else:
+            raise ValueError('%s: differentiable op must return tensors' % op.where)
+        o.append('}')
+
+    # ---- in-place: compute out of place, then write into self (Note [In-place ops] in ops/README.md) ----
+    if 'inplace' in op.variants:
+        assert k == 'tensor', op.schema
+        o.append('%s {' % proto(op, '_'))
+        o += arg_null_checks(op)
+        o.append('    if (wk__check_inplace(self) < 0) return NULL;')
+        diff = diff_inputs(op) if op.differentiable else []
+        uses_self = any('self' in formula_names(f) for f in op.formulas.values()) if op.differentiable else False
+        o.append('    bool rg_ = %s;' % (requires_grad_expr(diff) if diff else 'false'))
+        if op.differentiable:
+            o.append('    if (!rg_ && wk__grad_enabled() && self->is_view && self->view_base && wk__tensor_requires_grad(self->view_base)) rg_ = true;')
+        if uses_self:  # the formulas need self as it was before the write: keep a (recorded) copy
+            users = [p for p in diff if 'self' in formula_names(op.formulas.get(p.name, ''))]
+            cond = ' || '.join('wk__tensor_requires_grad(%s)' % cident(p.name) for p in users) or 'true'
+            o.append('    wk_tensor *self_orig = rg_ && (%s) ? wk_clone(self) : NULL;' % cond)
+            o.append('    if (rg_ && (%s) && !self_orig) return NULL;' % cond)
+        o.append('    wk_tensor *r = NULL;')
+        o.append('    {')
+        o.append('        bool prev_ = wk_set_grad_enabled(false);')
+        o.append('        r = wk_impl_%s(%s);' % (op.impl, call_args(op)))
+        o.append('        wk_set_grad_enabled(prev_);')
+        o.append('    }')
+        rel = ' wk_release(self_orig);' if uses_self else ''
+        o.append('    if (!r) {%s return NULL; }' % rel)
+        o.append('    if (wk__write_inplace(self, r, "%s") < 0) { wk_release(r);%s return NULL; }' % (op.name, rel))
+        if op.differentiable:
+            o.append('    if (!rg_) { wk_release(r); return wk_retain(self); }')
+            o.append('    wk_release(r);')
+            o.append('    r = wk_retain(self);')
+            o.append('    {')
+            o += emit_record(op, fields, 'self', '        ', self_var='self_orig' if uses_self else None)
+            o.append('        if (wk__rebase_history(self, &n->base) < 0) { wk__node_release(&n->base); goto fail; }')
+            o.append('        wk__node_release(&n->base);%s' % rel)
+            o.append('        return r;')
+            o.append('    fail_node:')
+            o.append('        wk__node_release(&n->base);')
+            o.append('    }')
+            o.append('fail:')
+            o.append('    wk_release(r);%s' % rel)
+            o.append('    return NULL;')
+        else:
+            o.append('    wk_release(r);')
+            o.append('    return wk_retain(self);')
+        o.append('}')
+
+    # ---- out= ----
+    if 'out' in op.variants:
+        assert k == 'tensor', op.schema
+        o.append('%s {' % proto(op, '_out', with_out=True))
+        o.append('    if (!out) return wk__null_arg("%s", "out"), NULL;' % op.name)
+        o += arg_null_checks(op)
+        if tens_inputs:
+            o.append('    if (wk__grad_enabled() && (wk__tensor_requires_grad(out) || %s))' % ' || '.join(
+                'wk__list_requires_grad(%s)' % cident(p.name) if p.type == 'Tensor[]' else 'wk__tensor_requires_grad(%s)' % cident(p.name)
+                for p in tens_inputs))
+            o.append('        return WK_FAIL(WK_RUNTIME_ERROR, "%s(): functions with out=... arguments don\'t support automatic '
+                     'differentiation, but one of the arguments requires grad.");' % op.name)
+        o.append('    wk_tensor *r = wk_impl_%s(%s);' % (op.impl, call_args(op)))
+        o.append('    if (!r) return NULL;')
+        o.append('    int rc_ = wk__write_out(out, r);')
+        o.append('    wk_release(r);')
+        o.append('    return rc_ < 0 ? NULL : wk_retain(out);')
+        o.append('}')
+    return '\n'.join(o)
+
+
+def emit_ops_c(ops):
+    opnames = {op.cname for op in ops}
+    o = [HEADER, '#include "ops_support.h"\n']
+    for op in ops:
+        o.append(emit_wrappers(op, opnames))
+        o.append('')
+    return '\n'.join(o) + '\n'
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Python bindings
+
+PYKIND = {
+    'Tensor': 'PT_TENSOR', 'Tensor?': 'PT_OPT_TENSOR', 'Tensor[]': 'PT_TENSORLIST', 'Tensor?[]': 'PT_OPT_TENSORLIST',
+    'Scalar': 'PT_SCALAR', 'Scalar?': 'PT_OPT_SCALAR', 'int': 'PT_INT', 'int?': 'PT_OPT_INT', 'int[]': 'PT_INTLIST',
+    'int[]?': 'PT_OPT_INTLIST', 'float': 'PT_FLOAT', 'float?': 'PT_OPT_FLOAT', 'bool': 'PT_BOOL', 'bool?': 'PT_OPT_BOOL',
+    'str': 'PT_STR', 'str?': 'PT_OPT_STR', 'ScalarType': 'PT_DTYPE', 'ScalarType?': 'PT_OPT_DTYPE',
+    'Generator?': 'PT_GENERATOR', 'Device?': 'PT_DEVICE', 'Layout?': 'PT_LAYOUT', 'MemoryFormat?': 'PT_MEMFMT',
+    'Device': 'PT_DEVICE', 'MemoryFormat': 'PT_MEMFMT', 'Layout': 'PT_LAYOUT', 'float[]': 'PT_FLOATLIST', 'float[]?': 'PT_OPT_FLOATLIST',
+}
+
+PYFIELD = {
+    'PT_TENSOR': 't', 'PT_OPT_TENSOR': 't', 'PT_TENSORLIST': 'tl', 'PT_OPT_TENSORLIST': 'otl', 'PT_SCALAR': 's',
+    'PT_OPT_SCALAR': 's', 'PT_INT': 'i', 'PT_OPT_INT': 'oi', 'PT_INTLIST': 'il', 'PT_OPT_INTLIST': 'il',
+    'PT_FLOAT': 'f', 'PT_OPT_FLOAT': 'of', 'PT_BOOL': 'b', 'PT_OPT_BOOL': 'ob', 'PT_STR': 'str', 'PT_OPT_STR': 'str',
+    'PT_DTYPE': 'dt', 'PT_OPT_DTYPE': 'dt', 'PT_GENERATOR': 'gen', 'PT_FLOATLIST': 'fl', 'PT_OPT_FLOATLIST': 'fl',
+}
+
+
+def c_str(s):
+    return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '"'
+
+
+def py_signature_entries(op, method):
+    """Params as the Python parser sees them: for functions self is called `input`; methods drop self."""
+    ps = []
+    for p in op.params:
+        if method and p.name == 'self':
+            continue
+        name = 'input' if (p.name == 'self' and not method) else p.name
+        ps.append((name, p))
+    return ps
+
+
+def emit_py(ops):
+    o = [HEADER, '#include "pyext.h"\n']
+    # group signatures by python name, separately for functions and methods
+    groups = {}  # (kind, pyname) -> [(op, variant)]
+    for op in ops:
+        if 'c' in op.variants and len(op.variants) == 1:
+            continue
+        for pyname in op.python:
+            if 'function' in op.variants:
+                groups.setdefault(('function', pyname), []).append((op, 'function'))
+            if 'method' in op.variants:
+                groups.setdefault(('method', pyname), []).append((op, 'method'))
+            if 'inplace' in op.variants:
+                groups.setdefault(('method', pyname + '_'), []).append((op, 'inplace'))
+                if 'function_inplace' in op.fields.get('extra', ''):
+                    groups.setdefault(('function', pyname + '_'), []).append((op, 'inplace'))
+    sig_id = 0
+    funcs = []
+    for (kind, pyname), entries in sorted(groups.items()):
+        method = kind == 'method'
+        sigs = []
+        for op, variant in entries:
+            ps = py_signature_entries(op, method)
+            with_out = variant == 'function' and 'out' in op.variants
+            arr = 'P%d' % sig_id
+            sig_id += 1
+            o.append('static const wk_param %s[] = {' % arr)
+            for name, p in ps:
+                dflt = 'NULL' if p.default is None else c_str(p.default)
+                o.append('    {%s, %s, %d, %d, %s},' % (c_str(name), PYKIND[p.type], p.list_size, int(p.kwonly), dflt))
+            if with_out:
+                o.append('    {"out", PT_OPT_TENSOR, 0, 1, "None"},')
+            o.append('    {NULL, 0, 0, 0, NULL}};')
+            sigs.append((op, variant, arr, ps, with_out))
+        fname = 'py_%s_%s' % (kind[0], pyname)
+        o.append('static wk_sig S_%s[] = {' % fname)
+        for op, variant, arr, ps, with_out in sigs:
+            o.append('    {%s, %s, %d, %d},' % (c_str(pyname), arr, int(method), int(op.wrap_numbers)))
+        o.append('    {NULL, NULL, 0, 0}};')
+        # dispatcher
+        o.append('static PyObject *%s(PyObject *self_, PyObject *args, PyObject *kwargs) {' % fname)
+        o.append('    (void)self_;')
+        o.append('    wk_pyval a[WK_PY_MAXARGS];')
+        o.append('    wk_argscope sc_ = {0};')
+        o.append('    int sig = wk_parse_args(S_%s, %s, args, kwargs, a, &sc_);' % (fname, 'self_' if method else 'NULL'))
+        o.append('    if (sig < 0) return NULL;')
+        o.append('    PyObject *res = NULL;')
+        o.append('    switch (sig) {')
+        for si, (op, variant, arr, ps, with_out) in enumerate(sigs):
+            o.append('    case %d: {' % si)
+            # map python positions to C args
+            pos = {}
+            idx = 0
+            if method:
+                pos['self'] = 'wk_py_self(self_)'
+            for name, p in ps:
+                pos[p.name] = 'a[%d].%s' % (idx, PYFIELD.get(PYKIND[p.type], 'obj'))
+                idx += 1
+            cargs = [pos[p.name] for p in op.cparams]
+            k = op.ret_kind
+            suffix = '_' if variant == 'inplace' else ''
+            if with_out:
+                o.append('        if (a[%d].t) {' % idx)
+                o.append('            res = wk_py_wrap(wk_%s_out(%s));' % (op.cname, ', '.join(['a[%d].t' % idx] + cargs)))
+                o.append('            break;')
+                o.append('        }')
+            if variant == 'inplace':
+                o.append('        wk_tensor *r = wk_%s_(%s);' % (op.cname, ', '.join(cargs)))
+                o.append('        res = r ? wk_py_wrap_inplace(self_, r) : wk_py_raise();')
+            elif k == 'tensor':
+                o.append('        res = wk_py_wrap(wk_%s(%s));' % (op.cname, ', '.join(cargs)))
+            elif k == 'tensorlist':
+                o.append('        res = wk_py_wrap_vec(wk_%s(%s));' % (op.cname, ', '.join(cargs)))
+            elif k == 'tuple':
+                names = [r.name for r in op.rets]
+                o.append('        wk_tensor *outs[%d] = {0};' % len(op.rets))
+                o.append('        if (wk_%s(%s) < 0) { res = wk_py_raise(); break; }' % (op.cname, ', '.join(cargs + ['outs'])))
+                if all(names):
+                    o.append('        res = wk_py_wrap_named(%s, outs, %d);' % (c_str(op.fields.get('return_type', op.name)), len(op.rets)))
+                else:
+                    o.append('        res = wk_py_wrap_tuple(outs, %d);' % len(op.rets))
+            else:
+                ct = {'scalar': 'wk_scalar', 'bool': 'bool', 'int': 'int64_t', 'float': 'double', 'dtype': 'wk_dtype'}[k]
+                o.append('        %s out_;' % ct)
+                o.append('        if (wk_%s(%s) < 0) { res = wk_py_raise(); break; }' % (op.cname, ', '.join(cargs + ['&out_'])))
+                o.append('        res = wk_py_from_%s(out_);' % k)
+            o.append('        break;')
+            o.append('    }')
+        o.append('    }')
+        o.append('    wk_argscope_free(&sc_);')
+        o.append('    return res;')
+        o.append('}')
+        funcs.append((kind, pyname, fname))
+    o.append('PyMethodDef wk_generated_functions[] = {')
+    for kind, pyname, fname in funcs:
+        if kind == 'function':
+            o.append('    {%s, (PyCFunction)(void (*)(void))%s, METH_VARARGS | METH_KEYWORDS, NULL},' % (c_str(pyname), fname))
+    o.append('    {NULL, NULL, 0, NULL}};')
+    o.append('PyMethodDef wk_generated_methods[] = {')
+    for kind, pyname, fname in funcs:
+        if kind == 'method':
+            o.append('    {%s, (PyCFunction)(void (*)(void))%s, METH_VARARGS | METH_KEYWORDS, NULL},' % (c_str(pyname), fname))
+    o.append('    {NULL, NULL, 0, NULL}};')
+    return '\n'.join(o) + '\n'
+
+
+def emit_pyi(ops):
+    o = ['# Generated by tools/gen.py from ops/<name>.def. Do not edit.', 'from typing import Any', '']
+    for op in ops:
+        if 'function' in op.variants:
+            for pyname in op.python:
+                args = ', '.join(('input' if p.name == 'self' else p.name) + ': Any' + ('' if p.default is None else ' = ...')
+                                 for p in op.params)
+                o.append('def %s(%s) -> Any: ...  # %s' % (pyname, args, op.schema))
+    return '\n'.join(o) + '\n'
+
+
+def emit_md(ops):
+    o = ['# Ops in the op table', '', 'Generated by `python3 tools/gen.py` from `ops/<name>.def`.', '',
+         '| schema | variants | derivative of | dtypes |', '|---|---|---|---|']
+    for op in ops:
+        d = ', '.join(sorted(op.formulas)) if op.differentiable else ('manual' if op.autograd == 'manual' else '-')
+        o.append('| `%s` | %s | %s | %s |' % (op.schema.replace('|', '\\|'), ' '.join(sorted(op.variants)), d, op.dtypes or 'all'))
+    return '\n'.join(o) + '\n'
+
+
+def write_if_changed(path, text):
+    if os.path.exists(path):
+        with open(path) as f:
+            if f.read() == text:
+                return
+    with open(path, 'w') as f:
+        f.write(text)
+
+
+def main(argv):
+    out = argv[1] if len(argv) > 1 else os.path.join(ROOT, 'build', 'gen')
+    os.makedirs(out, exist_ok=True)
+    ops_dir = os.path.join(ROOT, 'ops')
+    paths = sorted(os.path.join(ops_dir, f) for f in os.listdir(ops_dir) if f.endswith('.def'))
+    ops = read_table(paths)
+    write_if_changed(os.path.join(out, 'wick_ops.h'), emit_public_header(ops))
+    write_if_changed(os.path.join(out, 'ops_impl.h'), emit_impl_header(ops))
+    write_if_changed(os.path.join(out, 'ops.c'), emit_ops_c(ops))
+    write_if_changed(os.path.join(out, 'py_ops.c'), emit_py(ops))
+    write_if_changed(os.path.join(out, 'wick_ops.pyi'), emit_pyi(ops))
+    write_if_changed(os.path.join(out, 'ops.md'), emit_md(ops))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,0 +1,20 @@
+"""wick — PyTorch's shape in C. `import wick as torch`."""
+from . import _C
+from ._C import (  # noqa: F401
+    dtype, Size, bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64,
+    get_default_dtype, is_grad_enabled, is_inference_mode_enabled, tensor,
+)
+from ._tensor import Tensor  # noqa: F401
+from ._ops import *  # noqa: F401,F403
+from . import autograd  # noqa: F401
+from .autograd import no_grad, enable_grad, set_grad_enabled, inference_mode  # noqa: F401
+
+__version__ = '0.1.0'
+
+# dtype aliases, as torch spells them
+float = float32
+double = float64
+half = float16
+long = int64
+int = int32
+short = int16

@@ -1,0 +1,105 @@
+"""wick.Tensor: the Python face of _C.TensorBase. Methods that are pure Python in torch live here too."""
+from . import _C
+
+
+class Tensor(_C.TensorBase):
+    __module__ = 'torch'
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        from .autograd import backward
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def register_hook(self, hook):
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        return _RemovableHandle(self, self._register_hook(hook))
+
+    def __len__(self):
+        if self.dim() == 0:
+            raise TypeError('len() of a 0-d tensor')
+        return self.shape[0]
+
+    def __iter__(self):
+        if self.dim() == 0:
+            raise TypeError('iteration over a 0-d tensor')
+        return iter(self.unbind(0))
+
+    def __array__(self, dtype=None, copy=None):
+        import numpy as np
+        a = np.asarray(self.numpy() if not self.requires_grad else self.detach().numpy())
+        return a if dtype is None else a.astype(dtype, copy=False)
+
+    def numpy(self, *, force=False):
+        import numpy as np
+        if self.requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        t = self.detach() if force else self
+        return np.asarray(memoryview(_C._buffer(t)) if False else t)
+
+    def __format__(self, spec):
+        if self.dim() == 0:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    def __reversed__(self):
+        return self.flip(0)
+
+    @property
+    def device(self):
+        from ._device import device
+        return device('cpu')
+
+    @property
+    def T(self):
+        return self.permute(*range(self.dim() - 1, -1, -1))
+
+    @property
+    def mT(self):
+        return self.transpose(-2, -1)
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return _LEGACY[self.dtype]
+        return self.to(dtype)
+
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        with _C_no_grad():
+            new = self.clone()
+        new.requires_grad_(self.requires_grad) if self.is_leaf else None
+        if self.grad is not None:
+            new.grad = self.grad.clone()
+        if type(self) is not Tensor:
+            new = type(self)(new, requires_grad=self.requires_grad) if hasattr(type(self), '__new__') else new
+        memo[id(self)] = new
+        return new
+
+
+class _RemovableHandle:
+    def __init__(self, tensor, hid):
+        import weakref
+        self._tensor = weakref.ref(tensor)
+        self.id = hid
+
+    def remove(self):
+        t = self._tensor()
+        if t is not None:
+            t._remove_hook(self.id)
+
+
+class _C_no_grad:
+    def __enter__(self):
+        self.prev = _C._set_grad_enabled(False)
+
+    def __exit__(self, *a):
+        _C._set_grad_enabled(self.prev)
+
+
+_LEGACY = {}
+for _name, _leg in [('float32', 'Float'), ('float64', 'Double'), ('float16', 'Half'), ('bfloat16', 'BFloat16'),
+                    ('int64', 'Long'), ('int32', 'Int'), ('int16', 'Short'), ('int8', 'Char'), ('uint8', 'Byte'),
+                    ('bool', 'Bool')]:
+    _LEGACY[getattr(_C, _name)] = 'torch.%sTensor' % _leg
+
+_C._set_tensor_class(Tensor)
