@@ -27,9 +27,10 @@ EXT_SUFFIX := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config
 PY_INC := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_paths()['include'])")
 PYSRC = $(wildcard pyext/*.c)
 PYOBJ = $(patsubst pyext/%.c,$(BUILD)/pyobj/%.o,$(PYSRC)) $(BUILD)/pyobj/gen_py_ops.o
-PYEXT = wick/_C$(EXT_SUFFIX)
+PYEXT_DIR ?= .
+PYEXT = $(PYEXT_DIR)/wick/_C$(EXT_SUFFIX)
 
-.PHONY: all lib python clean test test-c
+.PHONY: example all lib python clean check deps test-c test-parity test-asan test-wasm wasm
 all: lib python
 lib: $(BUILD)/libwick.a $(BUILD)/libwick.so
 python: $(PYEXT)
@@ -60,7 +61,65 @@ $(BUILD)/pyobj/gen_py_ops.o: $(BUILD)/gen/py_ops.c $(HDR) $(wildcard pyext/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -I$(PY_INC) -Ipyext -Wno-unused-variable -c $< -o $@
 $(PYEXT): $(PYOBJ) $(BUILD)/libwick.a
+	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $(PYOBJ) $(BUILD)/libwick.a -lm -pthread $(LDSAN)
+
+# ---- WebAssembly: the same core for wasm32-wasi (reactor), checked by CI ----
+WASM_CC ?= clang-14
+WASM_FLAGS = --target=wasm32-wasi --sysroot=/usr -D_WASI_EMULATED_PROCESS_CLOCKS -std=gnu11 -O2 -msimd128 -ffp-contract=off -fvisibility=hidden \
+             -Wall -Wextra -Wshadow -Wmissing-prototypes -Wno-unused-function $(WERROR) -Iinclude -Isrc -I$(BUILD)/gen
+WASM_OBJ = $(patsubst src/%.c,$(BUILD)/wasm/%.o,$(SRC)) $(BUILD)/wasm/gen_ops.o
+$(BUILD)/wasm/%.o: src/%.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(WASM_CC) $(WASM_FLAGS) -c $< -o $@
+$(BUILD)/wasm/gen_ops.o: $(BUILD)/gen/ops.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(WASM_CC) $(WASM_FLAGS) -Wno-unused-variable -Wno-unused-label -c $< -o $@
+$(BUILD)/wick.wasm: $(WASM_OBJ)
+	$(WASM_CC) --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor -Wl,--export-dynamic -Wl,--export=malloc -Wl,--export=free -o $@ $^ -lm -lwasi-emulated-process-clocks
+	if command -v wasm-opt >/dev/null; then wasm-opt -O2 --strip-debug $@ -o $@; fi
+wasm: $(BUILD)/wick.wasm
+
+# ---- tests ----
+# C tests run against a separate ASan+UBSan build of the library.
+ASAN_BUILD = $(BUILD)/asan
+CTESTS = $(patsubst tests/c/%.c,$(ASAN_BUILD)/tests/%,$(wildcard tests/c/test_*.c))
+$(ASAN_BUILD)/libwick.a: FORCE
+	$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) SAN=1 OPT=-O1 $(ASAN_BUILD)/libwick.a
+$(ASAN_BUILD)/tests/%: tests/c/%.c $(ASAN_BUILD)/libwick.a
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -ffp-contract=off \
+	    $(WARN) -Iinclude -Isrc -I$(ASAN_BUILD)/gen $< $(ASAN_BUILD)/libwick.a -lm -pthread -o $@
+test-c: $(CTESTS)
+	@for t in $(CTESTS); do echo "== $$t"; (cd tests/c && ASAN_OPTIONS=detect_leaks=1 $(CURDIR)/$$t) || exit 1; done
+	$(PYTHON) tests/c/check_tutorial.py $(ASAN_BUILD)
+test-wasm: wasm
+	node --no-warnings tests/wasm/smoke.mjs $(BUILD)/wick.wasm
+test-parity: all
+	$(PYTHON) -m tests.parity
+	$(PYTHON) -m tests.parity --check-golden
+	$(PYTHON) -m pytest -q tests/parity/test_harness.py
+# A slice of the parity suite with the extension built under ASan+UBSan, compared against the pinned goldens.
+test-asan:
+	rm -rf $(ASAN_BUILD)/py && mkdir -p $(ASAN_BUILD)/py && cp -r wick $(ASAN_BUILD)/py/ && rm -f $(ASAN_BUILD)/py/wick/_C*.so
+	$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) SAN=1 OPT=-O1 PYEXT_DIR=$(ASAN_BUILD)/py python
+	LD_PRELOAD=$$($(CC) -print-file-name=libasan.so):$$($(CC) -print-file-name=libubsan.so) \
+	ASAN_OPTIONS=detect_leaks=0 PYTHONPATH=$(ASAN_BUILD)/py \
+	    $(PYTHON) -m tests.parity --golden --lib wick -k "$(ASAN_SLICE)"
+ASAN_SLICE ?= cases_
+deps:
+	sh tools/install-test-deps.sh
+check: deps
+	$(MAKE) --no-print-directory WERROR=-Werror all
+	$(MAKE) --no-print-directory WERROR=-Werror test-wasm
+	$(MAKE) --no-print-directory test-c
+	$(MAKE) --no-print-directory test-parity
+	$(MAKE) --no-print-directory test-asan
+FORCE:
+
+# The README's first command: build and run the main example.
+example: all
+	PYTHONPATH=$(CURDIR) $(PYTHON) examples/quickstart.py
 
 clean:
 	rm -rf $(BUILD) $(PYEXT)

@@ -1,0 +1,27 @@
+#!/bin/sh
+# Installs what wick's tests need, where missing: real PyTorch (the 2.13.0 CPU build), numpy and pytest from
+# PyPI; clang/lld with the WASI sysroot (the WebAssembly build check) from Debian. Safe to run repeatedly.
+set -e
+PYTHON=${PYTHON:-python3}
+need_pip=""
+$PYTHON -c 'import torch, sys; sys.exit(torch.__version__.split("+")[0] != "2.13.0")' 2>/dev/null || need_pip="$need_pip torch==2.13.0"
+$PYTHON -c 'import numpy' 2>/dev/null || need_pip="$need_pip numpy"
+$PYTHON -c 'import pytest' 2>/dev/null || need_pip="$need_pip pytest"
+if [ -n "$need_pip" ]; then
+    echo "installing from PyPI:$need_pip"
+    # torch is pinned: never let pip pick a newer (multi-GB CUDA) build
+    $PYTHON -m pip install --quiet $need_pip
+fi
+need_apt=""
+command -v clang-14 >/dev/null || need_apt="$need_apt clang-14"
+command -v wasm-ld-14 >/dev/null || need_apt="$need_apt lld-14"
+[ -f /usr/lib/wasm32-wasi/libc.a ] || need_apt="$need_apt wasi-libc"
+[ -f /usr/lib/llvm-14/lib/clang/14.0.6/lib/wasi/libclang_rt.builtins-wasm32.a ] || need_apt="$need_apt libclang-rt-14-dev-wasm32"
+command -v wasm-opt >/dev/null || need_apt="$need_apt binaryen"
+if [ -n "$need_apt" ]; then
+    echo "installing from Debian:$need_apt"
+    SUDO=""
+    [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need_apt >/dev/null
+fi
