@@ -30,7 +30,7 @@ PYOBJ = $(patsubst pyext/%.c,$(BUILD)/pyobj/%.o,$(PYSRC)) $(BUILD)/pyobj/gen_py_
 PYEXT_DIR ?= .
 PYEXT = $(PYEXT_DIR)/wick/_C$(EXT_SUFFIX)
 
-.PHONY: example all lib python clean check deps test-c test-parity test-asan test-wasm wasm
+.PHONY: example all lib python clean check deps test-c test-parity test-asan test-wasm test-install wasm
 all: lib python
 lib: $(BUILD)/libwick.a $(BUILD)/libwick.so
 python: $(PYEXT)
@@ -115,6 +115,13 @@ check: deps
 	$(MAKE) --no-print-directory test-c
 	$(MAKE) --no-print-directory test-parity
 	$(MAKE) --no-print-directory test-asan
+	$(MAKE) --no-print-directory test-install
+
+# `pip install .` into a fresh venv must work offline (the build backend needs only the standard library).
+test-install:
+	rm -rf $(BUILD)/venv && $(PYTHON) -m venv $(BUILD)/venv
+	$(BUILD)/venv/bin/pip install --no-index --quiet .
+	cd $(BUILD) && venv/bin/python -c "import wick; t = wick.ones(2) * 3; assert t.tolist() == [3.0, 3.0]; print('pip install . works offline:', wick.__file__)"
 FORCE:
 
 # The README's first command: build and run the main example.
