@@ -275,8 +275,8 @@ static PyObject *m_run_backward(PyObject *m, PyObject *args) {
         outs = calloc((size_t)(ni ? ni : 1), sizeof *outs);
         if (!outs) goto done;
     }
-    int rc = wk_run_backward((int)nr, roots, grads, retain, create, accumulate ? 0 : (int)ni,
-                             accumulate ? NULL : inputs, outs, allow_unused);
+    int rc = wk_run_backward((int)nr, roots, grads, retain, create, (int)ni, inputs, accumulate ? NULL : outs,
+                             allow_unused);
     if (rc < 0) {
         wk_py_raise();
         goto done;
@@ -332,6 +332,7 @@ static int exec_module(PyObject *m) {
         return -1;
     if (add_functions(m, module_functions) < 0) return -1;
     if (add_functions(m, wk_generated_functions) < 0) return -1;
+    if (add_functions(m, wk_py_function_functions) < 0) return -1;
     return 0;
 }
 

@@ -35,7 +35,10 @@ static int node_clear(PyObject *o) {
 static PyObject *n_name(PyObject *self, PyObject *unused) {
     (void)unused;
     const char *nm = wk_node_name(((wk_PyNode *)self)->node);
-    if (!strcmp(nm, "AccumulateGrad")) return PyUnicode_FromString("torch::autograd::AccumulateGrad");
+    /* torch's hand-written C++ nodes report their namespace */
+    static const char *cpp[] = {"AccumulateGrad", "CopyBackwards", "CopySlices", "NotImplemented", "GraphRoot", NULL};
+    for (int i = 0; cpp[i]; i++)
+        if (!strcmp(nm, cpp[i])) return PyUnicode_FromFormat("torch::autograd::%s", nm);
     return PyUnicode_FromString(nm);
 }
 
@@ -130,7 +133,10 @@ static PyObject *node_repr(PyObject *self) {
 static PyTypeObject *type_for(const char *name) {
     PyObject *t = PyDict_GetItemString(node_types, name);
     if (t) return (PyTypeObject *)t;
-    char *nm = strdup(name); /* lives as long as the type (forever) */
+    /* "builtins.<Name>": torch's node classes report __module__ 'builtins' (and no deprecation warning) */
+    size_t len = strlen(name) + 10;
+    char *nm = malloc(len); /* lives as long as the type (forever) */
+    if (nm) snprintf(nm, len, "builtins.%s", name);
     if (!nm) return (PyTypeObject *)PyErr_NoMemory();
     PyType_Slot slots[] = {{Py_tp_traverse, node_traverse}, {Py_tp_clear, node_clear}, {0, NULL}};
     PyType_Spec spec = {nm, sizeof(wk_PyNode), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC, slots};

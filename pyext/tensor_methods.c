@@ -259,6 +259,15 @@ static int s_requires_grad(PyObject *self, PyObject *v, void *c) {
 }
 static PyObject *g_grad(PyObject *self, void *c) {
     (void)c;
+    if (!wk_is_leaf(SELF) && !wk_retains_grad(SELF) &&
+        PyErr_WarnEx(PyExc_UserWarning,
+                     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
+                     "won't be populated during autograd.backward(). If you indeed want the .grad field to be populated "
+                     "for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf "
+                     "Tensor by mistake, make sure you access the leaf Tensor instead. See "
+                     "github.com/pytorch/pytorch/pull/30531 for more information.",
+                     1) < 0)
+        return NULL;
     wk_tensor *g = wk_grad(SELF);
     if (!g) Py_RETURN_NONE;
     return wk_py_wrap(wk_retain(g));
@@ -266,7 +275,8 @@ static PyObject *g_grad(PyObject *self, void *c) {
 static int s_grad(PyObject *self, PyObject *v, void *c) {
     (void)c;
     if (v && v != Py_None && !WK_PyTensor_Check(v)) {
-        PyErr_SetString(PyExc_TypeError, "assigned grad expected to be a Tensor or None");
+        PyErr_Format(PyExc_TypeError, "assigned grad expected to be a Tensor or None but got grad of type %s",
+                     Py_TYPE(v)->tp_name);
         return -1;
     }
     if (wk_set_grad(SELF, v && v != Py_None ? wk_py_self(v) : NULL) < 0) return wk_py_raise(), -1;

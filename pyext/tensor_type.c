@@ -150,9 +150,10 @@ static wk_tensor *rdiv(wk_tensor *a, wk_tensor *b, PyObject *pa) {
     return wk_div(a, b, NULL);
 }
 
-BINOP(nb_add, wk_add(ta, tb, wk_int(1)))
+/* 2 + x and 2 * x are torch's x.__radd__(2) = add(x, 2): the tensor stays `self` */
+BINOP(nb_add, WK_PyTensor_Check(a) ? wk_add(ta, tb, wk_int(1)) : wk_add(tb, ta, wk_int(1)))
 BINOP(nb_sub, rsub(ta, tb, a))
-BINOP(nb_mul, wk_mul(ta, tb))
+BINOP(nb_mul, WK_PyTensor_Check(a) ? wk_mul(ta, tb) : wk_mul(tb, ta))
 BINOP(nb_truediv, rdiv(ta, tb, a))
 
 static PyObject *call_method(PyObject *self, const char *name, PyObject *arg) {
@@ -294,29 +295,23 @@ static Py_ssize_t sq_length(PyObject *a) {
     return (Py_ssize_t)wk_sizes(t)[0];
 }
 
+/* Comparisons dispatch to the op methods (__lt__ ... from the op table). A method only inherited from object
+ * does not count (it would send Python back here forever). */
+static PyObject *call_compare(PyObject *self, const char *name, PyObject *other) {
+    PyObject *key = PyUnicode_FromString(name);
+    if (!key) return NULL;
+    PyObject *meth = _PyType_Lookup(Py_TYPE(self), key);
+    Py_DECREF(key);
+    /* slot wrappers (object's, or our own tp_richcompare's) are not methods: they would come back here */
+    if (!meth || Py_IS_TYPE(meth, &PyWrapperDescr_Type)) Py_RETURN_NOTIMPLEMENTED;
+    return call_method(self, name, other);
+}
+
 static PyObject *richcompare(PyObject *a, PyObject *b, int op) {
     static const char *names[] = {"__lt__", "__le__", "__eq__", "__ne__", "__gt__", "__ge__"};
     static const char *refl[] = {"__gt__", "__ge__", "__eq__", "__ne__", "__lt__", "__le__"};
-    if (WK_PyTensor_Check(a)) {
-        PyObject *m = PyObject_GetAttrString(a, names[op]);
-        if (!m) {
-            PyErr_Clear();
-            Py_RETURN_NOTIMPLEMENTED;
-        }
-        PyObject *r = PyObject_CallOneArg(m, b);
-        Py_DECREF(m);
-        return r;
-    }
-    if (WK_PyTensor_Check(b)) {
-        PyObject *m = PyObject_GetAttrString(b, refl[op]);
-        if (!m) {
-            PyErr_Clear();
-            Py_RETURN_NOTIMPLEMENTED;
-        }
-        PyObject *r = PyObject_CallOneArg(m, a);
-        Py_DECREF(m);
-        return r;
-    }
+    if (WK_PyTensor_Check(a)) return call_compare(a, names[op], b);
+    if (WK_PyTensor_Check(b)) return call_compare(b, refl[op], a);
     Py_RETURN_NOTIMPLEMENTED;
 }
 

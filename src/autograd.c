@@ -460,14 +460,38 @@ static wk_tensor *run_tensor_hooks(wk_hook *h, int slot, wk_tensor *grad) {
 
 static WK_TLS bool create_graph_mode = false;
 
+/* CopyBackwards: with create_graph, a leaf's first .grad is a copy of the incoming gradient that keeps its history
+ * (torch copies it into a fresh buffer: `x.grad.grad_fn` reads CopyBackwards, next_functions (None, <source>)). */
+static int copy_backwards_apply(wk_node *n, wk_tensor **gi, wk_tensor **go) {
+    WK_UNUSED(n);
+    go[1] = wk_retain(gi[0]);
+    return 0;
+}
+static const wk_node_vtable COPY_BACKWARDS = {"CopyBackwards", copy_backwards_apply, NULL, NULL, NULL};
+
+static wk_tensor *copy_with_history(wk_tensor *g) {
+    wk_tensor *r = wk__clone(g);
+    if (!r || !g->grad_fn) return r;
+    wk_node *n = wk__node_new(&COPY_BACKWARDS, sizeof(wk_node), 1, 2);
+    if (!n || wk__node_set_next(n, 0, r) < 0 || wk__node_set_next(n, 1, g) < 0) {
+        wk__node_release(n);
+        wk_release(r);
+        return NULL;
+    }
+    wk__set_history(r, n, 0);
+    wk__node_release(n);
+    return r;
+}
+
 static wk_tensor *accumulate_grad_leaf(wk_tensor *leaf, wk_tensor *grad) {
     wk_tensor *g = run_tensor_hooks(leaf->hooks, -1, grad);
     if (!g) return NULL;
     wk_tensor *old = leaf->grad;
     if (!old) {
-        if (create_graph_mode) {
-            leaf->grad = g; /* keeps its graph for higher-order derivatives */
-            return g;
+        if (create_graph_mode) { /* keeps its graph for higher-order derivatives */
+            leaf->grad = copy_with_history(g);
+            wk_release(g);
+            return leaf->grad;
         }
         /* steal the buffer when nobody else can see it, else copy (torch's AccumulateGrad) */
         if (g->refcount == 1 && !g->grad_fn && !g->is_view && wk__is_contiguous(g)) leaf->grad = g;
@@ -697,7 +721,7 @@ int wk_run_backward(int nroots, wk_tensor *const *roots, wk_tensor *const *grad_
         if (!targets) goto done;
         for (int j = 0; j < ninputs; j++) {
             wk_tensor *x = inputs[j];
-            grads_out[j] = NULL;
+            if (grads_out) grads_out[j] = NULL;
             if (!wk__tensor_requires_grad(x)) {
                 wk__error(WK_RUNTIME_ERROR, "One of the differentiated Tensors does not require grad");
                 goto done;
@@ -815,10 +839,20 @@ int wk_run_backward(int nroots, wk_tensor *const *roots, wk_tensor *const *grad_
         }
         if (err) break;
         if (inputs) {
-            for (int j = 0; j < ninputs; j++)
-                if (targets[j].fn == n && gi[targets[j].nr] && !grads_out[j])
-                    grads_out[j] = wk_retain(gi[targets[j].nr]);
-            if (!s->needed || n->vt == &ACCUMULATE_GRAD) goto finish_node;
+            for (int j = 0; j < ninputs && !err; j++) {
+                if (targets[j].fn != n || !gi[targets[j].nr]) continue;
+                if (grads_out) { /* autograd.grad: capture */
+                    if (!grads_out[j]) grads_out[j] = wk_retain(gi[targets[j].nr]);
+                } else if (inputs[j]->grad_fn && !inputs[j]->retains_grad) { /* backward(inputs=[non-leaf]) */
+                    wk_tensor *x = inputs[j], *old = x->grad;
+                    x->grad = old ? wk_add(old, gi[targets[j].nr], wk_int(1)) : wk__clone(gi[targets[j].nr]);
+                    if (!x->grad) err = 1;
+                    wk_release(old);
+                }
+            }
+            if (err) break;
+            /* only what leads to the inputs runs; AccumulateGrad only for backward(inputs=[leaf]) */
+            if (!s->needed || (grads_out && n->vt == &ACCUMULATE_GRAD)) goto finish_node;
         }
         {
             uint32_t nout = n->num_next;
@@ -862,7 +896,7 @@ int wk_run_backward(int nroots, wk_tensor *const *roots, wk_tensor *const *grad_
     create_graph_mode = prev_cg;
     if (err) goto done;
 
-    if (inputs && !allow_unused) {
+    if (inputs && grads_out && !allow_unused) {
         for (int j = 0; j < ninputs; j++)
             if (!grads_out[j]) {
                 wk__error(WK_RUNTIME_ERROR,
@@ -929,12 +963,26 @@ int wk_requires_grad_(wk_tensor *t, bool requires_grad) {
 
 int wk_set_grad(wk_tensor *t, wk_tensor *grad) {
     if (grad) {
-        if (grad->dtype != t->dtype) {
-            wk__error(WK_RUNTIME_ERROR, "assigned grad has data of a different type");
+        if (grad->ndim != t->ndim || memcmp(grad->sizes, t->sizes, sizeof(int64_t) * (size_t)t->ndim)) {
+            wk_strbuf a = {0}, b = {0};
+            wk_sb_ints(&a, grad->sizes, grad->ndim);
+            wk_sb_ints(&b, t->sizes, t->ndim);
+            wk__error(WK_RUNTIME_ERROR,
+                      "attempting to assign a gradient of size '%s' to a tensor of size '%s'. Please ensure that the "
+                      "gradient and the tensor are the same size",
+                      a.s, b.s);
+            wk_sb_free(&a);
+            wk_sb_free(&b);
             return -1;
         }
-        if (grad->ndim != t->ndim || memcmp(grad->sizes, t->sizes, sizeof(int64_t) * (size_t)t->ndim)) {
-            wk__error(WK_RUNTIME_ERROR, "assigned grad has data of a different size");
+        if (grad->dtype != t->dtype) {
+            wk__error(WK_RUNTIME_ERROR,
+                      "attempting to assign a gradient with dtype '%s' to a tensor with grad_dtype '%s'. The gradient "
+                      "must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's "
+                      "grad_dtype attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with "
+                      "caution. Diverging the dtypes of a tensor and its gradient may break downstream systems that "
+                      "assume they match.",
+                      wk__cpp_type_name(grad->dtype), wk_dtype_scalar_name(t->dtype));
             return -1;
         }
     }

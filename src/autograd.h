@@ -118,8 +118,10 @@ WK_INTERNAL void wk__mark_view(wk_tensor *view, const wk_tensor *base);
 
 /* ---- engine ---- */
 /* Runs backward from roots with the given gradients (NULL entries: implicit ones for scalars).
- * If `inputs` is non-NULL (autograd.grad), the gradients of `inputs` are returned in grads_out (new refs, NULL where
- * unreachable) and no .grad is accumulated; otherwise leaves' .grad accumulate. */
+ * - inputs == NULL: every reachable leaf's .grad accumulates (Tensor.backward()).
+ * - inputs and grads_out: autograd.grad: the gradients of `inputs` are returned in grads_out (new refs, NULL where
+ *   unreachable) and no .grad changes.
+ * - inputs without grads_out: backward(inputs=...): only the inputs' .grad accumulate (non-leaves too). */
 WK_API int wk_run_backward(int nroots, wk_tensor *const *roots, wk_tensor *const *grad_roots, bool retain_graph,
                            bool create_graph, int ninputs, wk_tensor *const *inputs, wk_tensor **grads_out,
                            bool allow_unused);

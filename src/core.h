@@ -157,5 +157,6 @@ static inline uint16_t wk__float_to_bf16(float f) {
 
 /* Names for error messages: "torch.FloatTensor", "Float". */
 WK_INTERNAL const char *wk__legacy_type_name(wk_dtype dt);
+WK_INTERNAL const char *wk__cpp_type_name(wk_dtype dt); /* "float", "long int", "c10::Half" */
 
 #endif /* WK_CORE_H */

@@ -17,6 +17,12 @@ static bool valid(wk_dtype dt) { return dt >= 0 && dt < WK_NUM_DTYPES; }
 const char *wk_dtype_name(wk_dtype dt) { return valid(dt) ? DTYPES[dt].name : "?"; }
 const char *wk_dtype_scalar_name(wk_dtype dt) { return valid(dt) ? DTYPES[dt].scalar_name : "?"; }
 const char *wk__legacy_type_name(wk_dtype dt) { return valid(dt) ? DTYPES[dt].legacy : "?"; }
+/* The C++ type name torch's messages use (caffe2::TypeMeta): "float", "double", "long int", "c10::Half", ... */
+const char *wk__cpp_type_name(wk_dtype dt) {
+    static const char *names[WK_NUM_DTYPES] = {"bool",     "unsigned char", "signed char", "short int",     "int",
+                                               "long int", "c10::Half",     "c10::BFloat16", "float",       "double"};
+    return valid(dt) ? names[dt] : "?";
+}
 size_t wk_dtype_size(wk_dtype dt) { return valid(dt) ? DTYPES[dt].size : 0; }
 bool wk_dtype_is_floating(wk_dtype dt) { return valid(dt) && DTYPES[dt].kind == 'f'; }
 bool wk_dtype_is_integral(wk_dtype dt, bool include_bool) {

@@ -2,6 +2,8 @@
 import functools
 
 from .. import _C
+from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
+from . import function  # noqa: F401
 
 
 def _as_list(x):
@@ -18,8 +20,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if retain_graph is None:
         retain_graph = create_graph
     if inputs is not None:
-        raise NotImplementedError("wick: backward(inputs=...) is not supported yet")
-    _C._run_backward(tensors, grads, bool(retain_graph), bool(create_graph), None, False, True)
+        inputs = _as_list(inputs)
+        if len(inputs) == 0:
+            raise RuntimeError('`inputs` argument to `backward()` cannot be empty.')
+    _C._run_backward(tensors, grads, bool(retain_graph), bool(create_graph), inputs, False, True)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
@@ -96,3 +100,36 @@ class inference_mode(_DecoratorContextManager):
     def __exit__(self, *exc):
         _C._set_inference_mode(self.prev_inf)
         _C._set_grad_enabled(self.prev)
+
+
+_anomaly = [False, True]
+
+
+class set_detect_anomaly:
+    """Anomaly detection: wick records the mode (and check_nan) but does not yet add forward traces to errors."""
+
+    def __init__(self, mode, check_nan=True):
+        self.prev = list(_anomaly)
+        _anomaly[0], _anomaly[1] = bool(mode), bool(check_nan)
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        _anomaly[:] = self.prev
+
+
+class detect_anomaly(set_detect_anomaly):
+    def __init__(self, check_nan=True):
+        import warnings
+        warnings.warn('Anomaly Detection has been enabled. This mode will increase the runtime and should only be '
+                      'enabled for debugging.', UserWarning, stacklevel=2)
+        super().__init__(True, check_nan)
+
+
+def is_anomaly_enabled():
+    return _anomaly[0]
+
+
+def is_anomaly_check_nan_enabled():
+    return _anomaly[1]

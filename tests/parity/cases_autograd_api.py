@@ -1,0 +1,589 @@
+"""The autograd API: backward/grad arguments, accumulation, hooks, retain_grad, grad modes, detach, custom
+Functions, graph structure (grad_fn names, next_functions) and torch's autograd errors."""
+from .harness import *  # noqa: F401,F403
+
+X = [1.5, -2.0, 0.25]
+W = [0.5, -1.25, 2.0]
+
+
+def leaf(T, data=X):
+    return T.tensor(data, requires_grad=True)
+
+
+def names(fn):
+    """grad_fn structure as plain data: (name, [(next name or None, input_nr), ...])."""
+    if fn is None:
+        return None
+    return (type(fn).__name__, [(type(n).__name__ if n is not None else None, i) for n, i in fn.next_functions])
+
+
+def graph(fn, depth=4):
+    if fn is None or depth == 0:
+        return None
+    return [type(fn).__name__, [graph(n, depth - 1) for n, _ in fn.next_functions]]
+
+
+# ---- backward arguments
+def _backward_gradient(T):
+    x = leaf(T)
+    (x * x).backward(T.tensor(W))
+    return x.grad
+case("backward_gradient_arg", _backward_gradient)
+
+
+def _accumulate(T):
+    x = leaf(T)
+    (x * x).sum().backward()
+    (x * 3).sum().backward()
+    return x.grad
+case("grad_accumulates", _accumulate)
+
+
+def _retain_graph(T):
+    x = leaf(T)
+    y = (x.exp() * x).sum()
+    y.backward(retain_graph=True)
+    first = x.grad.clone()
+    y.backward()
+    return first, x.grad
+case("retain_graph_twice", _retain_graph)
+
+
+error_case("backward_twice", lambda T: [(y := (leaf(T) * leaf(T)).sum()).backward(), y.backward()])
+error_case("backward_nonscalar", lambda T: (leaf(T) * 2).backward())
+error_case("backward_no_grad_fn", lambda T: T.tensor([1.0, 2.0]).sum().backward())
+error_case("backward_gradient_shape", lambda T: (leaf(T) * 2).backward(T.ones(2)))
+error_case("backward_int_scalar_root", lambda T: T.tensor(3).backward())
+
+
+def _create_graph(T):
+    x = leaf(T)
+    y = (x * x * x).sum()
+    y.backward(create_graph=True)
+    g = x.grad
+    return g, g.requires_grad, names(g.grad_fn)
+case("backward_create_graph", _create_graph)
+
+
+def _grad_basic(T):
+    x, w = leaf(T), leaf(T, W)
+    out = (x * w).exp().sum()
+    return T.autograd.grad(out, [x, w])
+case("autograd_grad_list", _grad_basic)
+
+
+def _grad_single(T):
+    x = leaf(T)
+    return T.autograd.grad((x * x).sum(), x)
+case("autograd_grad_single_input", _grad_single)
+
+
+def _grad_outputs(T):
+    x = leaf(T)
+    return T.autograd.grad(x * x, x, grad_outputs=T.tensor(W))
+case("autograd_grad_outputs", _grad_outputs)
+
+
+def _grad_no_accumulate(T):
+    x = leaf(T)
+    T.autograd.grad((x * x).sum(), x)
+    return x.grad is None
+case("autograd_grad_leaves_grad_none", _grad_no_accumulate)
+
+
+def _grad_second(T):
+    x = leaf(T)
+    y = (x.sin() * x).sum()
+    g, = T.autograd.grad(y, x, create_graph=True)
+    g2, = T.autograd.grad((g * T.tensor(W)).sum(), x)
+    return g, g2
+case("autograd_grad_second_order", _grad_second)
+
+
+def _grad_unused(T):
+    x, z = leaf(T), leaf(T, W)
+    return T.autograd.grad((x * 2).sum(), [x, z], allow_unused=True)
+case("autograd_grad_allow_unused", _grad_unused)
+error_case("autograd_grad_unused_error", lambda T: T.autograd.grad((leaf(T) * 2).sum(), [leaf(T, W)]))
+
+
+def _grad_materialize(T):
+    x, z = leaf(T), leaf(T, W)
+    return T.autograd.grad((x * 2).sum(), [x, z], materialize_grads=True)
+case("autograd_grad_materialize", _grad_materialize)
+
+
+def _grad_nonleaf_input(T):
+    x = leaf(T)
+    h = x * 2
+    return T.autograd.grad((h * h).sum(), h)
+case("autograd_grad_nonleaf_input", _grad_nonleaf_input)
+
+
+def _backward_inputs(T):
+    x, w = leaf(T), leaf(T, W)
+    (x * w).sum().backward(inputs=[w])
+    return x.grad, w.grad
+case("backward_inputs_subset", _backward_inputs)
+
+
+def _backward_inputs_nonleaf(T):
+    x = leaf(T)
+    h = x * 2
+    (h * h).sum().backward(inputs=[h])
+    return h.grad, x.grad
+case("backward_inputs_nonleaf", _backward_inputs_nonleaf, warns=False)
+error_case("backward_inputs_empty", lambda T: (leaf(T) * 2).sum().backward(inputs=[]))
+
+
+def _autograd_backward_fn(T):
+    x = leaf(T)
+    T.autograd.backward([(x * x).sum(), (x * 3).sum()])
+    return x.grad
+case("autograd_backward_function", _autograd_backward_fn)
+
+
+def _autograd_backward_grads(T):
+    x = leaf(T)
+    T.autograd.backward([x * x], [T.tensor(W)])
+    return x.grad
+case("autograd_backward_grad_tensors", _autograd_backward_grads)
+
+
+# ---- leaves, requires_grad, detach
+case("leaf_flags", lambda T: (lambda x: (x.is_leaf, x.requires_grad, (x * 2).is_leaf, (x * 2).requires_grad,
+                                          x.grad_fn is None))(leaf(T)))
+case("no_requires_grad_flags", lambda T: (lambda x: (x.is_leaf, x.requires_grad, (x * 2).requires_grad))(T.tensor(X)))
+case("requires_grad_", lambda T: T.tensor(X).requires_grad_())
+case("requires_grad_false", lambda T: leaf(T).requires_grad_(False))
+error_case("requires_grad_int", lambda T: T.tensor([1, 2]).requires_grad_())
+error_case("requires_grad_nonleaf_off", lambda T: (leaf(T) * 2).requires_grad_(False))
+error_case("tensor_requires_grad_int", lambda T: T.tensor([1, 2], requires_grad=True))
+case("detach", lambda T: (lambda d: (d, d.requires_grad, d.is_leaf, d.grad_fn is None))((leaf(T) * 2).detach()))
+
+
+def _detach_shares(T):
+    x = T.tensor(X)
+    d = x.detach()
+    d.add_(1)
+    return x
+case("detach_shares_storage", _detach_shares)
+
+
+def _detach_(T):
+    y = leaf(T) * 2
+    y.detach_()
+    return y, y.requires_grad, y.is_leaf
+case("detach_inplace", _detach_)
+
+
+def _set_requires_grad_attr(T):
+    x = T.tensor(X)
+    x.requires_grad = True
+    (x * x).sum().backward()
+    return x.grad
+case("requires_grad_attribute", _set_requires_grad_attr)
+
+
+def _grad_assign(T):
+    x = leaf(T)
+    x.grad = T.tensor(W)
+    (x * 2).sum().backward()
+    return x.grad
+case("grad_assign_then_accumulate", _grad_assign)
+
+
+def _grad_none_reset(T):
+    x = leaf(T)
+    (x * 2).sum().backward()
+    x.grad = None
+    (x * 3).sum().backward()
+    return x.grad
+case("grad_set_none", _grad_none_reset)
+error_case("grad_assign_wrong_shape", lambda T: setattr(leaf(T), 'grad', T.zeros(2)))
+error_case("grad_assign_wrong_dtype", lambda T: setattr(leaf(T), 'grad', T.zeros(3, dtype=T.float64)))
+
+
+def _nonleaf_grad_warns(T):
+    y = leaf(T) * 2
+    (y * y).sum().backward()
+    return y.grad is None
+case("nonleaf_grad_is_none_and_warns", _nonleaf_grad_warns, warns=True)
+
+
+# ---- retain_grad and hooks
+def _retain_grad(T):
+    x = leaf(T)
+    h = x * 2
+    h.retain_grad()
+    (h * h).sum().backward()
+    return h.grad, x.grad, h.retains_grad, x.retains_grad
+case("retain_grad", _retain_grad)
+
+
+def _retain_grad_accumulates(T):
+    x = leaf(T)
+    h = x.exp()
+    h.retain_grad()
+    h.sum().backward(retain_graph=True)
+    h.sum().backward()
+    return h.grad
+case("retain_grad_accumulates", _retain_grad_accumulates)
+
+
+def _hook_scales(T):
+    x = leaf(T)
+    h = x * 2
+    h.register_hook(lambda g: g * 10)
+    (h * h).sum().backward()
+    return x.grad
+case("hook_replaces_grad", _hook_scales)
+
+
+def _hook_sees(T):
+    seen = []
+    x = leaf(T)
+    h = x.sin()
+    h.register_hook(lambda g: seen.append(g.clone()))
+    (h * T.tensor(W)).sum().backward()
+    return seen[0], x.grad
+case("hook_observes_grad", _hook_sees)
+
+
+def _leaf_hook(T):
+    x = leaf(T)
+    x.register_hook(lambda g: g + 1)
+    (x * 2).sum().backward()
+    return x.grad
+case("leaf_hook", _leaf_hook)
+
+
+def _hook_order(T):
+    order = []
+    x = leaf(T)
+    h = x * 2
+    h.register_hook(lambda g: order.append('first'))
+    h.register_hook(lambda g: order.append('second') or g * 2)
+    h.sum().backward()
+    return order, x.grad
+case("hooks_run_in_order", _hook_order)
+
+
+def _hook_remove(T):
+    x = leaf(T)
+    h = x * 2
+    handle = h.register_hook(lambda g: g * 0)
+    handle.remove()
+    h.sum().backward()
+    return x.grad
+case("hook_remove", _hook_remove)
+error_case("hook_on_no_grad_tensor", lambda T: T.tensor(X).register_hook(lambda g: g))
+
+
+def _hook_retain_order(T):
+    x = leaf(T)
+    h = x * 2
+    h.register_hook(lambda g: g * 3)
+    h.retain_grad()
+    h.sum().backward()
+    return h.grad, x.grad
+case("hook_before_retain_grad", _hook_retain_order)
+
+
+def _grad_fn_hook(T):
+    seen = []
+    x = leaf(T)
+    y = x * T.tensor(W)
+    y.grad_fn.register_hook(lambda gi, go: seen.append((len(gi), len(go))))
+    y.sum().backward()
+    return seen
+case("grad_fn_register_hook", _grad_fn_hook)
+
+
+# ---- grad modes
+def _no_grad(T):
+    x = leaf(T)
+    with T.no_grad():
+        y = x * 2
+    return y.requires_grad, y.grad_fn is None, T.is_grad_enabled()
+case("no_grad_ctx", _no_grad)
+
+
+def _no_grad_deco(T):
+    @T.no_grad()
+    def f(x):
+        return x * 2, T.is_grad_enabled()
+    y, mode = f(leaf(T))
+    return y.requires_grad, mode, T.is_grad_enabled()
+case("no_grad_decorator", _no_grad_deco)
+
+
+def _enable_grad(T):
+    x = leaf(T)
+    with T.no_grad():
+        with T.enable_grad():
+            y = x * 2
+        z = x * 2
+    return y.requires_grad, z.requires_grad
+case("enable_grad_inside_no_grad", _enable_grad)
+
+
+def _set_grad_enabled(T):
+    x = leaf(T)
+    with T.set_grad_enabled(False):
+        a = x * 2
+    with T.set_grad_enabled(True):
+        b = x * 2
+    T.set_grad_enabled(False)
+    c = x * 2
+    T.set_grad_enabled(True)
+    return a.requires_grad, b.requires_grad, c.requires_grad, T.is_grad_enabled()
+case("set_grad_enabled", _set_grad_enabled)
+
+
+def _inference_mode(T):
+    x = leaf(T)
+    with T.inference_mode():
+        y = x * 2
+        inside = T.is_inference_mode_enabled(), T.is_grad_enabled()
+    return y.requires_grad, inside, T.is_inference_mode_enabled()
+case("inference_mode_ctx", _inference_mode)
+
+
+def _inference_mode_deco(T):
+    @T.inference_mode()
+    def f(x):
+        return x * 2
+    return f(leaf(T)).requires_grad
+case("inference_mode_decorator", _inference_mode_deco)
+
+
+def _inference_mode_false(T):
+    with T.inference_mode(False):
+        return (leaf(T) * 2).requires_grad, T.is_inference_mode_enabled()
+case("inference_mode_false", _inference_mode_false)
+
+
+def _inplace_leaf_no_grad(T):
+    x = leaf(T)
+    with T.no_grad():
+        x.mul_(2)
+    return x, x.requires_grad, x.is_leaf
+case("inplace_on_leaf_under_no_grad", _inplace_leaf_no_grad)
+
+
+# ---- graph structure
+case("grad_fn_add_scalar", lambda T: names((leaf(T) + 2).grad_fn))
+case("grad_fn_radd", lambda T: names((2 + leaf(T)).grad_fn))
+case("grad_fn_rsub", lambda T: names((2 - leaf(T)).grad_fn))
+case("grad_fn_rdiv", lambda T: names((2 / leaf(T)).grad_fn))
+case("grad_fn_mul_two_leaves", lambda T: names((leaf(T) * leaf(T, W)).grad_fn))
+case("grad_fn_sum", lambda T: names((leaf(T).sum()).grad_fn))
+case("grad_fn_sum_dim", lambda T: names((leaf(T).sum(0)).grad_fn))
+case("grad_fn_mean", lambda T: names((leaf(T).mean()).grad_fn))
+case("grad_fn_chain", lambda T: graph(((leaf(T) * 2).exp() + 1).sum().grad_fn))
+case("grad_fn_name_method", lambda T: (leaf(T) * 2).grad_fn.name())
+case("accumulate_grad_name", lambda T: (leaf(T) * 2).grad_fn.next_functions[0][0].name())
+
+
+def _acc_variable(T):
+    x = leaf(T)
+    return (x * 2).grad_fn.next_functions[0][0].variable is x
+case("accumulate_grad_variable", _acc_variable)
+
+
+def _grad_fn_identity(T):
+    y = leaf(T) * 2
+    return y.grad_fn is y.grad_fn
+case("grad_fn_identity", _grad_fn_identity)
+
+
+# ---- in-place and versions
+error_case("inplace_leaf_requires_grad", lambda T: leaf(T).add_(1))
+error_case("inplace_leaf_iadd", lambda T: (lambda x: x.__iadd__(1))(leaf(T)))
+error_case("saved_output_modified", lambda T: (lambda b: (b.mul_(2), b.sum().backward()))(leaf(T).sigmoid()))
+error_case("saved_input_modified",
+           lambda T: (lambda x, w: ((y := w * x), x.add_(1), y.sum().backward()))(T.tensor(X), leaf(T, W)))
+error_case("saved_nonleaf_modified",
+           lambda T: (lambda h: ((c := h * h), h.add_(1), c.sum().backward()))(leaf(T).exp()))
+
+
+def _version_counts(T):
+    x = T.tensor(X)
+    v0 = x._version
+    x.add_(1)
+    x.mul_(2)
+    return v0, x._version
+case("version_counter", _version_counts)
+
+
+def _inplace_nonleaf_grad(T):
+    x = leaf(T)
+    h = x * 2
+    h.mul_(2)
+    h.add_(1)
+    h.sum().backward()
+    return x.grad, names(h.grad_fn)
+case("inplace_on_nonleaf_records", _inplace_nonleaf_grad)
+
+
+def _inplace_exp(T):
+    x = leaf(T)
+    h = x * 1.5
+    h.exp_()
+    (h * T.tensor(W)).sum().backward()
+    return x.grad
+case("inplace_exp_uses_result", _inplace_exp)
+
+
+def _inplace_unused_input(T):
+    x = leaf(T)
+    y = x * 2
+    x2 = T.tensor(W)
+    y.add_(x2)   # a constant added in place: gradient still flows to x
+    y.sum().backward()
+    return x.grad
+case("inplace_add_constant", _inplace_unused_input)
+
+
+# ---- custom Function
+def _custom_mul(T):
+    class MyMul(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.save_for_backward(a, b)
+            return a * b
+
+        @staticmethod
+        def backward(ctx, g):
+            a, b = ctx.saved_tensors
+            return g * b, g * a
+    x, w = leaf(T), leaf(T, W)
+    y = MyMul.apply(x, w)
+    (y * T.tensor([1.3, -0.7, 2.1])).sum().backward()
+    return y, type(y.grad_fn).__name__, x.grad, w.grad, names(y.grad_fn)
+case("function_mul", _custom_mul)
+
+
+def _custom_exp_double(T):
+    class Exp(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, i):
+            r = i.exp()
+            ctx.save_for_backward(r)
+            return r
+
+        @staticmethod
+        def backward(ctx, g):
+            r, = ctx.saved_tensors
+            return g * r
+    x = leaf(T)
+    g, = T.autograd.grad(Exp.apply(x).sum(), x, create_graph=True)
+    g2, = T.autograd.grad((g * T.tensor(W)).sum(), x)
+    return g, g2
+case("function_saved_output_double_backward", _custom_exp_double)
+
+
+def _custom_nondiff_args(T):
+    class Scale(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k):
+            ctx.k = k
+            return x * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.k, None
+    x = leaf(T)
+    Scale.apply(x, 3.5).sum().backward()
+    return x.grad
+case("function_nontensor_arg", _custom_nondiff_args)
+
+
+def _custom_needs_input_grad(T):
+    seen = []
+
+    class F(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            return a + b
+
+        @staticmethod
+        def backward(ctx, g):
+            seen.append(ctx.needs_input_grad)
+            return g, g
+    x = leaf(T)
+    F.apply(x, T.tensor(W)).sum().backward()
+    return seen, x.grad
+case("function_needs_input_grad", _custom_needs_input_grad)
+
+
+def _custom_freed(T):
+    class F(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.save_for_backward(a)
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            a, = ctx.saved_tensors
+            return g * 2
+    y = F.apply(leaf(T)).sum()
+    y.backward()
+    y.backward()
+error_case("function_backward_twice", _custom_freed)
+
+
+def _custom_no_grad_inputs(T):
+    class F(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+    y = F.apply(T.tensor(X))
+    return y, y.requires_grad
+case("function_without_grad_inputs", _custom_no_grad_inputs)
+
+
+def _custom_multi_output(T):
+    class Split(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2, a * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g1 * 2 + g2 * 3
+    x = leaf(T)
+    p, q = Split.apply(x)
+    (p * T.tensor(W)).sum().backward()
+    return x.grad
+case("function_two_outputs_one_used", _custom_multi_output)
+
+
+def _custom_mark_nondiff(T):
+    class F(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            idx = a > 0
+            ctx.mark_non_differentiable(idx)
+            return a * 2, idx
+
+        @staticmethod
+        def backward(ctx, g, gi):
+            return g * 2
+    y, idx = F.apply(leaf(T))
+    return y.requires_grad, idx.requires_grad
+case("function_mark_non_differentiable", _custom_mark_nondiff)
+
+
+# ---- anomaly mode flags
+def _anomaly(T):
+    with T.autograd.set_detect_anomaly(True):
+        inside = T.is_anomaly_enabled()
+    return inside, T.is_anomaly_enabled()
+case("set_detect_anomaly", _anomaly)

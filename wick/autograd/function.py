@@ -1,0 +1,173 @@
+"""torch.autograd.Function: custom operations with a Python backward.
+
+`MyFn.apply(*args)` runs `MyFn.forward(ctx, *args)` with grad mode off, then records a graph node whose
+backward calls `MyFn.backward(ctx, *grads)`. The ctx is the grad_fn object itself (its class is
+`MyFnBackward`), as in torch."""
+from .. import _C
+
+_FREED = ("Trying to backward through the graph a second time (or directly access saved tensors after they have "
+          "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
+          "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if "
+          "you need to access saved tensors after calling backward.")
+
+
+class FunctionCtx:
+    def save_for_backward(self, *tensors):
+        self.to_save = tensors
+
+    def save_for_forward(self, *tensors):
+        self.saved_for_forward = tensors
+
+    def mark_dirty(self, *args):
+        self.dirty_tensors = args
+
+    def mark_non_differentiable(self, *args):
+        self.non_differentiable = args
+
+    def set_materialize_grads(self, value):
+        self.materialize_grads = value
+
+
+class BackwardCFunction(_C._FunctionBase, FunctionCtx):
+    """The grad_fn of a custom Function: holds the saved state and runs the Python backward."""
+
+    def _do_backward(self, grads):
+        if getattr(self, 'materialize_grads', True):
+            from .. import zeros
+            grads = tuple(zeros(*shape, dtype=dt) if g is None else g
+                          for g, (shape, dt) in zip(grads, self._output_meta))
+        fn = self._forward_cls
+        if getattr(fn.backward, '_once_differentiable', False) or not _C.is_grad_enabled():
+            res = fn.backward(self, *grads)
+        else:
+            res = fn.backward(self, *grads)
+        if not isinstance(res, tuple):
+            res = (res,)
+        n = len(self._input_is_tensor)
+        if len(res) > n and all(r is None for r in res[n:]):
+            res = res[:n]
+        if len(res) != n:
+            raise RuntimeError('function %s returned an incorrect number of gradients (expected %d, got %d)'
+                               % (type(self).__name__, n, len(res)))
+        return res
+
+    def _release_saved(self):
+        self._saved_freed = True
+        self._saved = None
+
+    @property
+    def saved_tensors(self):
+        if getattr(self, '_saved_freed', False):
+            raise RuntimeError(_FREED)
+        out = []
+        for entry in getattr(self, '_saved', ()):
+            if entry is None:
+                out.append(None)
+                continue
+            t, version, output_nr = entry
+            if t._version != version:
+                raise RuntimeError(
+                    'one of the variables needed for gradient computation has been modified by an inplace '
+                    'operation: [%s [%s]], which is output %d of %s, is at version %d; expected version %d instead. '
+                    'Hint: enable anomaly detection to find the operation that failed to compute its gradient, '
+                    'with torch.autograd.set_detect_anomaly(True, check_nan=False).'
+                    % (t.type(), ', '.join(str(s) for s in t.shape), max(output_nr, 0),
+                       type(self).__name__.replace('Backward', ''), t._version, version))
+            out.append(_C._attach_history(t, self, output_nr) if output_nr >= 0 else t)
+        return tuple(out)
+
+    saved_variables = saved_tensors
+
+    @property
+    def needs_input_grad(self):
+        return self._needs_input_grad
+
+
+class FunctionMeta(type):
+    def __init__(cls, name, bases, attrs):
+        backward_cls = type(name + 'Backward', (BackwardCFunction,), {'_forward_cls': cls})
+        backward_cls.__module__ = 'torch.autograd.function'
+        cls._backward_cls = backward_cls
+        super().__init__(name, bases, attrs)
+
+
+class Function(FunctionCtx, metaclass=FunctionMeta):
+    """Base class for custom autograd operations: define static `forward(ctx, ...)` and `backward(ctx, ...)`."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError('Legacy autograd function with non-static forward method is deprecated. Please use new-style '
+                           'autograd function with static forward method. (Example: '
+                           'https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)')
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError('You must implement the forward function for custom autograd.Function.')
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError('You must implement either the backward or vjp method for your custom '
+                                  'autograd.Function to use it with backward mode AD.')
+
+    vjp = backward
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        if kwargs:
+            raise TypeError('apply() takes no keyword arguments')
+        ctx = cls._backward_cls()
+        ctx._needs_input_grad = tuple(isinstance(a, _C.TensorBase) and a.requires_grad for a in args)
+        ctx._input_is_tensor = tuple(isinstance(a, _C.TensorBase) for a in args)
+        prev = _C._set_grad_enabled(False)
+        try:
+            outputs = cls.forward(ctx, *args)
+        finally:
+            _C._set_grad_enabled(prev)
+        single = not isinstance(outputs, tuple)
+        outs = (outputs,) if single else outputs
+        record = prev and any(ctx._needs_input_grad)
+        if not record:
+            return outputs
+        ctx._output_meta = tuple((tuple(o.shape), o.dtype) if isinstance(o, _C.TensorBase) else ((), None)
+                                 for o in outs)
+        outs = _C._function_record(ctx, tuple(args), tuple(outs), getattr(ctx, 'non_differentiable', ()),
+                                   getattr(ctx, 'dirty_tensors', ()))
+        saved = []
+        for t in getattr(ctx, 'to_save', ()):
+            if t is None:
+                saved.append(None)
+                continue
+            nr = next((i for i, o in enumerate(outputs if not single else (outputs,)) if o is t), -1)
+            if nr >= 0:   # a saved output: keep it without history (no cycle), re-attached when unpacked
+                saved.append((_C._saved_alias(outs[nr]), outs[nr]._version, nr))
+            else:
+                saved.append((t, t._version, -1))
+        ctx._saved = tuple(saved)
+        ctx.to_save = None
+        return outs[0] if single else outs
+
+
+def once_differentiable(fn):
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(ctx, *args):
+        prev = _C._set_grad_enabled(False)
+        try:
+            return fn(ctx, *args)
+        finally:
+            _C._set_grad_enabled(prev)
+    wrapper._once_differentiable = True
+    return wrapper
+
+
+class InplaceFunction(Function):
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+
+class NestedIOFunction(Function):
+    pass
