@@ -86,3 +86,11 @@ print_case("print_special_floats", lambda T: T.tensor([float("nan"), float("inf"
 print_case("print_empty", lambda T: T.zeros(0, 3))
 print_case("print_size", lambda T: T.zeros(2, 3).shape)
 print_case("print_dtype", lambda T: T.linspace(0, 1, 3).dtype)
+
+# ------------------------------------------------------------------------------------------ layout
+# Strides are API (DESIGN.md: element strides as in torch); values alone do not show them.
+case("stride_contiguous", lambda T: (T.zeros(2, 3, 4).stride(), T.zeros(2, 3, 4).is_contiguous()))
+case("stride_transposed_view", lambda T: (nc_t(T, [[1., 2., 3.], [4., 5., 6.]]).stride(),
+                                          nc_t(T, [[1., 2., 3.], [4., 5., 6.]]).is_contiguous()))
+case("stride_expanded_view", lambda T: nc_expand(T, [[1.5], [2.5]], (2, 3)).stride())
+case("stride_elementwise_keeps_layout", lambda T: (nc_t(T, [[1., 2., 3.], [4., 5., 6.]]) + 1).stride())

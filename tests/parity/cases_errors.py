@@ -151,3 +151,7 @@ def _no_grad_leaf_inplace(T):
 
 case("w04_no_grad_leaf_inplace_allowed", _no_grad_leaf_inplace, warns=True)
 case("w05_nonleaf_grad_access_warns", lambda T: ((t(T, V3, requires_grad=True) * 2).grad,), warns=True)
+
+# Messages that carry C++ source locations: normalised on both sides ("[enforce fail at <src>]"), and
+# matched by regex where the rest of the text (a byte count) is allocator detail.
+error_case("alloc_too_large", lambda T: T.empty(2 ** 62, dtype=T.uint8), match=r"can't allocate memory")

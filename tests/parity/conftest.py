@@ -4,4 +4,4 @@ import sys
 
 _REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if _REPO not in sys.path:
-    sys.path.insert(0, _REPO)
+    sys.path.append(_REPO)

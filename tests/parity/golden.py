@@ -98,10 +98,7 @@ def _describe(obj, out, seen):
                 out.append(repr(getattr(obj, k)))
         _describe(getattr(obj, "view", None) or getattr(obj, "fn", None), out, seen)
     elif isinstance(obj, types.FunctionType):
-        try:
-            out.append(inspect.getsource(obj))
-        except (OSError, TypeError):
-            out.append(obj.__code__.co_code.hex())
+        out.append(_source(obj))
         for d in obj.__defaults__ or ():
             _describe(d, out, seen)
         for d in (obj.__kwdefaults__ or {}).values():
@@ -123,6 +120,19 @@ def _describe(obj, out, seen):
                     _describe(v, out, seen)
     elif obj is not None:
         out.append(type(obj).__qualname__)
+
+
+_SOURCES = {}
+
+
+def _source(fn):
+    code = fn.__code__
+    if code not in _SOURCES:
+        try:
+            _SOURCES[code] = inspect.getsource(fn)
+        except (OSError, TypeError):
+            _SOURCES[code] = code.co_code.hex()
+    return _SOURCES[code]
 
 
 def fingerprint(case):

@@ -21,17 +21,18 @@ import os
 import re
 import sys
 import time
+import traceback
 import types
 import warnings
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PARITY = os.path.dirname(os.path.abspath(__file__))
 if REPO not in sys.path:
-    sys.path.insert(0, REPO)
+    sys.path.append(REPO)  # for "tests.parity"; appended so PYTHONPATH still decides which wick is tested
 
 from . import golden as golden_mod  # noqa: E402
 from . import harness  # noqa: E402
-from .capture import CaptureError, Capturer, capture_exception, capture_warnings  # noqa: E402
+from .capture import Capturer, capture_exception, capture_warnings  # noqa: E402
 from .compare import Comparer, show  # noqa: E402
 
 PKG = __name__.rpartition(".")[0]
@@ -271,23 +272,18 @@ class Runner:
         try:
             if self.mode == "live":
                 ref = run_side(case, self.torch, "ref", self.missing)
-                skip = case.skip is not None and not self.lib_is_torch
-                lib = None if skip else run_side(case, self.lib, "lib", self.missing, self.ctx)
-                return judge(case, ref, lib)
-            ref, why = self.golden_ref(case)
-            if why:
-                return Result(case, "invalid", why)
+            else:
+                ref, why = self.golden_ref(case)
+                if why:
+                    return Result(case, "invalid", why)
             if self.mode == "check-golden":
                 live = run_side(case, self.torch, "ref", self.missing)
                 bad = validate_ref(case, live)
-                if bad:
-                    return Result(case, "invalid", bad)
-                return judge(case, ref, live, labels=("golden", "live torch"))
+                return Result(case, "invalid", bad) if bad else judge(case, ref, live, ("golden", "live torch"))
             skip = case.skip is not None and not self.lib_is_torch
             lib = None if skip else run_side(case, self.lib, "lib", self.missing, self.ctx)
             return judge(case, ref, lib)
         except Exception as e:  # a harness bug: report at the case, never as a pass
-            import traceback
             return Result(case, "invalid", f"harness error: {type(e).__name__}: {e}\n{traceback.format_exc()}")
 
     def run(self, cases, jobs=1):
@@ -331,7 +327,8 @@ def extra_golden_entries(cases, files):
 
 
 # --------------------------------------------------------------------------------------- reporting
-def summarize(results, load_errors, missing, out, max_failures=50, verbose=False, extra=()):
+def summarize(results, load_errors, missing, out, max_failures=50, verbose=False, extra=(), collected=None):
+    """Print failures and the counts; -> True when the run is a pass (see the module docstring)."""
     by = collections.Counter(r.status for r in results)
     ncmp = sum(r.ncmp for r in results)
     compared = sum(1 for r in results if r.ncmp > 0)
@@ -362,12 +359,12 @@ def summarize(results, load_errors, missing, out, max_failures=50, verbose=False
         out.write("state reset incomplete (these resets failed; cases may see leftover state):\n")
         for k, v in sorted(missing.items()):
             out.write(f"  {k}: {v[:150]}\n")
-    ran = len(results)
-    out.write(f"collected {ran} cases; ran {ran}; compared {compared} cases ({ncmp} comparisons); "
+    n = len(results)
+    sel = f" ({collected} in the files, {n} selected by -k)" if collected is not None and collected != n else ""
+    out.write(f"collected {n} cases{sel}; ran {n - by['skip']}; compared {compared} cases ({ncmp} comparisons); "
               f"passed {by['pass']}, failed {by['fail']}, invalid {by['invalid']}, skipped {by['skip']}"
               f"{f', load errors {len(load_errors)}' if load_errors else ''}\n")
-    ok = ran > 0 and not bad and not load_errors and not extra and compared > 0
-    return ok
+    return n > 0 and not bad and not load_errors and not extra and compared > 0
 
 
 def main(argv=None, out=None):
@@ -387,9 +384,13 @@ def main(argv=None, out=None):
     faulthandler.enable()
     t0 = time.time()
     files = [f[:-3] if f.endswith(".py") else os.path.basename(f) for f in a.files] or None
-    cases, load_errors = collect(files, a.pattern)
-
-    have_torch = "torch" in sys.modules or importlib.util.find_spec("torch") is not None
+    everything, load_errors = collect(files)
+    cases = select(everything, a.pattern)
+    try:
+        have_torch = sys.modules.get("torch") is not None or (
+            "torch" not in sys.modules and importlib.util.find_spec("torch") is not None)
+    except (ImportError, ValueError):
+        have_torch = False
     mode = "check-golden" if a.check_golden else "golden" if a.golden or not have_torch else "live"
     torch_mod = lib = None
     if mode in ("live", "check-golden"):
@@ -417,6 +418,6 @@ def main(argv=None, out=None):
         gv = {golden_mod.load(f).get("torch") for f in (files or discover()) if golden_mod.load(f)}
         if gv and gv != {torch_mod.__version__}:
             out.write(f"note: goldens were pinned with torch {sorted(gv)}, live torch is {torch_mod.__version__}\n")
-    ok = summarize(results, load_errors, missing, out, a.max_failures, a.v, extra)
+    ok = summarize(results, load_errors, missing, out, a.max_failures, a.v, extra, len(everything))
     out.write(f"{'OK' if ok else 'FAILED'} in {time.time() - t0:.1f}s\n")
     return 0 if ok else 1
