@@ -9,9 +9,12 @@
  * poisson in Distributions.cpp) is built without -mfma, so it has no fused operations.
  *
  * Note [libm]
- * The double paths call log, log1p, sin, cos, tan, exp, lgamma as torch does. They are bit-exact where
- * the platform libm agrees with glibc's (correctly rounded in practice for log/exp/sin/cos). The float32
- * vectorised normal path uses only its own polynomial code and sqrtf, so it is exact everywhere. */
+ * The double paths call log, log1p, sin, cos, tan, exp, lgamma as torch does, so they are bit-exact where
+ * the libm is the one torch uses (glibc on Linux). musl (wasm32-wasi) differs from glibc in the last bit
+ * for about 3% of sin/cos/tan and 10% of exp results (0.08% for log1p), which shows in float64 outputs of
+ * normal_ (small path and float64 fill), exponential_, log_normal_ and cauchy_; float32 and smaller
+ * outputs almost always round it away. The float32 vectorised normal path uses only its own polynomial
+ * code and sqrtf (correctly rounded everywhere), so it is exact on any machine. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wunknown-pragmas" /* GCC ignores the STDC pragma; -ffp-contract=off holds */
 #endif
@@ -102,8 +105,10 @@ static uint64_t nondeterministic_seed(void) {
         if (got == sizeof s) return s;
     }
 #endif
-    /* No entropy source: mix the wall clock, the CPU clock and an address (splitmix64 finaliser). */
-    s = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32) ^ (uint64_t)(uintptr_t)&s;
+    /* No entropy source: mix the wall clock (C11 timespec_get) and an address (splitmix64 finaliser). */
+    struct timespec ts = {0, 0};
+    timespec_get(&ts, TIME_UTC);
+    s = (uint64_t)ts.tv_sec * 1000000007ull ^ (uint64_t)ts.tv_nsec ^ (uint64_t)(uintptr_t)&s;
     s += 0x9e3779b97f4a7c15ull;
     s = (s ^ (s >> 30)) * 0xbf58476d1ce4e5b9ull;
     s = (s ^ (s >> 27)) * 0x94d049bb133111ebull;
@@ -446,8 +451,7 @@ WK_INTERNAL int wk__uniform_(wk_generator *g, wk_dtype dtype, void *out, int64_t
         double *d = out; /* [n] */
         double span = to - from;
         for (int64_t i = 0; i < n; i++) {
-            double x = (double)(mt_draw64(g) & ((UINT64_C(1) << 53) - 1)) * 0x1p-53;
-            double v = fma(x, span, from);
+            double v = fma(uniform_double(g), span, from);
             d[i] = v == to ? from : v; /* the cast rounded up to `to`: return `from` */
         }
         return 0;
@@ -456,8 +460,7 @@ WK_INTERNAL int wk__uniform_(wk_generator *g, wk_dtype dtype, void *out, int64_t
     float from_f = (float)from, to_f = (float)to, span = to_f - from_f;
     float to_scalar = round_to_dtype(dtype, (float)to), from_scalar = round_to_dtype(dtype, (float)from);
     for (int64_t i = 0; i < n; i++) {
-        float x = (float)(mt_draw(g) & 0xffffffu) * 0x1p-24f;
-        float v = round_to_dtype(dtype, fmaf(x, span, from_f));
+        float v = round_to_dtype(dtype, fmaf(uniform_float(g), span, from_f));
         store_float(dtype, out, i, v == to_scalar ? from_scalar : v);
     }
     return 0;
@@ -981,7 +984,7 @@ WK_INTERNAL int wk__cauchy_(wk_generator *g, wk_dtype dtype, void *out, int64_t 
 }
 
 /* sample_poisson (Distributions.cpp, not a per-capability kernel: no fused operations). */
-static int64_t poisson_sample(wk_generator *g, double lambda) {
+static int64_t sample_poisson(wk_generator *g, double lambda) {
     if (lambda >= 10) { /* transformed rejection (Hoermann 1993) */
         double slam = sqrt(lambda);
         double loglam = log(lambda);
@@ -1022,7 +1025,7 @@ WK_INTERNAL int wk__poisson(wk_generator *g, wk_dtype dtype, void *out, const vo
             wk__error(WK_RUNTIME_ERROR, "invalid Poisson rate, expected rate to be non-negative");
             return -1;
         }
-        store_int64(dtype, out, i, poisson_sample(g, lambda));
+        store_int64(dtype, out, i, sample_poisson(g, lambda));
     }
     return 0;
 }
@@ -1326,7 +1329,13 @@ WK_INTERNAL int wk__multinomial(wk_generator *g, wk_dtype p_dtype, const void *p
     if (replacement && n_sample > 1)
         return multinomial_with_replacement(g, p_dtype, probs, n_dist, n_cat, s0, s1, n_sample, out);
 
-    /* Without replacement (or one sample): s = argmax/topk(p / q), q ~ Exp(1). Checks come first. */
+    /* Without replacement (or one sample): s = argmax/topk(p / q), q ~ Exp(1). Checks come first:
+     * (p.max() < inf) & (p.min() >= 0), then no all-zero row. */
+    if (n_cat == 0) { /* only reachable with replacement and n_sample == 1; p.max() fails */
+        wk__error(WK_RUNTIME_ERROR,
+                  "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.");
+        return -1;
+    }
     bool valid = true;
     for (int64_t i = 0; i < n_dist && valid; i++)
         for (int64_t j = 0; j < n_cat; j++) {
@@ -1344,10 +1353,6 @@ WK_INTERNAL int wk__multinomial(wk_generator *g, wk_dtype p_dtype, const void *p
             wk__error(WK_RUNTIME_ERROR, "invalid multinomial distribution (sum of probabilities <= 0)");
             return -1;
         }
-    }
-    if (n_cat == 0) { /* only reachable with replacement and n_sample == 1 */
-        wk__error(WK_INDEX_ERROR, "argmax(): Expected reduction dim -1 to have non-zero size.");
-        return -1;
     }
     /* q = empty_like(p).exponential_(1): drawn in q's memory order. empty_like keeps p's strides when p
      * is non-overlapping and dense, so a transposed 2-D p is filled column by column. */

@@ -97,9 +97,11 @@ WK_INTERNAL int wk__multinomial(wk_generator *g, wk_dtype p_dtype, const void *p
 /* Dropout noise (F.dropout / nn.Dropout in training with 0 < p < 1, and per channel for dropout2d/3d):
  * out[i] = bernoulli(1-p) / (1-p) in dtype, i.e. 0 or 1/(1-p) rounded as torch's `noise.div_(1-p)`.
  * The caller returns the input unchanged without drawing when p == 0, !training or numel == 0, returns
- * input * 0 without drawing when p == 1, and otherwise multiplies: out = input * noise (dropout: noise has
- * input's shape, drawn in input's memory order; dropout2d/3d: noise has shape (N, C, 1, 1...) drawn in
- * C-order, one value per channel, broadcast over the spatial dims). */
+ * input * 0 without drawing when p == 1, and otherwise multiplies: result = input * noise.
+ * dropout: noise = empty_like(input), so it is drawn in the input's memory order when the input is
+ * dense (e.g. transposed) and in row-major order otherwise (e.g. a slice).
+ * dropout2d/3d: noise has shape (N, C, 1, 1...), contiguous: one draw per channel in (N, C) row-major
+ * order, broadcast over the spatial dims (a 3-D input to dropout2d counts as (N, C, L), as in torch). */
 WK_INTERNAL int wk__dropout_noise(wk_generator *g, wk_dtype dtype, void *out, int64_t n, double p);
 
 #endif /* WK_RANDOM_H */
