@@ -39,7 +39,7 @@ $(BUILD)/gen/.stamp: tools/gen.py $(wildcard ops/*.def)
 	@mkdir -p $(BUILD)/gen
 	$(PYTHON) tools/gen.py $(BUILD)/gen
 	@touch $@
-$(GEN): $(BUILD)/gen/.stamp
+$(GEN): $(BUILD)/gen/.stamp ;
 
 $(BUILD)/obj/%.o: src/%.c $(HDR)
 	@mkdir -p $(dir $@)
@@ -104,8 +104,8 @@ test-asan:
 	rm -rf $(ASAN_BUILD)/py && mkdir -p $(ASAN_BUILD)/py && cp -r wick $(ASAN_BUILD)/py/ && rm -f $(ASAN_BUILD)/py/wick/_C*.so
 	$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) SAN=1 OPT=-O1 PYEXT_DIR=$(ASAN_BUILD)/py python
 	LD_PRELOAD=$$($(CC) -print-file-name=libasan.so):$$($(CC) -print-file-name=libubsan.so) \
-	ASAN_OPTIONS=detect_leaks=0 PYTHONPATH=$(ASAN_BUILD)/py \
-	    $(PYTHON) -m tests.parity --golden --lib wick -k "$(ASAN_SLICE)"
+	ASAN_OPTIONS=detect_leaks=0 PYTHONPATH=$(ASAN_BUILD)/py:$(CURDIR) \
+	    $(PYTHON) -P -m tests.parity --golden --lib wick -k "$(ASAN_SLICE)"
 ASAN_SLICE ?= cases_
 deps:
 	sh tools/install-test-deps.sh

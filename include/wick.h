@@ -165,6 +165,9 @@ WK_API bool wk_set_grad_enabled(bool enabled); /* returns the previous mode */
 
 /* ---- printing ---- */
 WK_API char *wk_repr(const wk_tensor *t); /* torch's repr(); free with wk_free_string */
+/* torch.set_printoptions: sci_mode -1 None, 0 False, 1 True; threshold may be INFINITY ("full") */
+WK_API void wk_set_printoptions(int precision, double threshold, int edgeitems, int linewidth, int sci_mode);
+WK_API void wk_get_printoptions(int *precision, double *threshold, int *edgeitems, int *linewidth, int *sci_mode);
 WK_API void wk_free_string(char *s);
 
 #ifdef __cplusplus

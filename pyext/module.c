@@ -302,7 +302,26 @@ done:
     return result;
 }
 
+static PyObject *m_set_printoptions(PyObject *m, PyObject *args) {
+    (void)m;
+    int precision, edgeitems, linewidth, sci;
+    double threshold;
+    if (!PyArg_ParseTuple(args, "idiii", &precision, &threshold, &edgeitems, &linewidth, &sci)) return NULL;
+    wk_set_printoptions(precision, threshold, edgeitems, linewidth, sci);
+    Py_RETURN_NONE;
+}
+static PyObject *m_get_printoptions(PyObject *m, PyObject *unused) {
+    (void)m;
+    (void)unused;
+    int precision, edgeitems, linewidth, sci;
+    double threshold;
+    wk_get_printoptions(&precision, &threshold, &edgeitems, &linewidth, &sci);
+    return Py_BuildValue("(idiii)", precision, threshold, edgeitems, linewidth, sci);
+}
+
 static PyMethodDef module_functions[] = {
+    {"_set_printoptions", m_set_printoptions, METH_VARARGS, NULL},
+    {"_get_printoptions", m_get_printoptions, METH_NOARGS, NULL},
     {"tensor", (PyCFunction)(void (*)(void))m_tensor, METH_VARARGS | METH_KEYWORDS, NULL},
     {"_set_tensor_class", m_set_tensor_class, METH_O, NULL},
     {"_register_return_type", m_register_return_type, METH_VARARGS, NULL},

@@ -1,0 +1,2 @@
+from .module import Module  # noqa: F401
+from .container import Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict  # noqa: F401
