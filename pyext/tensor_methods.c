@@ -44,6 +44,7 @@ static PyObject *m_storage_offset(PyObject *self, PyObject *unused) {
 }
 static PyObject *m_data_ptr(PyObject *self, PyObject *unused) {
     (void)unused;
+    if (wk_numel(SELF) == 0) return PyLong_FromLong(0); /* torch: an empty tensor's data_ptr() is 0 */
     return PyLong_FromVoidPtr(wk_data_ptr(SELF));
 }
 static PyObject *m_is_contiguous(PyObject *self, PyObject *args, PyObject *kwargs) {

@@ -1,4 +1,12 @@
-/* shape.c — views and shape ops: view, reshape, expand, t, contiguous, clone, to(dtype). */
+/* shape.c — views and shape ops: view, reshape, expand, permute/transpose, (un)squeeze, flatten, select/slice/narrow,
+ * diagonal, as_strided, unbind/split/chunk, the in-place metadata ops (t_, squeeze_, ...), contiguous, clone, to(dtype).
+ *
+ * Note [Views]: a view is a new header over self's storage (wk__alias) with its own sizes, strides and offset, exactly
+ * as torch computes them (data_ptr, stride() and storage_offset() agree with torch). The generated dispatch marks
+ * it as a view of self's root base (`view: true` in ops/shape.def), which is what in-place ops on it consult
+ * (CopySlices, Note [In-place on views] in autograd.c). Ops that torch implements by composing other ops
+ * (narrow = slice, movedim = permute, flatten = reshape, ...) call the public ops, so their grad_fn is the one
+ * torch records. */
 #include "autograd.h"
 #include "iter.h"
 #include "ops_impl.h"
@@ -23,7 +31,11 @@ static int infer_size(wk_intlist shape, int64_t numel, int64_t *out) {
         } else if (s >= 0) {
             prod *= s;
         } else {
-            wk__error(WK_RUNTIME_ERROR, "invalid shape dimension %lld", (long long)s);
+            wk_strbuf b = {0};
+            wk_sb_ints(&b, shape.data, (int)shape.len);
+            wk__error(WK_RUNTIME_ERROR, "invalid shape dimension %lld at index %lld of shape %s", (long long)s,
+                      (long long)i, b.s ? b.s : "");
+            wk_sb_free(&b);
             return -1;
         }
         out[i] = s;
@@ -46,6 +58,14 @@ bad:;
 /* torch's computeStride: strides for viewing (sizes, strides) as new_sizes without copying, or false. */
 static bool compute_stride(const wk_tensor *t, int nn, const int64_t *nsizes, int64_t *nstrides) {
     int64_t numel = wk__numel(t);
+    if (t->ndim == 0) { /* a 0-d tensor views as any shape of one element with unit strides */
+        for (int i = 0; i < nn; i++) nstrides[i] = 1;
+        return true;
+    }
+    if (numel == 0 && nn == t->ndim && !memcmp(nsizes, t->sizes, sizeof(int64_t) * (size_t)nn)) {
+        memcpy(nstrides, t->strides, sizeof(int64_t) * (size_t)nn); /* as NumPy: same shape keeps the strides */
+        return true;
+    }
     if (numel == 0) {
         wk__contiguous_strides(nn, nsizes, nstrides);
         return true;
@@ -101,12 +121,14 @@ wk_tensor *wk_impl_expand(wk_tensor *self, wk_intlist size, bool implicit) {
     WK_UNUSED(implicit);
     int n = (int)size.len;
     if (n < self->ndim) {
-        wk_strbuf b = {0};
+        wk_strbuf b = {0}, a = {0};
         wk_sb_ints(&b, size.data, n);
+        for (int i = 0; i < self->ndim; i++) wk_sb_printf(&a, i ? ", %lld" : "%lld", (long long)self->sizes[i]);
         wk__error(WK_RUNTIME_ERROR,
                   "expand(%s{[%s]}, size=%s): the number of sizes provided (%d) must be greater or equal to the number "
                   "of dimensions in the tensor (%d)",
-                  wk__legacy_type_name(self->dtype), "", b.s, n, self->ndim);
+                  wk__legacy_type_name(self->dtype), a.s ? a.s : "", b.s ? b.s : "", n, self->ndim);
+        wk_sb_free(&a);
         wk_sb_free(&b);
         return NULL;
     }
@@ -170,3 +192,855 @@ wk_tensor *wk_impl_to_dtype(wk_tensor *self, wk_dtype dtype, bool non_blocking, 
 }
 
 wk_tensor *wk_impl__to_copy(wk_tensor *self, wk_dtype dtype) { return wk__to_dtype(self, dtype); }
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * permute / transpose / movedim */
+
+wk_tensor *wk_impl_permute(wk_tensor *self, wk_intlist dims) {
+    int n = self->ndim;
+    if (dims.len != n) {
+        wk__error(WK_RUNTIME_ERROR,
+                  "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the "
+                  "desired ordering of dimensions i.e. input.dim() = %d is not equal to len(dims) = %lld",
+                  n, (long long)dims.len);
+        return NULL;
+    }
+    int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM]; /* [n] the permuted geometry */
+    bool seen[WK_MAX_DIM] = {false};
+    for (int i = 0; i < n; i++) {
+        int64_t d;
+        if (wk__wrap_dim(dims.data[i], n, &d) < 0) return NULL;
+        if (seen[d]) return WK_FAIL(WK_RUNTIME_ERROR, "permute(): duplicate dims are not allowed.");
+        seen[d] = true;
+        sizes[i] = self->sizes[d];
+        strides[i] = self->strides[d];
+    }
+    return wk__alias(self, n, sizes, strides, self->offset);
+}
+
+wk_tensor *wk_impl_permute_backward(wk_tensor *grad, wk_intlist dims) {
+    int64_t inv[WK_MAX_DIM]; /* [n] inverse permutation */
+    int n = (int)dims.len;
+    if (n != grad->ndim || n > WK_MAX_DIM) return WK_FAIL(WK_RUNTIME_ERROR, "permute_backward: bad dims");
+    for (int i = 0; i < n; i++) {
+        int64_t d;
+        if (wk__wrap_dim(dims.data[i], n, &d) < 0) return NULL;
+        inv[d] = i;
+    }
+    return wk_permute(grad, wk_ints(inv, n));
+}
+
+wk_tensor *wk_impl_transpose(wk_tensor *self, int64_t dim0, int64_t dim1) {
+    int64_t d0, d1;
+    if (wk__wrap_dim(dim0, self->ndim, &d0) < 0 || wk__wrap_dim(dim1, self->ndim, &d1) < 0) return NULL;
+    int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM];
+    memcpy(sizes, self->sizes, sizeof sizes);
+    memcpy(strides, self->strides, sizeof strides);
+    if (self->ndim) {
+        sizes[d0] = self->sizes[d1];
+        sizes[d1] = self->sizes[d0];
+        strides[d0] = self->strides[d1];
+        strides[d1] = self->strides[d0];
+    }
+    return wk__alias(self, self->ndim, sizes, strides, self->offset);
+}
+
+wk_tensor *wk_impl_swapaxes(wk_tensor *self, int64_t axis0, int64_t axis1) { return wk_transpose(self, axis0, axis1); }
+wk_tensor *wk_impl_swapdims(wk_tensor *self, int64_t dim0, int64_t dim1) { return wk_transpose(self, dim0, dim1); }
+
+wk_tensor *wk_impl_adjoint(wk_tensor *self) {
+    if (self->ndim == 0) return wk_retain(self); /* torch: deprecated identity on 0-D (real dtypes) */
+    if (self->ndim == 1)
+        return WK_FAIL(WK_RUNTIME_ERROR,
+                       "tensor.adjoint() is only supported on matrices or batches of matrices. Got 1-D tensor.");
+    return wk_transpose(self, -2, -1);
+}
+
+static int wrap_dims_unique(wk_intlist dims, int ndim, int64_t *out, const char *what, bool *dup) {
+    bool seen[WK_MAX_DIM] = {false};
+    *dup = false;
+    for (int64_t i = 0; i < dims.len; i++) {
+        if (wk__wrap_dim(dims.data[i], ndim, &out[i]) < 0) return -1;
+        if (ndim && seen[out[i]]) *dup = true;
+        if (ndim) seen[out[i]] = true;
+    }
+    WK_UNUSED(what);
+    return 0;
+}
+
+wk_tensor *wk_impl_movedim(wk_tensor *self, wk_intlist source, wk_intlist destination) {
+    int n = self->ndim;
+    if (source.len != destination.len) {
+        wk_strbuf a = {0}, b = {0};
+        wk_sb_ints(&a, source.data, (int)source.len);
+        wk_sb_ints(&b, destination.data, (int)destination.len);
+        wk__error(WK_RUNTIME_ERROR,
+                  "movedim: Invalid source or destination dims: source (%s dims) should contain the same number of "
+                  "dims as destination (%s dims)", a.s ? a.s : "", b.s ? b.s : "");
+        wk_sb_free(&a);
+        wk_sb_free(&b);
+        return NULL;
+    }
+    if (source.len > WK_MAX_DIM) return WK_FAIL(WK_RUNTIME_ERROR, "movedim: too many dims");
+    int64_t src[WK_MAX_DIM], dst[WK_MAX_DIM]; /* [len] wrapped dims */
+    bool dup;
+    if (wrap_dims_unique(source, n, src, "source", &dup) < 0) return NULL;
+    bool dup2;
+    if (wrap_dims_unique(destination, n, dst, "destination", &dup2) < 0) return NULL;
+    if (dup || dup2) {
+        wk_intlist l = dup ? source : destination;
+        wk_strbuf a = {0};
+        wk_sb_ints(&a, l.data, (int)l.len);
+        wk__error(WK_RUNTIME_ERROR, "movedim: repeated dim in `%s` (%s)", dup ? "source" : "destination",
+                  a.s ? a.s : "");
+        wk_sb_free(&a);
+        return NULL;
+    }
+    if (n == 0) return wk_permute(self, wk_ints(NULL, 0));
+    int64_t order[WK_MAX_DIM];           /* [n] result dim i takes self dim order[i] */
+    bool src_used[WK_MAX_DIM] = {false}, dst_used[WK_MAX_DIM] = {false};
+    for (int64_t i = 0; i < source.len; i++) {
+        order[dst[i]] = src[i];
+        src_used[src[i]] = true;
+        dst_used[dst[i]] = true;
+    }
+    int si = 0;
+    for (int di = 0; di < n; di++) { /* the remaining dims keep their relative order */
+        if (dst_used[di]) continue;
+        while (src_used[si]) si++;
+        order[di] = si++;
+    }
+    return wk_permute(self, wk_ints(order, n));
+}
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * unsqueeze / squeeze */
+
+wk_tensor *wk_impl_unsqueeze(wk_tensor *self, int64_t dim) {
+    int n = self->ndim;
+    int64_t d;
+    if (wk__wrap_dim(dim, n + 1, &d) < 0) return NULL;
+    if (n + 1 > WK_MAX_DIM) return WK_FAIL(WK_RUNTIME_ERROR, "wick supports tensors of at most %d dimensions", WK_MAX_DIM);
+    int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM]; /* [n+1] */
+    for (int i = 0, j = 0; i <= n; i++) {
+        if (i == d) {
+            sizes[i] = 1;
+            strides[i] = d >= n ? 1 : self->sizes[d] * self->strides[d];
+        } else {
+            sizes[i] = self->sizes[j];
+            strides[i] = self->strides[j];
+            j++;
+        }
+    }
+    return wk__alias(self, n + 1, sizes, strides, self->offset);
+}
+
+/* A view of self without the dims in `drop` (which must all have size 1). */
+static wk_tensor *squeeze_mask(wk_tensor *self, const bool *drop) {
+    int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM];
+    int m = 0;
+    for (int i = 0; i < self->ndim; i++) {
+        if (drop[i]) continue;
+        sizes[m] = self->sizes[i];
+        strides[m] = self->strides[i];
+        m++;
+    }
+    return wk__alias(self, m, sizes, strides, self->offset);
+}
+
+wk_tensor *wk_impl_squeeze(wk_tensor *self) {
+    bool drop[WK_MAX_DIM];
+    for (int i = 0; i < self->ndim; i++) drop[i] = self->sizes[i] == 1;
+    return squeeze_mask(self, drop);
+}
+
+wk_tensor *wk_impl_squeeze_dim(wk_tensor *self, int64_t dim) {
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
+    bool drop[WK_MAX_DIM] = {false};
+    if (self->ndim) drop[d] = self->sizes[d] == 1;
+    return squeeze_mask(self, drop);
+}
+
+/* Wraps a dim list into a mask over ndim dims; "dim 0 appears multiple times in the list of dims". */
+static int dims_to_mask(wk_intlist dims, int ndim, bool *mask) {
+    for (int i = 0; i < WK_MAX_DIM; i++) mask[i] = false;
+    for (int64_t i = 0; i < dims.len; i++) {
+        int64_t d;
+        if (wk__wrap_dim(dims.data[i], ndim, &d) < 0) return -1;
+        if (mask[d]) {
+            wk__error(WK_RUNTIME_ERROR, "dim %lld appears multiple times in the list of dims", (long long)d);
+            return -1;
+        }
+        mask[d] = true;
+    }
+    return 0;
+}
+
+wk_tensor *wk_impl_squeeze_dims(wk_tensor *self, wk_intlist dim) {
+    bool mask[WK_MAX_DIM];
+    if (dims_to_mask(dim, self->ndim, mask) < 0) return NULL;
+    for (int i = 0; i < self->ndim; i++) mask[i] = mask[i] && self->sizes[i] == 1;
+    if (self->ndim == 0) mask[0] = false;
+    return squeeze_mask(self, mask);
+}
+
+/* unsqueeze_to: the inverse of squeeze for a gradient — unsqueeze (in increasing order) at each size-1 dim of
+ * `sizes` (all of them, or those in dim). Returns grad itself when nothing is unsqueezed, as torch does. */
+static wk_tensor *unsqueeze_at(wk_tensor *grad, const bool *mask, wk_intlist sizes) {
+    wk_tensor *r = wk_retain(grad);
+    for (int64_t d = 0; d < sizes.len && r; d++) {
+        if (!mask[d] || sizes.data[d] != 1) continue;
+        wk_tensor *u = wk_unsqueeze(r, d);
+        wk_release(r);
+        r = u;
+    }
+    return r;
+}
+
+wk_tensor *wk_impl_unsqueeze_to(wk_tensor *grad, wk_intlist sizes) {
+    bool mask[WK_MAX_DIM];
+    for (int i = 0; i < WK_MAX_DIM; i++) mask[i] = true;
+    return unsqueeze_at(grad, mask, sizes);
+}
+
+wk_tensor *wk_impl_unsqueeze_to_dim(wk_tensor *grad, int64_t dim, wk_intlist sizes) {
+    return wk_unsqueeze_to_dims(grad, wk_ints(&dim, 1), sizes);
+}
+
+wk_tensor *wk_impl_unsqueeze_to_dims(wk_tensor *grad, wk_intlist dim, wk_intlist sizes) {
+    bool mask[WK_MAX_DIM];
+    if (dims_to_mask(dim, (int)sizes.len, mask) < 0) return NULL;
+    if (sizes.len == 0) mask[0] = false;
+    return unsqueeze_at(grad, mask, sizes);
+}
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * flatten / unflatten / *_as / broadcast_to / view(dtype) */
+
+wk_tensor *wk_impl_flatten(wk_tensor *self, int64_t start_dim, int64_t end_dim) {
+    int64_t s, e;
+    if (wk__wrap_dim(start_dim, self->ndim, &s) < 0 || wk__wrap_dim(end_dim, self->ndim, &e) < 0) return NULL;
+    if (s > e) return WK_FAIL(WK_RUNTIME_ERROR, "flatten() has invalid args: start_dim cannot come after end_dim");
+    if (self->ndim == 0) {
+        int64_t one = 1;
+        return wk_reshape(self, wk_ints(&one, 1));
+    }
+    if (s == e) return wk_retain(self); /* torch returns self itself */
+    int64_t shape[WK_MAX_DIM]; /* [ndim - (e - s)] */
+    int m = 0;
+    for (int64_t i = 0; i < s; i++) shape[m++] = self->sizes[i];
+    shape[m++] = wk__prod(self->sizes + s, (int)(e - s + 1));
+    for (int64_t i = e + 1; i < self->ndim; i++) shape[m++] = self->sizes[i];
+    return wk_reshape(self, wk_ints(shape, m));
+}
+
+wk_tensor *wk_impl_unflatten(wk_tensor *self, int64_t dim, wk_intlist sizes) {
+    int n = self->ndim;
+    if (n == 0) {
+        if (dim == 0 || dim == -1)
+            return WK_FAIL(WK_RUNTIME_ERROR, "unflatten got an unexpected error:\nDimension specified as %lld but "
+                                             "tensor has no dimensions", (long long)dim);
+        return WK_FAIL(WK_RUNTIME_ERROR, "unflatten got an unexpected error:\nDimension out of range (expected to "
+                                         "be in range of [-1, 0], but got %lld)", (long long)dim);
+    }
+    int64_t d;
+    if (wk__wrap_dim(dim, n, &d) < 0) return NULL;
+    if (sizes.len == 0) return WK_FAIL(WK_RUNTIME_ERROR, "unflatten: sizes must be non-empty");
+    if (n - 1 + sizes.len > WK_MAX_DIM)
+        return WK_FAIL(WK_RUNTIME_ERROR, "wick supports tensors of at most %d dimensions", WK_MAX_DIM);
+    int64_t inferred[WK_MAX_DIM]; /* [sizes.len] sizes with the -1 resolved */
+    if (infer_size(sizes, self->sizes[d], inferred) < 0) {
+        const char *msg = wk_error_message();
+        if (!strstr(msg, "is invalid for input of size")) {
+            wk_strbuf b = {0};
+            wk_sb_printf(&b, "unflatten got an unexpected error:\n%s", msg);
+            wk__error(WK_RUNTIME_ERROR, "%s", b.s ? b.s : "");
+            wk_sb_free(&b);
+            return NULL;
+        }
+        wk_strbuf b = {0};
+        wk_sb_ints(&b, sizes.data, (int)sizes.len);
+        wk__error(WK_RUNTIME_ERROR,
+                  "unflatten: Provided sizes %s don't multiply up to the size of dim %lld (%lld) in the input tensor",
+                  b.s ? b.s : "", (long long)dim, (long long)self->sizes[d]);
+        wk_sb_free(&b);
+        return NULL;
+    }
+    int64_t shape[WK_MAX_DIM];
+    int m = 0;
+    for (int64_t i = 0; i < d; i++) shape[m++] = self->sizes[i];
+    for (int64_t i = 0; i < sizes.len; i++) shape[m++] = inferred[i];
+    for (int64_t i = d + 1; i < n; i++) shape[m++] = self->sizes[i];
+    return wk_view(self, wk_ints(shape, m));
+}
+
+wk_tensor *wk_impl_view_as(wk_tensor *self, wk_tensor *other) {
+    return wk_view(self, wk_ints(other->sizes, other->ndim));
+}
+wk_tensor *wk_impl_reshape_as(wk_tensor *self, wk_tensor *other) {
+    return wk_reshape(self, wk_ints(other->sizes, other->ndim));
+}
+wk_tensor *wk_impl_expand_as(wk_tensor *self, wk_tensor *other) {
+    return wk_expand(self, wk_ints(other->sizes, other->ndim), false);
+}
+wk_tensor *wk_impl_broadcast_to(wk_tensor *self, wk_intlist size) { return wk_expand(self, size, false); }
+
+wk_tensor *wk_impl_view_dtype(wk_tensor *self, wk_dtype dtype) {
+    if (dtype < 0 || dtype >= WK_NUM_DTYPES) return WK_FAIL(WK_TYPE_ERROR, "view(): invalid dtype");
+    size_t from = wk_dtype_size(self->dtype), to = wk_dtype_size(dtype);
+    int n = self->ndim;
+    int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM];
+    memcpy(sizes, self->sizes, sizeof sizes);
+    memcpy(strides, self->strides, sizeof strides);
+    int64_t offset = self->offset;
+    const char *a = wk_dtype_scalar_name(self->dtype), *b = wk_dtype_scalar_name(dtype);
+    if (from != to) {
+        if (n == 0)
+            return WK_FAIL(WK_RUNTIME_ERROR, "self.dim() cannot be 0 to view %s as %s (different element sizes)", a, b);
+        if (strides[n - 1] != 1)
+            return WK_FAIL(WK_RUNTIME_ERROR, "self.stride(-1) must be 1 to view %s as %s (different element sizes), "
+                                             "but got %lld", a, b, (long long)strides[n - 1]);
+        if (to > from) {
+            int64_t r = (int64_t)(to / from);
+            if (sizes[n - 1] % r)
+                return WK_FAIL(WK_RUNTIME_ERROR, "self.size(-1) must be divisible by %lld to view %s as %s (different "
+                                                 "element sizes), but got %lld", (long long)r, a, b, (long long)sizes[n - 1]);
+            if (offset % r)
+                return WK_FAIL(WK_RUNTIME_ERROR, "self.storage_offset() must be divisible by %lld to view %s as %s "
+                                                 "(different element sizes), but got %lld", (long long)r, a, b, (long long)offset);
+            for (int i = 0; i < n - 1; i++) {
+                if (strides[i] % r)
+                    return WK_FAIL(WK_RUNTIME_ERROR, "self.stride(%d) must be divisible by %lld to view %s as %s "
+                                                     "(different element sizes), but got %lld", i, (long long)r, a, b,
+                                   (long long)strides[i]);
+                strides[i] /= r;
+            }
+            sizes[n - 1] /= r;
+            offset /= r;
+        } else {
+            int64_t r = (int64_t)(from / to);
+            for (int i = 0; i < n - 1; i++) strides[i] *= r;
+            sizes[n - 1] *= r;
+            offset *= r;
+        }
+    }
+    wk_tensor *v = wk__alias(self, n, sizes, strides, offset);
+    if (v) v->dtype = dtype;
+    return v;
+}
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * In-place metadata ops (Note [In-place metadata ops]): torch changes self's geometry, bumps its version and gives it
+ * the grad_fn of the corresponding view (named ...Backward1 and so on). The twin op (_t_meta, ...) computes the view
+ * out of place and records that node with self's current history as its input; its geometry and grad_fn then move
+ * into self. */
+static wk_tensor *take_geometry(wk_tensor *self, wk_tensor *r) {
+    if (!r) return NULL;
+    self->ndim = r->ndim;
+    memcpy(self->sizes, r->sizes, sizeof self->sizes);
+    memcpy(self->strides, r->strides, sizeof self->strides);
+    self->offset = r->offset;
+    if (r->grad_fn) wk__set_history(self, r->grad_fn, r->output_nr);
+    wk__bump_version(self);
+    wk_release(r);
+    return wk_retain(self);
+}
+
+wk_tensor *wk_impl_t_(wk_tensor *self) {
+    if (wk__check_inplace(self) < 0) return NULL;
+    return take_geometry(self, wk__t_meta(self));
+}
+wk_tensor *wk_impl_transpose_(wk_tensor *self, int64_t dim0, int64_t dim1) {
+    if (wk__check_inplace(self) < 0) return NULL;
+    return take_geometry(self, wk__transpose_meta(self, dim0, dim1));
+}
+wk_tensor *wk_impl_swapaxes_(wk_tensor *self, int64_t axis0, int64_t axis1) { return wk_transpose_(self, axis0, axis1); }
+wk_tensor *wk_impl_swapdims_(wk_tensor *self, int64_t dim0, int64_t dim1) { return wk_transpose_(self, dim0, dim1); }
+wk_tensor *wk_impl_unsqueeze_(wk_tensor *self, int64_t dim) {
+    if (wk__check_inplace(self) < 0) return NULL;
+    return take_geometry(self, wk__unsqueeze_meta(self, dim));
+}
+wk_tensor *wk_impl_squeeze_(wk_tensor *self) {
+    if (wk__check_inplace(self) < 0) return NULL;
+    return take_geometry(self, wk__squeeze_meta(self));
+}
+wk_tensor *wk_impl_squeeze__dim(wk_tensor *self, int64_t dim) {
+    if (wk__check_inplace(self) < 0) return NULL;
+    return take_geometry(self, wk__squeeze_meta_dim(self, dim));
+}
+wk_tensor *wk_impl_squeeze__dims(wk_tensor *self, wk_intlist dim) {
+    if (wk__check_inplace(self) < 0) return NULL;
+    return take_geometry(self, wk__squeeze_meta_dims(self, dim));
+}
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * select / slice / narrow / diagonal / as_strided, and their backward helpers (scatter grad into zeros) */
+
+wk_tensor *wk_impl_select(wk_tensor *self, int64_t dim, int64_t index) {
+    if (self->ndim == 0) return WK_FAIL(WK_INDEX_ERROR, "select() cannot be applied to a 0-dim tensor.");
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
+    int64_t size = self->sizes[d];
+    if (index < -size || index >= size) {
+        wk_strbuf b = {0};
+        wk_sb_ints(&b, self->sizes, self->ndim);
+        wk__error(WK_INDEX_ERROR, "select(): index %lld out of range for tensor of size %s at dimension %lld",
+                  (long long)index, b.s ? b.s : "", (long long)d);
+        wk_sb_free(&b);
+        return NULL;
+    }
+    if (index < 0) index += size;
+    int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM];
+    for (int i = 0, j = 0; i < self->ndim; i++) {
+        if (i == d) continue;
+        sizes[j] = self->sizes[i];
+        strides[j] = self->strides[i];
+        j++;
+    }
+    return wk__alias(self, self->ndim - 1, sizes, strides, self->offset + index * self->strides[d]);
+}
+
+/* torch's slice geometry: clamps start/end into [0, size], end >= start; size = ceil((end - start) / step). */
+static wk_tensor *slice_view(const wk_tensor *self, int64_t d, int64_t start, int64_t end, int64_t step) {
+    int64_t size = self->sizes[d];
+    if (start < 0) start += size;
+    if (end < 0) end += size;
+    if (start < 0) start = 0;
+    else if (start >= size) start = size;
+    if (end < start) end = start;
+    else if (end >= size) end = size;
+    int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM];
+    memcpy(sizes, self->sizes, sizeof sizes);
+    memcpy(strides, self->strides, sizeof strides);
+    sizes[d] = (end - start + step - 1) / step;
+    strides[d] = self->strides[d] * step;
+    return wk__alias(self, self->ndim, sizes, strides, self->offset + start * self->strides[d]);
+}
+
+wk_tensor *wk_impl_slice(wk_tensor *self, int64_t dim, wk_optint start, wk_optint end, int64_t step) {
+    if (self->ndim == 0) return WK_FAIL(WK_INDEX_ERROR, "slice() cannot be applied to a 0-dim tensor.");
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
+    if (step <= 0) return WK_FAIL(WK_RUNTIME_ERROR, "slice step must be positive");
+    return slice_view(self, d, start.has ? start.v : 0, end.has ? end.v : INT64_MAX, step);
+}
+
+/* zeros of input_sizes (grad's dtype) with `grad` copied into the part that `part` (a view maker) selects */
+static wk_tensor *zeros_for(const wk_tensor *grad, wk_intlist input_sizes) {
+    if (input_sizes.len > WK_MAX_DIM) return WK_FAIL(WK_RUNTIME_ERROR, "too many dimensions");
+    return wk__zeros((int)input_sizes.len, input_sizes.data, grad->dtype);
+}
+static wk_tensor *fill_part(wk_tensor *z, wk_tensor *part, const wk_tensor *grad) {
+    if (!z || !part || wk__copy_(part, grad) < 0) {
+        wk_release(part);
+        wk_release(z);
+        return NULL;
+    }
+    wk_release(part);
+    return z;
+}
+
+wk_tensor *wk_impl_select_backward(wk_tensor *grad_output, wk_intlist input_sizes, int64_t dim, int64_t index) {
+    wk_tensor *z = zeros_for(grad_output, input_sizes);
+    return z ? fill_part(z, wk_impl_select(z, dim, index), grad_output) : NULL;
+}
+
+wk_tensor *wk_impl_slice_backward(wk_tensor *grad_output, wk_intlist input_sizes, int64_t dim, int64_t start,
+                                  int64_t end, int64_t step) {
+    wk_tensor *z = zeros_for(grad_output, input_sizes);
+    return z ? fill_part(z, wk_impl_slice(z, dim, wk_some(start), wk_some(end), step), grad_output) : NULL;
+}
+
+wk_tensor *wk_impl_narrow(wk_tensor *self, int64_t dim, int64_t start, int64_t length) {
+    if (self->ndim == 0) return WK_FAIL(WK_RUNTIME_ERROR, "narrow() cannot be applied to a 0-dim tensor.");
+    if (length < 0) return WK_FAIL(WK_RUNTIME_ERROR, "narrow(): length must be non-negative.");
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
+    int64_t cur = self->sizes[d];
+    if (start < -cur || start > cur)
+        return WK_FAIL(WK_INDEX_ERROR, "start out of range (expected to be in range of [%lld, %lld], but got %lld)",
+                       (long long)-cur, (long long)cur, (long long)start);
+    if (start < 0) start += cur;
+    if (start > cur - length)
+        return WK_FAIL(WK_RUNTIME_ERROR, "start (%lld) + length (%lld) exceeds dimension size (%lld).", (long long)start,
+                       (long long)length, (long long)cur);
+    return wk_slice(self, d, wk_some(start), wk_some(start + length), 1);
+}
+
+wk_tensor *wk_impl_diagonal(wk_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
+    int n = self->ndim;
+    int64_t d1, d2;
+    if (wk__wrap_dim(dim1, n, &d1) < 0 || wk__wrap_dim(dim2, n, &d2) < 0) return NULL;
+    if (d1 == d2)
+        return WK_FAIL(WK_RUNTIME_ERROR, "diagonal dimensions cannot be identical %lld, %lld", (long long)dim1,
+                       (long long)dim2);
+    int64_t diag, off = self->offset;
+    if (offset >= 0) {
+        diag = self->sizes[d1] < self->sizes[d2] - offset ? self->sizes[d1] : self->sizes[d2] - offset;
+    } else {
+        diag = self->sizes[d1] + offset < self->sizes[d2] ? self->sizes[d1] + offset : self->sizes[d2];
+    }
+    if (diag < 0) diag = 0;
+    if (diag > 0) off += offset >= 0 ? offset * self->strides[d2] : -offset * self->strides[d1];
+    int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM]; /* [n - 1]: the other dims, then the diagonal */
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (i == d1 || i == d2) continue;
+        sizes[m] = self->sizes[i];
+        strides[m] = self->strides[i];
+        m++;
+    }
+    sizes[m] = diag;
+    strides[m] = self->strides[d1] + self->strides[d2];
+    return wk__alias(self, m + 1, sizes, strides, off);
+}
+
+wk_tensor *wk_impl_diagonal_backward(wk_tensor *grad_output, wk_intlist input_sizes, int64_t offset, int64_t dim1,
+                                     int64_t dim2) {
+    wk_tensor *z = zeros_for(grad_output, input_sizes);
+    return z ? fill_part(z, wk_impl_diagonal(z, offset, dim1, dim2), grad_output) : NULL;
+}
+
+static void sb_ints_list(wk_strbuf *b, wk_intlist l) { wk_sb_ints(b, l.data, (int)l.len); }
+
+wk_tensor *wk_impl_as_strided(wk_tensor *self, wk_intlist size, wk_intlist stride, wk_optint storage_offset) {
+    if (size.len != stride.len) return WK_FAIL(WK_RUNTIME_ERROR, "mismatch in length of strides and shape");
+    if (size.len > WK_MAX_DIM) return WK_FAIL(WK_RUNTIME_ERROR, "wick supports tensors of at most %d dimensions", WK_MAX_DIM);
+    for (int64_t i = 0; i < stride.len; i++) {
+        if (stride.data[i] < 0) {
+            wk_strbuf b = {0};
+            sb_ints_list(&b, stride);
+            wk__error(WK_RUNTIME_ERROR, "as_strided: Negative strides are not supported at the moment, got strides: %s",
+                      b.s ? b.s : "");
+            wk_sb_free(&b);
+            return NULL;
+        }
+    }
+    int64_t off = storage_offset.has ? storage_offset.v : self->offset;
+    if (off < 0) return WK_FAIL(WK_RUNTIME_ERROR, "Tensor: invalid storage offset %lld", (long long)off);
+    int64_t extent = 1; /* elements spanned from the offset; 0 when empty */
+    bool overflow = false;
+    for (int64_t i = 0; i < size.len; i++) {
+        if (size.data[i] < 0) overflow = true;
+        if (size.data[i] == 0) extent = 0;
+    }
+    if (!overflow && extent) {
+        for (int64_t i = 0; i < size.len; i++) {
+            if (size.data[i] > 1 && stride.data[i] > (INT64_MAX - extent) / (size.data[i] - 1)) overflow = true;
+            else extent += (size.data[i] - 1) * stride.data[i];
+        }
+    }
+    if (overflow) {
+        wk_strbuf a = {0}, b = {0};
+        sb_ints_list(&a, size);
+        sb_ints_list(&b, stride);
+        wk__error(WK_RUNTIME_ERROR, "Storage size calculation overflowed with sizes=%s and strides=%s", a.s ? a.s : "",
+                  b.s ? b.s : "");
+        wk_sb_free(&a);
+        wk_sb_free(&b);
+        return NULL;
+    }
+    int64_t isz = (int64_t)wk_dtype_size(self->dtype);
+    int64_t need = extent ? (off + extent) * isz : 0;
+    if (need > (int64_t)self->storage->nbytes) {
+        wk_strbuf a = {0}, b = {0};
+        sb_ints_list(&a, size);
+        sb_ints_list(&b, stride);
+        wk__error(WK_RUNTIME_ERROR,
+                  "setStorage: sizes %s, strides %s, storage offset %lld, and itemsize %lld requiring a storage size of "
+                  "%lld are out of bounds for storage of size %lld",
+                  a.s ? a.s : "", b.s ? b.s : "", (long long)off, (long long)isz, (long long)need,
+                  (long long)self->storage->nbytes);
+        wk_sb_free(&a);
+        wk_sb_free(&b);
+        return NULL;
+    }
+    return wk__alias(self, (int)size.len, size.data, stride.data, off);
+}
+
+/* Storage positions (element offsets) of every element of a geometry, in row-major order: pos[numel]. */
+static int64_t *geometry_positions(int n, const int64_t *sizes, const int64_t *strides, int64_t offset, int64_t *numel) {
+    int64_t total = wk__prod(sizes, n);
+    *numel = total;
+    int64_t *pos = wk__malloc(sizeof(int64_t) * (size_t)(total ? total : 1));
+    if (!pos) return NULL;
+    int64_t idx[WK_MAX_DIM] = {0};
+    int64_t p = offset;
+    for (int64_t k = 0; k < total; k++) {
+        pos[k] = p;
+        for (int d = n - 1; d >= 0; d--) { /* odometer */
+            idx[d]++;
+            p += strides[d];
+            if (idx[d] < sizes[d]) break;
+            p -= strides[d] * sizes[d];
+            idx[d] = 0;
+        }
+    }
+    return pos;
+}
+
+/* The gradient of as_strided: scatter-add grad over the storage positions of the output geometry, then gather it
+ * back at the input geometry's positions (divided by how often the input itself visits a position). */
+wk_tensor *wk_impl_as_strided_backward(wk_tensor *grad, wk_intlist input_sizes, wk_intlist input_strides,
+                                       int64_t input_storage_offset, wk_intlist size, wk_intlist stride,
+                                       wk_optint storage_offset) {
+    int64_t out_off = storage_offset.has ? storage_offset.v : input_storage_offset;
+    int64_t n_out, n_in;
+    int64_t *pout = geometry_positions((int)size.len, size.data, stride.data, out_off, &n_out);
+    int64_t *pin = pout ? geometry_positions((int)input_sizes.len, input_sizes.data, input_strides.data,
+                                             input_storage_offset, &n_in) : NULL;
+    wk_tensor *g64 = NULL, *res = NULL, *r64 = NULL;
+    double *buf = NULL, *cnt = NULL;
+    if (!pin) goto done;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (int64_t k = 0; k < n_out; k++) { lo = pout[k] < lo ? pout[k] : lo; hi = pout[k] > hi ? pout[k] : hi; }
+    for (int64_t k = 0; k < n_in; k++) { lo = pin[k] < lo ? pin[k] : lo; hi = pin[k] > hi ? pin[k] : hi; }
+    int64_t span = hi >= lo ? hi - lo + 1 : 1;
+    buf = wk__calloc((size_t)span, sizeof(double));   /* [span] gradient per storage position */
+    cnt = wk__calloc((size_t)span, sizeof(double));   /* [span] input elements per storage position */
+    g64 = wk__to_dtype(grad, WK_FLOAT64);
+    wk_tensor *gc = g64 ? wk__contiguous(g64) : NULL;
+    wk_release(g64);
+    g64 = gc;
+    r64 = wk__empty((int)input_sizes.len, input_sizes.data, WK_FLOAT64);
+    if (!buf || !cnt || !g64 || !r64) goto done;
+    const double *g = (const double *)wk__data(g64);
+    double *r = (double *)wk__data(r64);
+    for (int64_t k = 0; k < n_out; k++) buf[pout[k] - lo] += g[k];
+    for (int64_t k = 0; k < n_in; k++) cnt[pin[k] - lo] += 1;
+    for (int64_t k = 0; k < n_in; k++) r[k] = buf[pin[k] - lo] / cnt[pin[k] - lo];
+    res = wk__to_dtype(r64, grad->dtype);
+done:
+    free(pout);
+    free(pin);
+    free(buf);
+    free(cnt);
+    wk_release(g64);
+    wk_release(r64);
+    return res;
+}
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * unbind / split / split_with_sizes / chunk / tensor_split (multi-output views) */
+
+static wk_tensorvec vec_new(int64_t n) {
+    wk_tensorvec v = {wk__calloc((size_t)(n ? n : 1), sizeof(wk_tensor *)), n};
+    if (!v.data) v.len = 0;
+    return v;
+}
+static wk_tensorvec vec_fail(wk_tensorvec v) {
+    wk_tensorvec_free(v);
+    return (wk_tensorvec){NULL, 0};
+}
+#define VEC_FAIL ((wk_tensorvec){NULL, 0})
+
+wk_tensorvec wk_impl_unbind(wk_tensor *self, int64_t dim) {
+    if (self->ndim == 0) {
+        wk__error(WK_INDEX_ERROR, "Dimension specified as %lld but tensor has no dimensions", (long long)dim);
+        return VEC_FAIL;
+    }
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return VEC_FAIL;
+    wk_tensorvec v = vec_new(self->sizes[d]);
+    if (!v.data) return VEC_FAIL;
+    for (int64_t i = 0; i < v.len; i++)
+        if (!(v.data[i] = wk_impl_select(self, d, i))) return vec_fail(v);
+    return v;
+}
+
+wk_tensorvec wk_impl_split(wk_tensor *self, int64_t split_size, int64_t dim) {
+    if (self->ndim == 0) {
+        wk__error(WK_RUNTIME_ERROR, "split expects at least a 1-dimensional tensor");
+        return VEC_FAIL;
+    }
+    if (split_size < 0) {
+        wk__error(WK_RUNTIME_ERROR, "split expects split_size be non-negative, but got split_size=%lld",
+                  (long long)split_size);
+        return VEC_FAIL;
+    }
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return VEC_FAIL;
+    int64_t dim_size = self->sizes[d];
+    if (split_size == 0 && dim_size != 0) {
+        wk__error(WK_RUNTIME_ERROR, "split_size can only be 0 if dimension size is 0, but got dimension size of %lld",
+                  (long long)dim_size);
+        return VEC_FAIL;
+    }
+    int64_t num = 1;
+    if (split_size) {
+        num = (dim_size + split_size - 1) / split_size;
+        if (num < 1) num = 1;
+    }
+    int64_t last = split_size - (split_size * num - dim_size);
+    wk_tensorvec v = vec_new(num);
+    if (!v.data) return VEC_FAIL;
+    for (int64_t i = 0; i < num; i++) {
+        int64_t len = i < num - 1 ? split_size : last;
+        if (!(v.data[i] = slice_view(self, d, i * split_size, i * split_size + len, 1))) return vec_fail(v);
+    }
+    return v;
+}
+
+wk_tensorvec wk_impl_split_with_sizes(wk_tensor *self, wk_intlist split_sizes, int64_t dim) {
+    if (self->ndim == 0) {
+        wk__error(WK_RUNTIME_ERROR, "split expects at least a 1-dimensional tensor");
+        return VEC_FAIL;
+    }
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return VEC_FAIL;
+    int64_t dim_size = self->sizes[d], start = 0;
+    wk_tensorvec v = vec_new(split_sizes.len);
+    if (!v.data) return VEC_FAIL;
+    for (int64_t i = 0; i < split_sizes.len; i++) {
+        int64_t len = split_sizes.data[i];
+        if (len < 0) {
+            wk_strbuf b = {0};
+            sb_ints_list(&b, split_sizes);
+            wk__error(WK_RUNTIME_ERROR,
+                      "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=%s",
+                      b.s ? b.s : "");
+            wk_sb_free(&b);
+            return vec_fail(v);
+        }
+        if (!(v.data[i] = slice_view(self, d, start, start + len, 1))) return vec_fail(v);
+        start += len;
+    }
+    if (start != dim_size) {
+        wk_strbuf b = {0};
+        sb_ints_list(&b, split_sizes);
+        wk__error(WK_RUNTIME_ERROR,
+                  "split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's size at dimension %lld), "
+                  "but got split_sizes=%s", (long long)dim_size, (long long)dim, b.s ? b.s : "");
+        wk_sb_free(&b);
+        return vec_fail(v);
+    }
+    return v;
+}
+
+wk_tensorvec wk_impl_split_sizes(wk_tensor *self, wk_intlist split_size, int64_t dim) {
+    return wk_split_with_sizes(self, split_size, dim);
+}
+
+wk_tensorvec wk_impl_chunk(wk_tensor *self, int64_t chunks, int64_t dim) {
+    if (self->ndim == 0) {
+        wk__error(WK_RUNTIME_ERROR, "chunk expects at least a 1-dimensional tensor");
+        return VEC_FAIL;
+    }
+    if (chunks <= 0) {
+        wk__error(WK_RUNTIME_ERROR, "chunk expects `chunks` to be greater than 0, got: %lld", (long long)chunks);
+        return VEC_FAIL;
+    }
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return VEC_FAIL;
+    int64_t dim_size = self->sizes[d];
+    int64_t split_size = (dim_size + chunks - 1) / chunks;
+    if (split_size == 0 && dim_size == 0) {
+        if (chunks > 1 << 20) {
+            wk__error(WK_RUNTIME_ERROR, "chunk: too many chunks");
+            return VEC_FAIL;
+        }
+        int64_t *sizes = wk__calloc((size_t)chunks, sizeof(int64_t)); /* [chunks] all zero */
+        if (!sizes) return VEC_FAIL;
+        wk_tensorvec v = wk_split_with_sizes(self, wk_ints(sizes, chunks), dim);
+        free(sizes);
+        return v;
+    }
+    return wk_split(self, split_size, dim);
+}
+
+static int tensor_split_check(const wk_tensor *self, int64_t dim, int64_t *d) {
+    if (self->ndim == 0) {
+        wk__error(WK_RUNTIME_ERROR,
+                  "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims");
+        return -1;
+    }
+    return wk__wrap_dim(dim, self->ndim, d);
+}
+
+wk_tensorvec wk_impl_tensor_split_sections(wk_tensor *self, int64_t sections, int64_t dim) {
+    int64_t d;
+    if (tensor_split_check(self, dim, &d) < 0) return VEC_FAIL;
+    if (sections <= 0) {
+        wk__error(WK_RUNTIME_ERROR, "number of sections must be larger than 0, got %lld", (long long)sections);
+        return VEC_FAIL;
+    }
+    if (sections > (1 << 24)) {
+        wk__error(WK_RUNTIME_ERROR, "tensor_split: too many sections");
+        return VEC_FAIL;
+    }
+    int64_t size = self->sizes[d], base = size / sections, extra = size % sections, start = 0;
+    wk_tensorvec v = vec_new(sections);
+    if (!v.data) return VEC_FAIL;
+    for (int64_t i = 0; i < sections; i++) {
+        int64_t len = i < extra ? base + 1 : base;
+        if (!(v.data[i] = wk_slice(self, d, wk_some(start), wk_some(start + len), 1))) return vec_fail(v);
+        start += len;
+    }
+    return v;
+}
+
+wk_tensorvec wk_impl_tensor_split_indices(wk_tensor *self, wk_intlist indices, int64_t dim) {
+    int64_t d;
+    if (tensor_split_check(self, dim, &d) < 0) return VEC_FAIL;
+    wk_tensorvec v = vec_new(indices.len + 1);
+    if (!v.data) return VEC_FAIL;
+    int64_t start = 0;
+    for (int64_t i = 0; i < indices.len; i++) {
+        if (!(v.data[i] = wk_slice(self, d, wk_some(start), wk_some(indices.data[i]), 1))) return vec_fail(v);
+        start = indices.data[i];
+    }
+    if (!(v.data[indices.len] = wk_slice(self, d, wk_some(start), wk_some(self->sizes[d]), 1))) return vec_fail(v);
+    return v;
+}
+
+wk_tensorvec wk_impl_tensor_split_tensor(wk_tensor *self, wk_tensor *tensor_indices_or_sections, int64_t dim) {
+    const wk_tensor *t = tensor_indices_or_sections;
+    if (t->dtype != WK_INT64) {
+        wk__error(WK_RUNTIME_ERROR, "tensor_split expected tensor_indices_or_sections to have dtype of long, but got %s",
+                  wk_dtype_scalar_name(t->dtype));
+        return VEC_FAIL;
+    }
+    if (t->ndim > 1) {
+        wk__error(WK_RUNTIME_ERROR, "tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
+                                    "one-dimensional tensor, but got a tensor with %d dims", t->ndim);
+        return VEC_FAIL;
+    }
+    if (t->ndim == 0) return wk_tensor_split_sections(self, *(const int64_t *)wk__data(t), dim);
+    int64_t n = t->sizes[0];
+    int64_t *idx = wk__malloc(sizeof(int64_t) * (size_t)(n ? n : 1)); /* [n] the split indices */
+    if (!idx) return VEC_FAIL;
+    for (int64_t i = 0; i < n; i++) idx[i] = *(const int64_t *)(wk__data(t) + i * t->strides[0] * 8);
+    wk_tensorvec v = wk_tensor_split_indices(self, wk_ints(idx, n), dim);
+    free(idx);
+    return v;
+}
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Tensor.T / .H / .mT / .mH (properties in Python, checks here) */
+
+wk_tensor *wk_impl_numpy_T(wk_tensor *self) {
+    int64_t dims[WK_MAX_DIM]; /* [ndim] reversed dims */
+    for (int i = 0; i < self->ndim; i++) dims[i] = self->ndim - 1 - i;
+    return wk_permute(self, wk_ints(dims, self->ndim));
+}
+
+wk_tensor *wk_impl_matrix_H(wk_tensor *self) {
+    if (self->ndim == 0) return wk_retain(self);
+    if (self->ndim != 2) {
+        wk__error(WK_RUNTIME_ERROR, "tensor.H is only supported on matrices (2-D tensors). Got %d-D tensor.%s",
+                  self->ndim, self->ndim > 2 ? " For batches of matrices, consider using tensor.mH" : "");
+        return NULL;
+    }
+    return wk_transpose(self, 0, 1);
+}
+
+static wk_tensor *batch_transpose(wk_tensor *self, const char *name) {
+    if (self->ndim == 0) return wk_retain(self);
+    if (self->ndim == 1)
+        return WK_FAIL(WK_RUNTIME_ERROR, "tensor.%s is only supported on matrices or batches of matrices. Got 1-D tensor.",
+                       name);
+    return wk_transpose(self, -2, -1);
+}
+wk_tensor *wk_impl_mT(wk_tensor *self) { return batch_transpose(self, "mT"); }
+wk_tensor *wk_impl_mH(wk_tensor *self) { return batch_transpose(self, "mH"); }

@@ -61,8 +61,9 @@ void wk__contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides) {
 
 bool wk__is_contiguous(const wk_tensor *t) {
     int64_t st = 1;
+    for (int i = 0; i < t->ndim; i++)
+        if (t->sizes[i] == 0) return true; /* empty tensors are contiguous whatever their strides */
     for (int i = t->ndim - 1; i >= 0; i--) {
-        if (t->sizes[i] == 0) return true;
         if (t->sizes[i] != 1 && t->strides[i] != st) return false;
         st *= t->sizes[i];
     }

@@ -28,7 +28,7 @@ class Param:
     def __init__(self, typ, name, default, kwonly):
         self.raw_type = typ
         self.mutable = '!' in typ
-        typ = re.sub(r'\([a-z!]+\)', '', typ)  # Tensor(a!) -> Tensor
+        typ = re.sub(r'\([a-z!]+(?:\s*->\s*\*)?\)', '', typ)  # Tensor(a!) -> Tensor, Tensor(a -> *) -> Tensor
         typ = typ.replace('SymInt', 'int')
         m = re.match(r'^(\w+)(\[(\d*)\])?(\?)?(\[\])?$', typ)
         if not m:
@@ -375,7 +375,7 @@ def saved_fields(op, names, inplace):
             else:
                 fields.append(('value', nm, p))
         else:
-            m = re.match(r'^(\w+?)_(sizes|dtype|ndim|numel|strides|options)$', nm)
+            m = re.match(r'^(\w+?)_(sizes|dtype|ndim|numel|strides|storage_offset|options)$', nm)
             if m and m.group(1) in pnames and pnames[m.group(1)].is_tensor:
                 fields.append(('meta_' + m.group(2), nm, pnames[m.group(1)]))
             elif m and m.group(1) in pnames and pnames[m.group(1)].type == 'Tensor[]' and m.group(2) in ('sizes', 'dtype'):
@@ -406,7 +406,7 @@ def node_struct_fields(fields):
             o.append('    int64_t %s[WK_MAX_DIM]; int %s_n;' % (nm, nm))
         elif kind == 'meta_dtype':
             o.append('    wk_dtype %s;' % nm)
-        elif kind in ('meta_ndim', 'meta_numel'):
+        elif kind in ('meta_ndim', 'meta_numel', 'meta_storage_offset'):
             o.append('    int64_t %s;' % nm)
         elif kind == 'listmeta_sizes':
             o.append('    int64_t *%s; int64_t %s_n; /* [n][WK_MAX_DIM+1]: ndim then sizes */' % (nm, nm))
@@ -487,6 +487,8 @@ def emit_save(op, fields, indent, node='n', result_var='r', self_var=None):
             o.append('%s%s->%s = %s->ndim;' % (indent, node, nm, cident(p.name)))
         elif kind == 'meta_numel':
             o.append('%s%s->%s = wk_numel(%s);' % (indent, node, nm, cident(p.name)))
+        elif kind == 'meta_storage_offset':
+            o.append('%s%s->%s = %s->offset;' % (indent, node, nm, cident(p.name)))
         elif kind == 'listmeta_sizes':
             o.append('%sif (wk__save_list_sizes(%s, &%s->%s, &%s->%s_n) < 0) goto fail_node;'
                      % (indent, src.replace('_sizes', ''), node, nm, node, nm))
@@ -548,7 +550,7 @@ def emit_node(op, opnames):
             o.append('    wk_intlist %s = {n->%s, n->%s_n}; (void)%s;' % (nm, nm, nm, nm))
         elif kind == 'meta_dtype':
             o.append('    wk_dtype %s = n->%s; (void)%s;' % (nm, nm, nm))
-        elif kind in ('meta_ndim', 'meta_numel'):
+        elif kind in ('meta_ndim', 'meta_numel', 'meta_storage_offset'):
             o.append('    int64_t %s = n->%s; (void)%s;' % (nm, nm, nm))
         elif kind == 'listmeta_sizes':
             o.append('    const int64_t *%s = n->%s; int64_t %s_n = n->%s_n; (void)%s; (void)%s_n;' % (nm, nm, nm, nm, nm, nm))
