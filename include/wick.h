@@ -163,6 +163,20 @@ WK_API int wk_backward(wk_tensor *t, wk_tensor *gradient, bool retain_graph, boo
 WK_API bool wk_is_grad_enabled(void);
 WK_API bool wk_set_grad_enabled(bool enabled); /* returns the previous mode */
 
+/* ---- indexing: Python's x[index] and x[index] = value (src/index.c, Note [Python indexing]) ---- */
+typedef enum { WK_IDX_INT, WK_IDX_SLICE, WK_IDX_NONE, WK_IDX_ELLIPSIS, WK_IDX_BOOL, WK_IDX_TENSOR } wk_index_kind;
+typedef struct {
+    wk_index_kind kind;
+    int64_t i;                 /* INT: the index; BOOL: 0 or 1 */
+    int64_t start, stop, step; /* SLICE: as Python unpacks a slice (start None -> 0, stop None -> INT64_MAX) */
+    const wk_tensor *t;        /* TENSOR: an index tensor (borrowed); lists of ints/bools become tensors first */
+} wk_index_item;
+/* `tuple`: the index was a tuple (x[i, j], x[i,]) rather than a bare item (x[i]): torch treats a bare int, slice,
+ * None, ... or bool slightly differently. */
+WK_API wk_tensor *wk_getitem(wk_tensor *self, const wk_index_item *items, int64_t n, bool tuple);
+WK_API int wk_setitem(wk_tensor *self, const wk_index_item *items, int64_t n, bool tuple, wk_tensor *value);
+WK_API int wk_setitem_scalar(wk_tensor *self, const wk_index_item *items, int64_t n, bool tuple, wk_scalar value);
+
 /* ---- printing ---- */
 WK_API char *wk_repr(const wk_tensor *t); /* torch's repr(); free with wk_free_string */
 /* torch.set_printoptions: sci_mode -1 None, 0 False, 1 True; threshold may be INFINITY ("full") */

@@ -370,7 +370,7 @@ def saved_fields(op, names, inplace):
             p = pnames[nm]
             if p.is_tensor:
                 fields.append(('tensor', nm, p))
-            elif p.type == 'Tensor[]':
+            elif p.type in ('Tensor[]', 'Tensor?[]'):
                 fields.append(('tensorlist', nm, p))
             else:
                 fields.append(('value', nm, p))
@@ -532,6 +532,14 @@ def emit_node(op, opnames):
         if kind in ('tensor', 'result') or (kind == 'value' and p.type == 'Tensor?'):
             o.append('    wk_tensor *%s = wk__pool_keep(&pool, wk__unpack(&n->%s, n_));' % (cident(nm), nm))
             o.append('    if (n->%s.defined && !%s) return wk__pool_end(&pool, -1);' % (nm, cident(nm)))
+        elif kind == 'tensorlist' and p.type == 'Tensor?[]':  # entries may be undefined (NULL)
+            o.append('    wk_tensor **%s_arr = wk__pool_array(&pool, n->%s_len);' % (nm, nm))
+            o.append('    if (!%s_arr) return wk__pool_end(&pool, -1);' % nm)
+            o.append('    for (int64_t i_ = 0; i_ < n->%s_len; i_++) {' % nm)
+            o.append('        %s_arr[i_] = wk__pool_keep(&pool, wk__unpack(&n->%s[i_], n_));' % (nm, nm))
+            o.append('        if (n->%s[i_].defined && !%s_arr[i_]) return wk__pool_end(&pool, -1);' % (nm, nm))
+            o.append('    }')
+            o.append('    wk_opttensorlist %s = {(const wk_tensor *const *)%s_arr, n->%s_len};' % (cident(nm), nm, nm))
         elif kind == 'tensorlist':
             o.append('    wk_tensor **%s_arr = wk__pool_array(&pool, n->%s_len);' % (nm, nm))
             o.append('    if (!%s_arr) return wk__pool_end(&pool, -1);' % nm)
@@ -879,7 +887,7 @@ def emit_py(ops):
     # group signatures by python name, separately for functions and methods
     groups = {}  # (kind, pyname) -> [(op, variant)]
     for op in ops:
-        if 'c' in op.variants and len(op.variants) == 1:
+        if 'c' in op.variants:  # C-only helpers (also `c inplace`: a C-only in-place op) get no Python binding
             continue
         for pyname in op.python:
             if 'function' in op.variants:

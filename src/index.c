@@ -1,0 +1,1397 @@
+/* index.c — indexing: Python's x[...] / x[...] = v (wk_getitem / wk_setitem), advanced indexing (index, index_put),
+ * the views basic indexing makes (select, slice, unsqueeze, alias), and the gather, scatter, index_add/copy/fill, masked_fill/select/scatter, take,
+ * put and nonzero family.
+ *
+ * Note [Indexing kernels]: indexing only moves elements, so the copy loops are picked by element size (1, 2, 4, 8
+ * bytes), never by dtype; only accumulating writes (index_put accumulate, scatter_add, index_add, ...) have typed
+ * loops. Every kernel goes through the strided iterator: the tensor that is read or written at data-dependent places
+ * is "restrided" to the iteration shape with stride 0 in the indexed dims, and the loop adds the index (already
+ * bounds-checked and multiplied by the stride) to its pointer — ATen's restride_src trick. */
+#include "index.h"
+
+#include <float.h>
+
+#include "autograd.h"
+#include "iter.h"
+#include "ops_impl.h"
+
+/* ================================================================================================
+ * small helpers
+ * ================================================================================================ */
+
+/* "[2, 3]" into a static-per-call buffer pair: messages use at most two shapes at once. */
+static const char *shape_str(wk_strbuf *b, const int64_t *sizes, int n) {
+    b->len = 0;
+    if (b->s) b->s[0] = 0;
+    wk_sb_ints(b, sizes, n);
+    return b->s ? b->s : "[]";
+}
+
+static bool is_mask_dtype(wk_dtype d) { return d == WK_BOOL || d == WK_UINT8; }
+
+static int64_t numel_of(int n, const int64_t *s) { return wk__prod(s, n); }
+
+static int check_ndim(int n) {
+    if (n > WK_MAX_DIM) {
+        wk__error(WK_RUNTIME_ERROR, "wick supports tensors of at most %d dimensions, got %d", WK_MAX_DIM, n);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- checked scalar conversion (index.h) ---- */
+static const char *ctype_name(wk_dtype dt) {
+    switch (dt) {
+    case WK_UINT8: return "uint8_t";
+    case WK_INT8: return "int8_t";
+    case WK_INT16: return "int16_t";
+    case WK_INT32: return "int";
+    case WK_INT64: return "int64_t";
+    case WK_FLOAT32: return "float";
+    case WK_FLOAT64: return "double";
+    case WK_FLOAT16: return "c10::Half";
+    case WK_BFLOAT16: return "c10::BFloat16";
+    default: return "bool";
+    }
+}
+
+int wk__check_scalar_fits(wk_scalar s, wk_dtype dt) {
+    double lo = 0, hi = 0;
+    switch (dt) {
+    case WK_UINT8: lo = 0, hi = 255; break;
+    case WK_INT8: lo = -128, hi = 127; break;
+    case WK_INT16: lo = -32768, hi = 32767; break;
+    case WK_INT32: lo = -2147483648.0, hi = 2147483647.0; break;
+    case WK_INT64: lo = -9223372036854775808.0, hi = 9223372036854775807.0; break;
+    case WK_FLOAT32: lo = -FLT_MAX, hi = FLT_MAX; break;
+    case WK_FLOAT16: lo = -65504.0, hi = 65504.0; break;
+    case WK_BFLOAT16: lo = -3.3895313892515355e38, hi = 3.3895313892515355e38; break;
+    default: return 0; /* bool, float64: never refused */
+    }
+    bool bad = false, floating = wk_dtype_is_floating(dt);
+    if (s.tag == WK_SCALAR_FLOAT) {
+        double f = s.v.f;
+        if (floating) bad = !isinf(f) && !isnan(f) && (f < lo || f > hi);
+        else bad = isnan(f) || f < lo || f > hi;
+    } else if (s.tag == WK_SCALAR_INT && dt != WK_FLOAT32 && dt != WK_BFLOAT16 && dt != WK_INT64) {
+        int64_t v = s.v.i;
+        if (dt == WK_UINT8) bad = v > 255 || v < -255; /* negative values wrap (two's complement) */
+        else bad = v < (int64_t)lo || v > (int64_t)hi;
+    }
+    if (bad) {
+        wk__error(WK_RUNTIME_ERROR, "value cannot be converted to type %s without overflow", ctype_name(dt));
+        return -1;
+    }
+    return 0;
+}
+
+wk_tensor *wk__scalar_tensor_checked(wk_scalar s, wk_dtype dt) {
+    if (wk__check_scalar_fits(s, dt) < 0) return NULL;
+    return wk__full(0, NULL, dt, s);
+}
+
+/* ---- memory overlap (index.h), as ATen's MemOverlap.cpp ---- */
+static bool non_overlapping_and_dense(const wk_tensor *t) {
+    int n = t->ndim;
+    if (n == 0) return true;
+    if (n == 1) return t->sizes[0] < 2 || t->strides[0] == 1;
+    int perm[WK_MAX_DIM];
+    for (int i = 0; i < n; i++) perm[i] = i;
+    for (int i = 1; i < n; i++) { /* insertion sort: size<2 dims last, else by stride */
+        for (int j = i; j > 0; j--) {
+            int a = perm[j - 1], b = perm[j];
+            bool b_first = t->sizes[a] < 2 ? t->sizes[b] >= 2 : (t->sizes[b] >= 2 && t->strides[b] < t->strides[a]);
+            if (!b_first) break;
+            perm[j - 1] = b;
+            perm[j] = a;
+        }
+    }
+    int64_t need = 1;
+    for (int i = 0; i < n; i++) {
+        int64_t sz = t->sizes[perm[i]];
+        if (sz < 2) return true;
+        if (t->strides[perm[i]] != need) return false;
+        need *= sz;
+    }
+    return true;
+}
+
+typedef enum { OVERLAP_NO, OVERLAP_FULL, OVERLAP_PARTIAL, OVERLAP_TOO_HARD } overlap;
+
+static overlap overlap_status(const wk_tensor *a, const wk_tensor *b) {
+    if (a == b) return OVERLAP_FULL;
+    if (wk__numel(a) == 0 || wk__numel(b) == 0) return OVERLAP_NO;
+    if (!non_overlapping_and_dense(a) || !non_overlapping_and_dense(b)) return OVERLAP_TOO_HARD;
+    if (a->storage != b->storage) return OVERLAP_NO;
+    char *as = wk__data(a), *bs = wk__data(b);
+    char *ae = as + wk__numel(a) * (int64_t)wk_dtype_size(a->dtype), *be = bs + wk__numel(b) * (int64_t)wk_dtype_size(b->dtype);
+    if (as == bs && ae == be) return OVERLAP_FULL;
+    if (as < be && bs < ae) return OVERLAP_PARTIAL;
+    return OVERLAP_NO;
+}
+
+static int overlap_error(void) {
+    wk__error(WK_RUNTIME_ERROR, "unsupported operation: some elements of the input tensor and the written-to tensor "
+                                "refer to a single memory location. Please clone() the tensor before performing the "
+                                "operation.");
+    return -1;
+}
+
+int wk__assert_no_internal_overlap(const wk_tensor *t) {
+    if (non_overlapping_and_dense(t)) return 0;
+    for (int i = 0; i < t->ndim; i++) {
+        if (t->strides[i] == 0 && t->sizes[i] > 1) {
+            wk__error(WK_RUNTIME_ERROR, "unsupported operation: more than one element of the written-to tensor refers "
+                                        "to a single memory location. Please clone() the tensor before performing the "
+                                        "operation.");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int wk__assert_no_partial_overlap(const wk_tensor *out, const wk_tensor *in) {
+    return overlap_status(out, in) == OVERLAP_PARTIAL ? overlap_error() : 0;
+}
+
+int wk__assert_no_overlap(const wk_tensor *out, const wk_tensor *in) {
+    overlap o = overlap_status(out, in);
+    return o == OVERLAP_PARTIAL || o == OVERLAP_FULL ? overlap_error() : 0;
+}
+
+/* ---- element loops by size (Note [Indexing kernels]) ---- */
+typedef struct {
+    int64_t esz;
+} gather_ctx;
+
+/* operands: [out, src (restrided), off (int64, byte offsets into src)]: out = *(src + off) */
+#define GATHER_LOOP(SZ, T)                                                                           \
+    static void gather_loop_##SZ(char **d, const int64_t *s, int64_t n, void *ctx) {                \
+        (void)ctx;                                                                                   \
+        char *o = d[0], *src = d[1], *off = d[2];                                                    \
+        for (int64_t i = 0; i < n; i++, o += s[0], src += s[1], off += s[2])                         \
+            memcpy(o, src + *(const int64_t *)off, SZ);                                              \
+    }
+GATHER_LOOP(1, uint8_t)
+GATHER_LOOP(2, uint16_t)
+GATHER_LOOP(4, uint32_t)
+GATHER_LOOP(8, uint64_t)
+static wk_loop_fn gather_loop(size_t esz) {
+    return esz == 1 ? gather_loop_1 : esz == 2 ? gather_loop_2 : esz == 4 ? gather_loop_4 : gather_loop_8;
+}
+
+/* operands: [dst (restrided), src, off]: *(dst + off) = src */
+#define SCATTER_LOOP(SZ)                                                                             \
+    static void scatter_loop_##SZ(char **d, const int64_t *s, int64_t n, void *ctx) {               \
+        (void)ctx;                                                                                   \
+        char *dst = d[0], *src = d[1], *off = d[2];                                                  \
+        for (int64_t i = 0; i < n; i++, dst += s[0], src += s[1], off += s[2])                       \
+            memcpy(dst + *(const int64_t *)off, src, SZ);                                            \
+    }
+SCATTER_LOOP(1)
+SCATTER_LOOP(2)
+SCATTER_LOOP(4)
+SCATTER_LOOP(8)
+static wk_loop_fn scatter_loop(size_t esz) {
+    return esz == 1 ? scatter_loop_1 : esz == 2 ? scatter_loop_2 : esz == 4 ? scatter_loop_4 : scatter_loop_8;
+}
+
+/* Typed reductions into *(dst + off): [dst (restrided), src, off]. REDUCE(acc, v) updates acc (a compute-type
+ * lvalue). Half and bfloat16 compute in float and round on every store, as torch's CPU loops do. */
+#define SCATTER_RED_LOOP_(NAME, T, CT, LD, ST, REDUCE)                                               \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *ctx) {                            \
+        (void)ctx;                                                                                   \
+        char *dst = d[0], *src = d[1], *off = d[2];                                                  \
+        for (int64_t i = 0; i < n; i++, dst += s[0], src += s[1], off += s[2]) {                     \
+            T *p = (T *)(dst + *(const int64_t *)off);                                               \
+            CT acc = LD(*p), v = LD(*(const T *)src);                                                \
+            REDUCE(acc, v);                                                                          \
+            *p = ST(acc);                                                                            \
+        }                                                                                            \
+    }
+#define LD_SAME(x) (x)
+#define ST_SAME(x) (x)
+#define LD_H(x) wk__half_to_float(x)
+#define ST_H(x) wk__float_to_half(x)
+#define LD_BF(x) wk__bf16_to_float(x)
+#define ST_BF(x) wk__float_to_bf16(x)
+#define LD_U(x) ((int64_t)(x))
+#define ST_B(x) ((uint8_t)((x) != 0))
+#define SCATTER_RED_ALL(NAME, REDUCE, BOOLREDUCE)                                                    \
+    SCATTER_RED_LOOP_(NAME##_f32, float, float, LD_SAME, ST_SAME, REDUCE)                            \
+    SCATTER_RED_LOOP_(NAME##_f64, double, double, LD_SAME, ST_SAME, REDUCE)                          \
+    SCATTER_RED_LOOP_(NAME##_f16, uint16_t, float, LD_H, ST_H, REDUCE)                               \
+    SCATTER_RED_LOOP_(NAME##_bf16, uint16_t, float, LD_BF, ST_BF, REDUCE)                            \
+    SCATTER_RED_LOOP_(NAME##_u8, uint8_t, int64_t, LD_U, (uint8_t)(uint64_t), REDUCE)                \
+    SCATTER_RED_LOOP_(NAME##_i8, int8_t, int64_t, LD_U, (int8_t)(uint8_t)(uint64_t), REDUCE)         \
+    SCATTER_RED_LOOP_(NAME##_i16, int16_t, int64_t, LD_U, (int16_t)(uint16_t)(uint64_t), REDUCE)     \
+    SCATTER_RED_LOOP_(NAME##_i32, int32_t, int64_t, LD_U, (int32_t)(uint32_t)(uint64_t), REDUCE)     \
+    SCATTER_RED_LOOP_(NAME##_i64, int64_t, int64_t, LD_U, (int64_t)(uint64_t), REDUCE)               \
+    SCATTER_RED_LOOP_(NAME##_b, uint8_t, int64_t, LD_U, ST_B, BOOLREDUCE)                            \
+    static const wk_loop_fn NAME[WK_NUM_DTYPES] = {                                                  \
+        [WK_FLOAT32] = NAME##_f32, [WK_FLOAT64] = NAME##_f64, [WK_FLOAT16] = NAME##_f16,             \
+        [WK_BFLOAT16] = NAME##_bf16, [WK_UINT8] = NAME##_u8, [WK_INT8] = NAME##_i8,                  \
+        [WK_INT16] = NAME##_i16, [WK_INT32] = NAME##_i32, [WK_INT64] = NAME##_i64, [WK_BOOL] = NAME##_b};
+
+/* integer sums wrap like torch (through uint64, no signed-overflow UB) */
+#define RED_ADD(a, v) ((a) = _Generic((a), int64_t: (int64_t)((uint64_t)(a) + (uint64_t)(v)), default: (a) + (v)))
+#define RED_OR(a, v) ((a) = (a) || (v))
+#define RED_MUL(a, v) ((a) = _Generic((a), int64_t: (int64_t)((uint64_t)(a) * (uint64_t)(v)), default: (a) * (v)))
+#define RED_AND(a, v) ((a) = (a) && (v))
+/* amax/amin propagate NaN, as torch's scatter_reduce does */
+#define RED_MAX(a, v) ((a) = ((v) != (v) || (v) > (a)) ? (v) : (a))
+#define RED_MIN(a, v) ((a) = ((v) != (v) || (v) < (a)) ? (v) : (a))
+SCATTER_RED_ALL(red_add, RED_ADD, RED_OR)
+SCATTER_RED_ALL(red_mul, RED_MUL, RED_AND)
+SCATTER_RED_ALL(red_max, RED_MAX, RED_OR)
+SCATTER_RED_ALL(red_min, RED_MIN, RED_AND)
+
+/* Runs loop over equal-shaped operands (the iterator needs its operands already at the iteration shape). */
+static int run3(wk_tensor *a, wk_tensor *b, wk_tensor *c, wk_loop_fn fn, void *ctx) {
+    wk_tensor *ops[3] = {a, b, c};
+    return wk_iter_apply(3, ops, fn, ctx);
+}
+
+/* An alias of t with the given geometry (no autograd, shares the version counter). */
+static wk_tensor *restride(const wk_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset) {
+    return wk__alias(t, ndim, sizes, strides, offset);
+}
+
+/* ================================================================================================
+ * the views of basic indexing (C-only ops _select, _slice, _unsqueeze, _squeeze_dim, _alias)
+ * ================================================================================================ */
+
+static int check_dim_c(const char *op, int64_t dim, int ndim) {
+    if (dim < 0 || dim >= ndim) {
+        wk__error(WK_INDEX_ERROR, "%s(): dimension %lld out of range for a tensor of %d dimensions", op, (long long)dim,
+                  ndim);
+        return -1;
+    }
+    return 0;
+}
+
+wk_tensor *wk_impl_ix_select(wk_tensor *self, int64_t dim, int64_t index) {
+    if (check_dim_c("select", dim, self->ndim) < 0) return NULL;
+    int64_t size = self->sizes[dim];
+    if (index < -size || index >= size) {
+        wk__error(WK_INDEX_ERROR, "select(): index %lld out of range for tensor of size %lld at dimension %lld",
+                  (long long)index, (long long)size, (long long)dim);
+        return NULL;
+    }
+    if (index < 0) index += size;
+    int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM];
+    int n = 0;
+    for (int i = 0; i < self->ndim; i++) {
+        if (i == dim) continue;
+        sizes[n] = self->sizes[i];
+        strides[n++] = self->strides[i];
+    }
+    return wk__alias(self, n, sizes, strides, self->offset + index * self->strides[dim]);
+}
+
+/* torch's slice: start/end clamp into [0, size], negative ones count from the end; step >= 1. */
+static void slice_bounds(int64_t size, int64_t *start, int64_t *end) {
+    int64_t s = *start, e = *end;
+    if (s < 0) s += size;
+    if (e < 0) e += size;
+    if (s < 0) s = 0;
+    else if (s >= size) s = size;
+    if (e < s) e = s;
+    else if (e >= size) e = size;
+    *start = s;
+    *end = e;
+}
+
+wk_tensor *wk_impl_ix_slice(wk_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
+    if (self->ndim == 0) return WK_FAIL(WK_INDEX_ERROR, "slice() cannot be applied to a 0-dim tensor.");
+    if (check_dim_c("slice", dim, self->ndim) < 0) return NULL;
+    if (step <= 0) return WK_FAIL(WK_VALUE_ERROR, "step must be greater than zero");
+    int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM];
+    memcpy(sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
+    memcpy(strides, self->strides, sizeof(int64_t) * (size_t)self->ndim);
+    slice_bounds(sizes[dim], &start, &end);
+    int64_t len = end - start;
+    sizes[dim] = len == 0 ? 0 : (len - 1) / step + 1;
+    int64_t st;
+    /* stride * step overflows only when the result has <= 1 element along dim, where the stride is irrelevant */
+    if (!__builtin_mul_overflow(strides[dim], step, &st)) strides[dim] = st;
+    return wk__alias(self, self->ndim, sizes, strides, self->offset + start * self->strides[dim]);
+}
+
+wk_tensor *wk_impl_ix_unsqueeze(wk_tensor *self, int64_t dim) {
+    if (dim < 0 || dim > self->ndim) {
+        wk__error(WK_INDEX_ERROR, "Dimension out of range (expected to be in range of [%d, %d], but got %lld)",
+                  -self->ndim - 1, self->ndim, (long long)dim);
+        return NULL;
+    }
+    if (check_ndim(self->ndim + 1) < 0) return NULL;
+    int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM];
+    int n = 0;
+    for (int i = 0; i <= self->ndim; i++) {
+        if (i == dim) {
+            sizes[n] = 1;
+            strides[n++] = dim >= self->ndim ? 1 : self->sizes[dim] * self->strides[dim];
+        }
+        if (i < self->ndim) {
+            sizes[n] = self->sizes[i];
+            strides[n++] = self->strides[i];
+        }
+    }
+    return wk__alias(self, n, sizes, strides, self->offset);
+}
+
+wk_tensor *wk_impl_ix_squeeze_dim(wk_tensor *self, int64_t dim) {
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
+    if (self->ndim == 0 || self->sizes[d] != 1) return wk__alias(self, self->ndim, self->sizes, self->strides, self->offset);
+    int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM];
+    int n = 0;
+    for (int i = 0; i < self->ndim; i++) {
+        if (i == d) continue;
+        sizes[n] = self->sizes[i];
+        strides[n++] = self->strides[i];
+    }
+    return wk__alias(self, n, sizes, strides, self->offset);
+}
+
+wk_tensor *wk_impl_ix_alias(wk_tensor *self) { return wk__alias(self, self->ndim, self->sizes, self->strides, self->offset); }
+
+/* zeros(input_sizes) with view(grad_output's region) = grad_output: the backward of select and slice. */
+static wk_tensor *embed_backward(wk_tensor *g, wk_intlist input_sizes, int64_t dim, bool is_select, int64_t a,
+                                 int64_t b, int64_t step) {
+    if (input_sizes.len < 0 || check_ndim((int)input_sizes.len) < 0) return NULL;
+    wk_tensor *z = wk__zeros((int)input_sizes.len, input_sizes.data, g->dtype);
+    if (!z) return NULL;
+    wk_tensor *v = is_select ? wk_impl_ix_select(z, dim, a) : wk_impl_ix_slice(z, dim, a, b, step);
+    int rc = v ? wk__copy_(v, g) : -1;
+    wk_release(v);
+    if (rc < 0) {
+        wk_release(z);
+        return NULL;
+    }
+    return z;
+}
+
+wk_tensor *wk_impl_ix_select_backward(wk_tensor *grad_output, wk_intlist input_sizes, int64_t dim, int64_t index) {
+    return embed_backward(grad_output, input_sizes, dim, true, index, 0, 1);
+}
+
+wk_tensor *wk_impl_ix_slice_backward(wk_tensor *grad_output, wk_intlist input_sizes, int64_t dim, int64_t start,
+                                   int64_t end, int64_t step) {
+    return embed_backward(grad_output, input_sizes, dim, false, start, end, step);
+}
+
+/* ================================================================================================
+ * copy_ and fill_ (the writes of x[...] = v)
+ * ================================================================================================ */
+
+/* copy(self, src): src broadcast to self's shape and cast to self's dtype (the out-of-place half of copy_). */
+wk_tensor *wk_impl_copy(wk_tensor *self, wk_tensor *src, bool non_blocking) {
+    WK_UNUSED(non_blocking);
+    if (wk__assert_no_internal_overlap(self) < 0 || wk__assert_no_partial_overlap(self, src) < 0) return NULL;
+    wk_tensor *e = wk__expand_to(src, self->ndim, self->sizes);
+    if (!e) return NULL;
+    wk_tensor *r = wk__empty(self->ndim, self->sizes, self->dtype);
+    if (r && wk__copy_(r, e) < 0) {
+        wk_release(r);
+        r = NULL;
+    }
+    wk_release(e);
+    return r;
+}
+
+wk_tensor *wk_impl_ix_fill_tensor(wk_tensor *self, wk_tensor *value) {
+    if (value->ndim != 0) {
+        wk__error(WK_RUNTIME_ERROR, "fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.",
+                  value->ndim);
+        return NULL;
+    }
+    if (wk__assert_no_internal_overlap(self) < 0) return NULL;
+    wk_tensor *r = wk__empty(self->ndim, self->sizes, self->dtype);
+    if (r && wk__copy_(r, value) < 0) {
+        wk_release(r);
+        r = NULL;
+    }
+    return r;
+}
+
+/* ================================================================================================
+ * nonzero
+ * ================================================================================================ */
+
+/* (n, ndim) int64 coordinates of the non-zero elements in row-major order (NaN counts as non-zero). */
+wk_tensor *wk_impl_nonzero(wk_tensor *self) {
+    wk_tensor *b = wk__to_dtype(self, WK_BOOL); /* element != 0, in self's geometry */
+    if (!b) return NULL;
+    wk_tensor *bc = wk__contiguous(b); /* [numel] uint8 0/1, row-major */
+    wk_release(b);
+    if (!bc) return NULL;
+    const uint8_t *m = (const uint8_t *)wk__data(bc);
+    int64_t numel = wk__numel(bc), count = 0;
+    for (int64_t i = 0; i < numel; i++) count += m[i] != 0;
+    int nd = self->ndim;
+    int64_t sizes[2] = {count, nd};
+    wk_tensor *r = wk__empty(2, sizes, WK_INT64);
+    if (!r) {
+        wk_release(bc);
+        return NULL;
+    }
+    int64_t *out = (int64_t *)wk__data(r); /* [count][nd] */
+    int64_t coord[WK_MAX_DIM] = {0};
+    for (int64_t i = 0; i < numel; i++) {
+        if (m[i]) {
+            memcpy(out, coord, sizeof(int64_t) * (size_t)nd);
+            out += nd;
+        }
+        for (int d = nd - 1; d >= 0; d--) { /* odometer over self's shape */
+            if (++coord[d] < self->sizes[d]) break;
+            coord[d] = 0;
+        }
+    }
+    wk_release(bc);
+    return r;
+}
+
+/* ================================================================================================
+ * advanced indexing: index / index_put (Note [Advanced indexing])
+ * ================================================================================================
+ * Note [Advanced indexing]: as ATen's make_info/AdvancedIndex. The index list has one entry per leading dim of
+ * self (NULL = not indexed); bool/uint8 masks stand for as many dims as they have and become the columns of their
+ * nonzero(); the index tensors broadcast together; if the indexed dims are not adjacent they move to the front.
+ * The result is src.shape[:before] + broadcast shape + src.shape[before + nidx:]. */
+typedef struct {
+    wk_tensor *src;                 /* self, dims permuted so the indexed ones are adjacent (an alias) */
+    int before, nidx, after;        /* src dims [before, before + nidx) are indexed */
+    int64_t idx_size[WK_MAX_DIM];   /* [nidx] src sizes of the indexed dims */
+    int64_t idx_stride[WK_MAX_DIM]; /* [nidx] their strides, in elements */
+    wk_tensor *idx[WK_MAX_DIM];     /* [nidx] int64 / int32 index tensors, expanded to bshape */
+    int bndim;
+    int64_t bshape[WK_MAX_DIM];     /* broadcast shape of the index tensors */
+    int rndim;
+    int64_t rshape[WK_MAX_DIM];     /* the indexing result's shape */
+} adv_info;
+
+static void adv_free(adv_info *a) {
+    wk_release(a->src);
+    for (int j = 0; j < a->nidx; j++) wk_release(a->idx[j]);
+    memset(a, 0, sizeof *a);
+}
+
+static int too_many_indices(int ndim, int64_t got) {
+    wk__error(WK_INDEX_ERROR, "too many indices for tensor of dimension %d (got %lld)", ndim, (long long)got);
+    return -1;
+}
+
+static int check_index_types(wk_opttensorlist indices) {
+    for (int64_t i = 0; i < indices.len; i++) {
+        const wk_tensor *t = indices.data[i];
+        if (t && t->dtype != WK_INT64 && t->dtype != WK_INT32 && !is_mask_dtype(t->dtype)) {
+            wk__error(WK_INDEX_ERROR, "tensors used as indices must be long, int, byte or bool tensors");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int invalid_mask(const wk_tensor *self, int64_t src_idx, const wk_tensor *mask, int64_t mask_idx) {
+    wk_strbuf a = {0}, b = {0};
+    wk__error(WK_INDEX_ERROR,
+              "The shape of the mask %s at index %lld does not match the shape of the indexed tensor %s at index %lld",
+              shape_str(&a, mask->sizes, mask->ndim), (long long)mask_idx, shape_str(&b, self->sizes, self->ndim),
+              (long long)src_idx);
+    wk_sb_free(&a);
+    wk_sb_free(&b);
+    return -1;
+}
+
+/* self.size(d) with torch's error when d is past the last dim. */
+static int size_at(const wk_tensor *self, int64_t d, int64_t *out) {
+    int64_t w;
+    if (wk__wrap_dim(d, self->ndim, &w) < 0) return -1;
+    *out = self->ndim ? self->sizes[w] : 1;
+    return 0;
+}
+
+static int adv_build(adv_info *a, const wk_tensor *self, wk_opttensorlist indices) {
+    memset(a, 0, sizeof *a);
+    if (indices.len > self->ndim) return too_many_indices(self->ndim, indices.len);
+    if (check_index_types(indices) < 0) return -1;
+    /* expandTensors: masks become their nonzero() columns */
+    wk_tensor *ex[WK_MAX_DIM] = {0}; /* [nex] owned; NULL = not indexed */
+    int nex = 0, rc = -1;
+    for (int64_t i = 0; i < indices.len; i++) {
+        const wk_tensor *t = indices.data[i];
+        if (!t) {
+            if (nex >= WK_MAX_DIM) goto too_many;
+            ex[nex++] = NULL;
+            continue;
+        }
+        if (!is_mask_dtype(t->dtype)) {
+            if (nex >= WK_MAX_DIM) goto too_many;
+            ex[nex++] = wk_retain((wk_tensor *)t);
+            continue;
+        }
+        for (int j = 0; j < t->ndim; j++) {
+            int64_t s;
+            if (size_at(self, nex + j, &s) < 0) goto done;
+            if (t->sizes[j] != s) {
+                invalid_mask(self, nex + j, t, j);
+                goto done;
+            }
+        }
+        if (nex + t->ndim > WK_MAX_DIM) goto too_many;
+        wk_tensor *nz = wk_impl_nonzero((wk_tensor *)t); /* [count, k] */
+        if (!nz) goto done;
+        for (int j = 0; j < t->ndim; j++) {
+            int64_t sz = nz->sizes[0], st = nz->strides[0];
+            ex[nex++] = wk__alias(nz, 1, &sz, &st, nz->offset + j * nz->strides[1]);
+            if (!ex[nex - 1]) {
+                wk_release(nz);
+                goto done;
+            }
+        }
+        wk_release(nz);
+    }
+    if (nex > self->ndim) goto too_many;
+    /* broadcast the defined indices */
+    int bn = 0, ndef = 0;
+    int64_t bs[WK_MAX_DIM];
+    for (int i = 0; i < nex; i++) {
+        if (!ex[i]) continue;
+        if (ndef == 0) {
+            bn = ex[i]->ndim;
+            memcpy(bs, ex[i]->sizes, sizeof(int64_t) * (size_t)bn);
+        } else {
+            int n2;
+            int64_t s2[WK_MAX_DIM];
+            if (wk__broadcast_shapes(bn, bs, ex[i]->ndim, ex[i]->sizes, &n2, s2) < 0) {
+                wk_strbuf b = {0}, one = {0};
+                bool first = true;
+                for (int k = 0; k < nex; k++) {
+                    if (!ex[k]) continue;
+                    wk_sb_printf(&b, "%s%s", first ? "" : ", ", shape_str(&one, ex[k]->sizes, ex[k]->ndim));
+                    first = false;
+                }
+                wk__error(WK_INDEX_ERROR, "shape mismatch: indexing tensors could not be broadcast together with shapes %s",
+                          b.s ? b.s : "");
+                wk_sb_free(&b);
+                wk_sb_free(&one);
+                goto done;
+            }
+            bn = n2;
+            memcpy(bs, s2, sizeof(int64_t) * (size_t)bn);
+        }
+        ndef++;
+    }
+    if (ndef == 0) {
+        wk__error(WK_RUNTIME_ERROR, "index(): at least one of the indices must be a tensor (got only None)");
+        goto done;
+    }
+    while (nex < self->ndim) ex[nex++] = NULL;
+    /* adjacent indexed dims stay in place; otherwise they move to the front (transposeToFront) */
+    int first = -1, last = -1;
+    for (int i = 0; i < nex; i++)
+        if (ex[i]) {
+            if (first < 0) first = i;
+            last = i;
+        }
+    bool contiguous = last - first + 1 == ndef;
+    int perm[WK_MAX_DIM], np = 0;
+    if (contiguous) {
+        for (int i = 0; i < nex; i++) perm[np++] = i;
+    } else {
+        for (int i = 0; i < nex; i++)
+            if (ex[i]) perm[np++] = i;
+        for (int i = 0; i < nex; i++)
+            if (!ex[i]) perm[np++] = i;
+    }
+    int64_t psz[WK_MAX_DIM], pst[WK_MAX_DIM];
+    for (int i = 0; i < nex; i++) {
+        psz[i] = self->sizes[perm[i]];
+        pst[i] = self->strides[perm[i]];
+    }
+    a->src = wk__alias(self, self->ndim, psz, pst, self->offset);
+    if (!a->src) goto done;
+    a->before = contiguous ? first : 0;
+    a->nidx = ndef;
+    a->after = self->ndim - a->before - ndef;
+    a->bndim = bn;
+    memcpy(a->bshape, bs, sizeof(int64_t) * (size_t)bn);
+    bool has_zero = false, b_zero = false;
+    for (int j = 0; j < ndef; j++) {
+        int d = a->before + j;
+        a->idx_size[j] = psz[d];
+        a->idx_stride[j] = pst[d];
+        has_zero |= psz[d] == 0;
+        a->idx[j] = wk__expand_to(ex[perm[d]], bn, bs);
+        if (!a->idx[j]) goto done;
+    }
+    for (int k = 0; k < bn; k++) b_zero |= bs[k] == 0;
+    if (has_zero && !b_zero) {
+        wk__error(WK_INDEX_ERROR, "index is out of bounds for dimension with size 0");
+        goto done;
+    }
+    a->rndim = a->before + bn + a->after;
+    if (check_ndim(a->rndim) < 0) goto done;
+    int r = 0;
+    for (int i = 0; i < a->before; i++) a->rshape[r++] = psz[i];
+    for (int k = 0; k < bn; k++) a->rshape[r++] = bs[k];
+    for (int i = a->before + ndef; i < self->ndim; i++) a->rshape[r++] = psz[i];
+    rc = 0;
+    goto done;
+too_many:
+    too_many_indices(self->ndim, indices.len);
+done:
+    for (int i = 0; i < nex; i++) wk_release(ex[i]);
+    if (rc < 0) adv_free(a);
+    return rc;
+}
+
+/* Byte offsets (int64, bshape) of every indexed position: sum_j wrap(idx_j) * stride_j * esz, bounds-checked.
+ * Reports the first bad index in row-major order (ties: the first index tensor), as torch's serial loop does. */
+typedef struct {
+    int64_t size, stride_bytes;
+    bool is32;
+    int64_t pos;                /* running element position (the offset tensor is iterated in row-major order) */
+    int64_t bad_pos, bad_value; /* first out-of-range element, -1 if none */
+} offs_ctx;
+
+static void offs_loop(char **d, const int64_t *s, int64_t n, void *ctx_) {
+    offs_ctx *c = ctx_;
+    char *o = d[0], *ip = d[1];
+    for (int64_t i = 0; i < n; i++, o += s[0], ip += s[1]) {
+        int64_t v = c->is32 ? (int64_t) * (const int32_t *)ip : *(const int64_t *)ip;
+        if (v < -c->size || v >= c->size) {
+            if (c->bad_pos < 0) {
+                c->bad_pos = c->pos + i;
+                c->bad_value = v;
+            }
+            continue;
+        }
+        if (v < 0) v += c->size;
+        *(int64_t *)o += v * c->stride_bytes;
+    }
+    c->pos += n;
+}
+
+static wk_tensor *adv_offsets(const adv_info *a) {
+    wk_tensor *off = wk__zeros(a->bndim, a->bshape, WK_INT64);
+    if (!off) return NULL;
+    int64_t esz = (int64_t)wk_dtype_size(a->src->dtype);
+    int64_t best_pos = -1, best_val = 0;
+    int best_j = 0;
+    for (int j = 0; j < a->nidx; j++) {
+        offs_ctx c = {a->idx_size[j], a->idx_stride[j] * esz, a->idx[j]->dtype == WK_INT32, 0, -1, 0};
+        wk_tensor *ops[2] = {off, a->idx[j]};
+        if (wk_iter_apply(2, ops, offs_loop, &c) < 0) {
+            wk_release(off);
+            return NULL;
+        }
+        if (c.bad_pos >= 0 && (best_pos < 0 || c.bad_pos < best_pos)) {
+            best_pos = c.bad_pos;
+            best_val = c.bad_value;
+            best_j = j;
+        }
+    }
+    if (best_pos >= 0) {
+        wk__error(WK_INDEX_ERROR, "index %lld is out of bounds for dimension %d with size %lld", (long long)best_val,
+                  best_j, (long long)a->idx_size[best_j]);
+        wk_release(off);
+        return NULL;
+    }
+    return off;
+}
+
+/* Geometry of the iteration over the result shape: src (stride 0 in the broadcast dims) and the offsets
+ * (stride 0 in the before/after dims). */
+static void adv_iter_geometry(const adv_info *a, const wk_tensor *off, int64_t *src_strides, int64_t *off_strides) {
+    int r = 0;
+    for (int i = 0; i < a->before; i++, r++) {
+        src_strides[r] = a->src->strides[i];
+        off_strides[r] = 0;
+    }
+    for (int k = 0; k < a->bndim; k++, r++) {
+        src_strides[r] = 0;
+        off_strides[r] = off->strides[k];
+    }
+    for (int i = a->before + a->nidx; i < a->src->ndim; i++, r++) {
+        src_strides[r] = a->src->strides[i];
+        off_strides[r] = 0;
+    }
+}
+
+wk_tensor *wk_impl_index(wk_tensor *self, wk_opttensorlist indices) {
+    adv_info a;
+    if (adv_build(&a, self, indices) < 0) return NULL;
+    wk_tensor *out = wk__empty(a.rndim, a.rshape, self->dtype), *off = NULL, *src_r = NULL, *off_r = NULL;
+    if (!out || wk__numel(out) == 0) goto done; /* nothing is read: no bounds errors either, as torch */
+    off = adv_offsets(&a);
+    if (!off) goto fail;
+    int64_t ss[WK_MAX_DIM], os[WK_MAX_DIM];
+    adv_iter_geometry(&a, off, ss, os);
+    src_r = restride(a.src, a.rndim, a.rshape, ss, a.src->offset);
+    off_r = restride(off, a.rndim, a.rshape, os, off->offset);
+    if (!src_r || !off_r || run3(out, src_r, off_r, gather_loop(wk_dtype_size(self->dtype)), NULL) < 0) goto fail;
+    goto done;
+fail:
+    wk_release(out);
+    out = NULL;
+done:
+    wk_release(off);
+    wk_release(src_r);
+    wk_release(off_r);
+    adv_free(&a);
+    return out;
+}
+
+/* canDispatchToMaskedFill: a single mask index (None entries before it allowed) and a one-element value. Returns 1
+ * with *mask set to the mask viewed with trailing size-1 dims, 0 if not applicable, -1 on error. */
+static int masked_fill_dispatch(const wk_tensor *self, wk_opttensorlist indices, const wk_tensor *values,
+                                wk_tensor **mask) {
+    *mask = NULL;
+    if (wk__numel(values) != 1) return 0;
+    int64_t num_ind = 0;
+    const wk_tensor *m = NULL;
+    for (int64_t i = 0; i < indices.len; i++) {
+        const wk_tensor *t = indices.data[i];
+        if (!t) {
+            if (!m) num_ind++;
+            continue;
+        }
+        if (!is_mask_dtype(t->dtype) || m) return 0;
+        m = t;
+        for (int j = 0; j < t->ndim; j++) {
+            int64_t s;
+            if (size_at(self, num_ind + j, &s) < 0) return -1;
+            if (t->sizes[j] != s) return invalid_mask(self, num_ind + j, t, j);
+        }
+        num_ind += t->ndim;
+    }
+    if (!m) return 0;
+    int nd = m->ndim + (int)(self->ndim - num_ind > 0 ? self->ndim - num_ind : 0);
+    if (check_ndim(nd) < 0) return -1;
+    int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM];
+    for (int i = 0; i < nd; i++) {
+        sizes[i] = i < m->ndim ? m->sizes[i] : 1;
+        strides[i] = i < m->ndim ? m->strides[i] : 1;
+    }
+    *mask = wk__alias(m, nd, sizes, strides, m->offset);
+    return *mask ? 1 : -1;
+}
+
+static bool expandable_to(int n, const int64_t *s, int nt, const int64_t *t) {
+    if (n > nt) return false;
+    for (int i = 0; i < n; i++) {
+        int64_t a = s[n - 1 - i], b = t[nt - 1 - i];
+        if (a != b && a != 1) return false;
+    }
+    return true;
+}
+
+static wk_tensor *masked_fill_impl(wk_tensor *self, const wk_tensor *mask, wk_scalar value);
+
+wk_tensor *wk_impl_index_put(wk_tensor *self, wk_opttensorlist indices, wk_tensor *values, bool accumulate) {
+    if (indices.len > self->ndim) return too_many_indices(self->ndim, indices.len), NULL;
+    if (!accumulate) {
+        wk_tensor *mask;
+        int rc = masked_fill_dispatch(self, indices, values, &mask);
+        if (rc < 0) return NULL;
+        if (rc == 1) {
+            wk_scalar v;
+            wk_tensor *r = wk_item(values, &v) < 0 ? NULL : masked_fill_impl(self, mask, v);
+            wk_release(mask);
+            return r;
+        }
+    }
+    adv_info a;
+    wk_tensor *out = wk__clone(self); /* the result; a's geometry refers to it */
+    if (!out) return NULL;
+    if (adv_build(&a, out, indices) < 0) {
+        wk_release(out);
+        return NULL;
+    }
+    wk_tensor *off = NULL, *dst_r = NULL, *off_r = NULL, *val_e = NULL;
+    if (!expandable_to(values->ndim, values->sizes, a.rndim, a.rshape)) {
+        wk_strbuf b1 = {0}, b2 = {0};
+        wk__error(WK_RUNTIME_ERROR, "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
+                  shape_str(&b1, values->sizes, values->ndim), shape_str(&b2, a.rshape, a.rndim));
+        wk_sb_free(&b1);
+        wk_sb_free(&b2);
+        goto fail;
+    }
+    if (values->dtype != self->dtype) {
+        wk__error(WK_RUNTIME_ERROR, "Index put requires the source and destination dtypes match, got %s for the "
+                                    "destination and %s for the source.",
+                  wk_dtype_scalar_name(self->dtype), wk_dtype_scalar_name(values->dtype));
+        goto fail;
+    }
+    if (numel_of(a.rndim, a.rshape) == 0) goto done;
+    off = adv_offsets(&a);
+    if (!off) goto fail;
+    int64_t ds[WK_MAX_DIM], os[WK_MAX_DIM];
+    adv_iter_geometry(&a, off, ds, os);
+    dst_r = restride(a.src, a.rndim, a.rshape, ds, a.src->offset);
+    off_r = restride(off, a.rndim, a.rshape, os, off->offset);
+    val_e = wk__expand_to(values, a.rndim, a.rshape);
+    if (!dst_r || !off_r || !val_e) goto fail;
+    wk_loop_fn fn = accumulate ? red_add[self->dtype] : scatter_loop(wk_dtype_size(self->dtype));
+    if (run3(dst_r, val_e, off_r, fn, NULL) < 0) goto fail;
+    goto done;
+fail:
+    wk_release(out);
+    out = NULL;
+done:
+    wk_release(off);
+    wk_release(dst_r);
+    wk_release(off_r);
+    wk_release(val_e);
+    adv_free(&a);
+    return out;
+}
+
+/* ================================================================================================
+ * masked_fill
+ * ================================================================================================ */
+
+/* caffe2 TypeMeta names, which torch prints in some mask-dtype errors */
+static const char *typemeta_name(wk_dtype dt) {
+    switch (dt) {
+    case WK_BOOL: return "bool";
+    case WK_UINT8: return "unsigned char";
+    case WK_INT8: return "signed char";
+    case WK_INT16: return "short int";
+    case WK_INT32: return "int";
+    case WK_INT64: return "long int";
+    case WK_FLOAT16: return "c10::Half";
+    case WK_BFLOAT16: return "c10::BFloat16";
+    case WK_FLOAT32: return "float";
+    default: return "double";
+    }
+}
+
+typedef struct {
+    unsigned char elem[8]; /* the fill value, stored in the destination dtype */
+} fill_ctx;
+
+/* operands: [dst, mask (bool)]: dst = value where mask */
+#define MASKED_FILL_LOOP(SZ)                                                                         \
+    static void masked_fill_loop_##SZ(char **d, const int64_t *s, int64_t n, void *ctx) {           \
+        const fill_ctx *c = ctx;                                                                     \
+        char *o = d[0], *m = d[1];                                                                   \
+        for (int64_t i = 0; i < n; i++, o += s[0], m += s[1])                                        \
+            if (*(const uint8_t *)m) memcpy(o, c->elem, SZ);                                         \
+    }
+MASKED_FILL_LOOP(1)
+MASKED_FILL_LOOP(2)
+MASKED_FILL_LOOP(4)
+MASKED_FILL_LOOP(8)
+static wk_loop_fn masked_fill_loop(size_t esz) {
+    return esz == 1 ? masked_fill_loop_1 : esz == 2 ? masked_fill_loop_2 : esz == 4 ? masked_fill_loop_4 : masked_fill_loop_8;
+}
+
+static int check_bool_mask(const char *op, const wk_tensor *mask) {
+    if (mask->dtype != WK_BOOL) {
+        wk__error(WK_RUNTIME_ERROR, "%s only supports boolean masks, but got mask with dtype %s", op,
+                  typemeta_name(mask->dtype));
+        return -1;
+    }
+    return 0;
+}
+
+/* self broadcast with mask, copied, and value written where mask is true. `mask` need not be bool-typed yet. */
+static wk_tensor *masked_fill_impl(wk_tensor *self, const wk_tensor *mask, wk_scalar value) {
+    int nd;
+    int64_t shape[WK_MAX_DIM];
+    if (wk__broadcast_shapes(mask->ndim, mask->sizes, self->ndim, self->sizes, &nd, shape) < 0) return NULL;
+    if (check_bool_mask("masked_fill_", mask) < 0) return NULL;
+    if (wk__check_scalar_fits(value, self->dtype) < 0) return NULL;
+    fill_ctx c;
+    wk__store_scalar(c.elem, self->dtype, value);
+    wk_tensor *r = wk__empty(nd, shape, self->dtype), *me = NULL;
+    if (!r || wk__copy_(r, self) < 0) goto fail;
+    me = wk__expand_to(mask, nd, shape);
+    if (!me) goto fail;
+    wk_tensor *ops[2] = {r, me};
+    if (wk_iter_apply(2, ops, masked_fill_loop(wk_dtype_size(self->dtype)), &c) < 0) goto fail;
+    wk_release(me);
+    return r;
+fail:
+    wk_release(me);
+    wk_release(r);
+    return NULL;
+}
+
+wk_tensor *wk_impl_masked_fill_Scalar(wk_tensor *self, wk_tensor *mask, wk_scalar value) {
+    return masked_fill_impl(self, mask, value);
+}
+
+wk_tensor *wk_impl_masked_fill_Tensor(wk_tensor *self, wk_tensor *mask, wk_tensor *value) {
+    int nd;
+    int64_t shape[WK_MAX_DIM];
+    if (wk__broadcast_shapes(mask->ndim, mask->sizes, self->ndim, self->sizes, &nd, shape) < 0) return NULL;
+    if (value->ndim != 0) {
+        wk__error(WK_RUNTIME_ERROR, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d "
+                                    "dimension(s).", value->ndim);
+        return NULL;
+    }
+    wk_scalar v;
+    if (wk_item(value, &v) < 0) return NULL;
+    return masked_fill_impl(self, mask, v);
+}
+
+/* ================================================================================================
+ * Python's x[index] and x[index] = value (as torch's python_variable_indexing.cpp and TensorIndexing.h)
+ * ================================================================================================
+ * Note [Python indexing]: the front turns the Python index into items (ints, slices, None, ..., bools, tensors;
+ * sequences already converted to tensors). Basic items make views one dim at a time (select, slice, unsqueeze);
+ * tensors are collected into an index list for one advanced `index` / `index_put_` at the end. A bare index
+ * (`tuple` false: x[i], x[a:b], x[None], x[...], x[True]) takes torch's single-index shortcuts. */
+
+/* A growable list of index tensors (owned; NULL = dim not indexed). */
+typedef struct {
+    wk_tensor **v;
+    int64_t n, cap;
+} idx_list;
+
+static int idx_push(idx_list *l, wk_tensor *t) {
+    if (l->n == l->cap) {
+        int64_t cap = l->cap ? l->cap * 2 : 8;
+        wk_tensor **v = realloc(l->v, (size_t)cap * sizeof *v);
+        if (!v) {
+            wk_release(t);
+            wk__error(WK_MEMORY_ERROR, "out of memory");
+            return -1;
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = t;
+    return 0;
+}
+
+static void idx_free(idx_list *l) {
+    for (int64_t i = 0; i < l->n; i++) wk_release(l->v[i]);
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+/* recordTensorIndex: the first tensor lands at position dim; masks advance dim by their ndim. */
+static int record_tensor(idx_list *l, const wk_tensor *t, int64_t *dim) {
+    if (l->n == 0)
+        for (int64_t i = 0; i < *dim; i++)
+            if (idx_push(l, NULL) < 0) return -1;
+    if (idx_push(l, wk_retain((wk_tensor *)t)) < 0) return -1;
+    *dim += is_mask_dtype(t->dtype) ? t->ndim : 1;
+    return 0;
+}
+
+static int push_nulls(idx_list *l, int64_t k) {
+    if (l->n == 0) return 0;
+    for (int64_t i = 0; i < k; i++)
+        if (idx_push(l, NULL) < 0) return -1;
+    return 0;
+}
+
+/* boolToIndexingTensor: True indexes the new size-1 dim as [0], False as []. */
+static wk_tensor *bool_index(bool v) {
+    int64_t n = v ? 1 : 0;
+    return wk__zeros(1, &n, WK_INT64);
+}
+
+static wk_tensor *apply_select(wk_tensor *t, int64_t dim, int64_t index, int64_t real_dim) {
+    if (index == 0 && dim == 0 && t->ndim == 0)
+        return WK_FAIL(WK_INDEX_ERROR, "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                                       "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
+    int64_t size = dim < t->ndim ? t->sizes[dim] : 0; /* past the last dim torch reads a size of 0 */
+    if (!(size > -1 - index && size > index)) {
+        wk__error(WK_INDEX_ERROR, "index %lld is out of bounds for dimension %lld with size %lld", (long long)index,
+                  (long long)real_dim, (long long)size);
+        return NULL;
+    }
+    return wk_ix_select(t, dim, index < 0 ? index + size : index);
+}
+
+static wk_tensor *apply_slice(wk_tensor *t, int64_t dim, int64_t start, int64_t stop, int64_t step, bool disable_opt) {
+    if (step <= 0) return WK_FAIL(WK_VALUE_ERROR, "step must be greater than zero");
+    if (t->ndim > 0) {
+        int64_t length = dim < t->ndim ? t->sizes[dim] : 0;
+        if (!disable_opt && start == 0 && length <= stop && step == 1) return wk_retain(t);
+    }
+    if (t->ndim == 0) return WK_FAIL(WK_INDEX_ERROR, "slice() cannot be applied to a 0-dim tensor.");
+    int64_t d;
+    if (wk__wrap_dim(dim, t->ndim, &d) < 0) return NULL;
+    slice_bounds(t->sizes[d], &start, &stop);
+    return wk_ix_slice(t, d, start, stop, step);
+}
+
+static bool is_int_scalar_tensor(const wk_tensor *t) {
+    return t->ndim == 0 && wk_dtype_is_integral(t->dtype, true);
+}
+
+/* applySlicing: the basic items applied one by one; the tensors collected into `out`. Returns the sliced tensor
+ * (a new reference; self itself when nothing was applied). */
+static wk_tensor *apply_slicing(wk_tensor *self, const wk_index_item *items, int64_t n, idx_list *out) {
+    int64_t specified = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const wk_index_item *it = &items[i];
+        if (it->kind == WK_IDX_TENSOR) {
+            if (!it->t) return WK_FAIL(WK_TYPE_ERROR, "indexing: a tensor index item holds no tensor");
+            specified += is_mask_dtype(it->t->dtype) ? it->t->ndim : 1;
+        } else if (it->kind == WK_IDX_INT || it->kind == WK_IDX_SLICE) {
+            specified++;
+        }
+    }
+    if (specified > self->ndim) {
+        wk__error(WK_INDEX_ERROR, "too many indices for tensor of dimension %d", self->ndim);
+        return NULL;
+    }
+    wk_tensor *result = wk_retain(self), *next = NULL;
+    int64_t dim = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const wk_index_item *it = &items[i];
+        switch (it->kind) {
+        case WK_IDX_INT:
+            next = apply_select(result, dim, it->i, i);
+            break;
+        case WK_IDX_SLICE:
+            next = apply_slice(result, dim, it->start, it->stop, it->step, false);
+            dim++;
+            if (next && push_nulls(out, 1) < 0) goto fail_next;
+            break;
+        case WK_IDX_ELLIPSIS: {
+            int64_t k = self->ndim - specified;
+            dim += k;
+            if (push_nulls(out, k) < 0) goto fail;
+            next = wk_retain(result);
+            break;
+        }
+        case WK_IDX_NONE:
+            next = wk_ix_unsqueeze(result, dim);
+            dim++;
+            if (next && push_nulls(out, 1) < 0) goto fail_next;
+            break;
+        case WK_IDX_BOOL: {
+            next = wk_ix_unsqueeze(result, dim);
+            wk_tensor *b = next ? bool_index(it->i != 0) : NULL;
+            if (next && (!b || record_tensor(out, b, &dim) < 0)) {
+                wk_release(b);
+                goto fail_next;
+            }
+            wk_release(b);
+            break;
+        }
+        case WK_IDX_TENSOR: {
+            const wk_tensor *t = it->t;
+            if (is_int_scalar_tensor(t) && !is_mask_dtype(t->dtype)) {
+                wk_scalar v = wk__load_scalar(wk__data(t), t->dtype);
+                next = apply_select(result, dim, v.v.i, i);
+            } else if (is_int_scalar_tensor(t)) { /* 0-d bool / uint8: like a Python bool */
+                next = wk_ix_unsqueeze(result, dim);
+                wk_tensor *b = next ? bool_index(wk__load_scalar(wk__data(t), t->dtype).v.i != 0) : NULL;
+                if (next && (!b || record_tensor(out, b, &dim) < 0)) {
+                    wk_release(b);
+                    goto fail_next;
+                }
+                wk_release(b);
+            } else {
+                if (record_tensor(out, t, &dim) < 0) goto fail;
+                next = wk_retain(result);
+            }
+            break;
+        }
+        default:
+            wk__error(WK_TYPE_ERROR, "indexing: invalid index item kind %d", (int)it->kind);
+            goto fail;
+        }
+        if (!next) goto fail;
+        wk_release(result);
+        result = next;
+        next = NULL;
+    }
+    return result;
+fail_next:
+    wk_release(next);
+fail:
+    wk_release(result);
+    return NULL;
+}
+
+static wk_opttensorlist as_list(const idx_list *l) {
+    int64_t n = l->n;
+    while (n > 0 && !l->v[n - 1]) n--; /* trailing None entries are dropped */
+    wk_opttensorlist r = {(const wk_tensor *const *)l->v, n};
+    return r;
+}
+
+wk_tensor *wk_getitem(wk_tensor *self, const wk_index_item *items, int64_t n, bool tuple) {
+    if (!self) return WK_FAIL(WK_TYPE_ERROR, "indexing: self must be a Tensor, not None");
+    if (n < 0 || (n > 0 && !items)) return WK_FAIL(WK_TYPE_ERROR, "indexing: invalid index list");
+    if (!tuple && n == 1) {
+        const wk_index_item *it = &items[0];
+        switch (it->kind) {
+        case WK_IDX_INT: return apply_select(self, 0, it->i, 0);
+        case WK_IDX_SLICE: return apply_slice(self, 0, it->start, it->stop, it->step, true);
+        case WK_IDX_NONE: return wk_ix_unsqueeze(self, 0);
+        case WK_IDX_ELLIPSIS: return wk_ix_alias(self);
+        case WK_IDX_BOOL: {
+            wk_tensor *u = wk_ix_unsqueeze(self, 0), *b = u ? bool_index(it->i != 0) : NULL, *r = NULL;
+            if (b) {
+                const wk_tensor *l[1] = {b};
+                wk_opttensorlist ol = {l, 1};
+                r = wk_index(u, ol);
+            }
+            wk_release(b);
+            wk_release(u);
+            return r;
+        }
+        default: break;
+        }
+    }
+    idx_list l = {0};
+    wk_tensor *sliced = apply_slicing(self, items, n, &l), *r = NULL;
+    if (!sliced) goto done;
+    if (l.n == 0) {
+        r = sliced == self ? wk_ix_alias(self) : wk_retain(sliced);
+        goto done;
+    }
+    r = wk_index(sliced, as_list(&l));
+done:
+    wk_release(sliced);
+    idx_free(&l);
+    return r;
+}
+
+/* copy_to: dst.copy_(src) when the shapes agree, dst.fill_(src) for a 0-d src, else src without its leading
+ * size-1 dims, expanded to dst ("setitem"), copied. */
+static int copy_to(wk_tensor *dst, wk_tensor *src) {
+    wk_tensor *r = NULL;
+    if (dst->ndim == src->ndim && !memcmp(dst->sizes, src->sizes, sizeof(int64_t) * (size_t)dst->ndim)) {
+        r = wk_copy_(dst, src, false);
+    } else if (src->ndim == 0) {
+        r = wk_ix_fill_tensor_(dst, src);
+    } else {
+        int k = 0;
+        while (k < src->ndim && src->sizes[k] == 1) k++;
+        wk_tensor *v = k ? wk_view(src, wk_ints(src->sizes + k, src->ndim - k)) : wk_retain(src), *e = NULL;
+        if (!v) return -1;
+        if (v->ndim > dst->ndim) {
+            wk_strbuf a = {0}, b = {0};
+            wk__error(WK_RUNTIME_ERROR, "expand(%s{%s}, size=%s): the number of sizes provided (%d) must be greater "
+                                        "or equal to the number of dimensions in the tensor (%d)",
+                      wk__legacy_type_name(v->dtype), shape_str(&a, v->sizes, v->ndim), shape_str(&b, dst->sizes, dst->ndim),
+                      dst->ndim, v->ndim);
+            wk_sb_free(&a);
+            wk_sb_free(&b);
+        } else {
+            e = wk_expand(v, wk_ints(dst->sizes, dst->ndim), false);
+            if (e) r = wk_copy_(dst, e, false);
+        }
+        wk_release(e);
+        wk_release(v);
+    }
+    if (!r) return -1;
+    wk_release(r);
+    return 0;
+}
+
+int wk_setitem(wk_tensor *self, const wk_index_item *items, int64_t n, bool tuple, wk_tensor *value) {
+    if (!self || !value) {
+        wk__error(WK_TYPE_ERROR, "indexing: self and value must be Tensors");
+        return -1;
+    }
+    if (n < 0 || (n > 0 && !items)) {
+        wk__error(WK_TYPE_ERROR, "indexing: invalid index list");
+        return -1;
+    }
+    if (!tuple && n == 1) {
+        const wk_index_item *it = &items[0];
+        wk_tensor *dst = NULL;
+        switch (it->kind) {
+        case WK_IDX_BOOL:
+            if (!it->i) return 0; /* x[False] = v does nothing */
+            /* fallthrough */
+        case WK_IDX_NONE: dst = wk_ix_unsqueeze(self, 0); break;
+        case WK_IDX_ELLIPSIS: dst = wk_retain(self); break;
+        case WK_IDX_INT: dst = apply_select(self, 0, it->i, 0); break;
+        case WK_IDX_SLICE: dst = apply_slice(self, 0, it->start, it->stop, it->step, false); break;
+        default: break;
+        }
+        if (it->kind != WK_IDX_TENSOR) {
+            if (!dst) return -1;
+            int rc = copy_to(dst, value);
+            wk_release(dst);
+            return rc;
+        }
+    }
+    idx_list l = {0};
+    int rc = -1;
+    wk_tensor *sliced = apply_slicing(self, items, n, &l), *v = NULL, *r = NULL;
+    if (!sliced) goto done;
+    if (l.n == 0) {
+        rc = copy_to(sliced, value);
+        goto done;
+    }
+    int k = 0; /* the value without its leading size-1 dims (slicePrefix1sSize) */
+    while (k < value->ndim && value->sizes[k] == 1) k++;
+    v = k ? wk_view(value, wk_ints(value->sizes + k, value->ndim - k)) : wk_retain(value);
+    if (!v) goto done;
+    wk_opttensorlist ol = as_list(&l);
+    wk_tensor *mask = NULL; /* index_put_'s overlap checks come after its masked_fill shortcut */
+    int md = masked_fill_dispatch(sliced, ol, v, &mask);
+    wk_release(mask);
+    if (md < 0) goto done;
+    if (md == 0) {
+        if (wk__assert_no_overlap(sliced, v) < 0) goto done;
+        for (int64_t i = 0; i < ol.len; i++)
+            if (ol.data[i] && wk__assert_no_overlap(sliced, ol.data[i]) < 0) goto done;
+    }
+    r = wk_index_put_(sliced, ol, v, false);
+    rc = r ? 0 : -1;
+done:
+    wk_release(r);
+    wk_release(v);
+    wk_release(sliced);
+    idx_free(&l);
+    return rc;
+}
+
+int wk_setitem_scalar(wk_tensor *self, const wk_index_item *items, int64_t n, bool tuple, wk_scalar value) {
+    if (!self) {
+        wk__error(WK_TYPE_ERROR, "indexing: self must be a Tensor, not None");
+        return -1;
+    }
+    /* torch's scalarToTensor: checked, except that Half and BFloat16 take any value (overflow gives inf) */
+    wk_tensor *v = self->dtype == WK_FLOAT16 || self->dtype == WK_BFLOAT16 ? wk__full(0, NULL, self->dtype, value)
+                                                                           : wk__scalar_tensor_checked(value, self->dtype);
+    if (!v) return -1;
+    int rc = wk_setitem(self, items, n, tuple, v);
+    wk_release(v);
+    return rc;
+}
+
+/* ================================================================================================
+ * masked_select, masked_scatter
+ * ================================================================================================ */
+
+/* Copies the elements of `src` (any geometry) where `mask` (bool, same shape) is true into `out` (contiguous,
+ * row-major order), or with `scatter` the other way: the next element of `out` into each masked place of `src`.
+ * The mask and the tensor are made contiguous first; one pass, no per-element calls. */
+typedef struct {
+    char *flat;          /* the contiguous side */
+    int64_t pos, limit;  /* elements of `flat` used / available */
+    size_t esz;
+    bool scatter, overrun;
+} mask_ctx;
+
+static void mask_loop(char **d, const int64_t *s, int64_t n, void *ctx_) {
+    mask_ctx *c = ctx_;
+    char *t = d[0], *m = d[1];
+    for (int64_t i = 0; i < n; i++, t += s[0], m += s[1]) {
+        if (!*(const uint8_t *)m) continue;
+        if (c->pos >= c->limit) {
+            c->overrun = true;
+            return;
+        }
+        if (c->scatter) memcpy(t, c->flat + c->pos * (int64_t)c->esz, c->esz);
+        else memcpy(c->flat + c->pos * (int64_t)c->esz, t, c->esz);
+        c->pos++;
+    }
+}
+
+static int64_t count_true(const wk_tensor *mask) {
+    wk_tensor *mc = wk__contiguous(mask);
+    if (!mc) return -1;
+    const uint8_t *m = (const uint8_t *)wk__data(mc);
+    int64_t n = wk__numel(mc), k = 0;
+    for (int64_t i = 0; i < n; i++) k += m[i] != 0;
+    wk_release(mc);
+    return k;
+}
+
+wk_tensor *wk_impl_masked_select(wk_tensor *self, wk_tensor *mask) {
+    if (mask->dtype != WK_BOOL) return WK_FAIL(WK_RUNTIME_ERROR, "masked_select: expected BoolTensor for mask");
+    int nd;
+    int64_t shape[WK_MAX_DIM];
+    if (wk__broadcast_shapes(mask->ndim, mask->sizes, self->ndim, self->sizes, &nd, shape) < 0) return NULL;
+    wk_tensor *se = wk__expand_to(self, nd, shape), *me = wk__expand_to(mask, nd, shape), *sc = NULL, *mc = NULL;
+    wk_tensor *r = NULL;
+    if (!se || !me) goto done;
+    /* row-major order of the broadcast shape: iterate contiguous copies so the iterator keeps that order */
+    sc = wk__contiguous(se);
+    mc = wk__contiguous(me);
+    int64_t k = mc ? count_true(mc) : -1;
+    if (!sc || k < 0) goto done;
+    r = wk__empty(1, &k, self->dtype);
+    if (!r) goto done;
+    mask_ctx c = {wk__data(r), 0, k, wk_dtype_size(self->dtype), false, false};
+    wk_tensor *ops[2] = {sc, mc};
+    if (wk_iter_apply(2, ops, mask_loop, &c) < 0) {
+        wk_release(r);
+        r = NULL;
+    }
+done:
+    wk_release(se);
+    wk_release(me);
+    wk_release(sc);
+    wk_release(mc);
+    return r;
+}
+
+wk_tensor *wk_impl_masked_scatter(wk_tensor *self, wk_tensor *mask, wk_tensor *source) {
+    int nd;
+    int64_t shape[WK_MAX_DIM];
+    if (wk__broadcast_shapes(mask->ndim, mask->sizes, self->ndim, self->sizes, &nd, shape) < 0) return NULL;
+    if (self->dtype != source->dtype) {
+        wk__error(WK_RUNTIME_ERROR, "masked_scatter: expected self and source to have same dtypes but got%s and %s",
+                  wk_dtype_scalar_name(self->dtype), wk_dtype_scalar_name(source->dtype));
+        return NULL;
+    }
+    if (mask->dtype != WK_BOOL) {
+        wk__error(WK_RUNTIME_ERROR, "masked_scatter_ only supports boolean masks, but got mask with dtype %s",
+                  wk_dtype_scalar_name(mask->dtype));
+        return NULL;
+    }
+    wk_tensor *r = wk__empty(nd, shape, self->dtype), *me = NULL, *src = NULL;
+    if (!r || wk__copy_(r, self) < 0) goto fail;
+    if (wk__numel(r) == 0) return r;
+    me = wk__expand_to(mask, nd, shape);
+    src = wk__contiguous(source);
+    if (!me || !src) goto fail;
+    mask_ctx c = {wk__data(src), 0, wk__numel(src), wk_dtype_size(self->dtype), true, false};
+    wk_tensor *ops[2] = {r, me};
+    if (wk_iter_apply(2, ops, mask_loop, &c) < 0) goto fail;
+    if (c.overrun) {
+        wk__error(WK_RUNTIME_ERROR, "Number of elements of source < number of ones in mask");
+        goto fail;
+    }
+    wk_release(me);
+    wk_release(src);
+    return r;
+fail:
+    wk_release(me);
+    wk_release(src);
+    wk_release(r);
+    return NULL;
+}
+
+/* grad.masked_select(mask), zero-padded to prod(sizes) elements, viewed as sizes. */
+wk_tensor *wk_impl_masked_scatter_backward(wk_tensor *grad_output, wk_tensor *mask, wk_intlist sizes) {
+    if (sizes.len < 0 || check_ndim((int)sizes.len) < 0) return NULL;
+    if (wk__check_sizes((int)sizes.len, sizes.data) < 0) return NULL;
+    wk_tensor *sel = wk_impl_masked_select(grad_output, mask);
+    if (!sel) return NULL;
+    int64_t total = wk__prod(sizes.data, (int)sizes.len), k = sel->sizes[0];
+    wk_tensor *r = wk__zeros((int)sizes.len, sizes.data, grad_output->dtype);
+    if (r && k > 0) {
+        int64_t n = k < total ? k : total, st = 1;
+        wk_tensor *flat = wk__alias(r, 1, &n, &st, r->offset), *part = wk__alias(sel, 1, &n, sel->strides, sel->offset);
+        if (!flat || !part || wk__copy_(flat, part) < 0) {
+            wk_release(r);
+            r = NULL;
+        }
+        wk_release(flat);
+        wk_release(part);
+    }
+    wk_release(sel);
+    return r;
+}
