@@ -242,9 +242,6 @@ static wk_loop_fn scatter_loop(size_t esz) {
 #define RED_MAX(a, v) ((a) = ((v) != (v) || (v) > (a)) ? (v) : (a))
 #define RED_MIN(a, v) ((a) = ((v) != (v) || (v) < (a)) ? (v) : (a))
 SCATTER_RED_ALL(red_add, RED_ADD, RED_OR)
-SCATTER_RED_ALL(red_mul, RED_MUL, RED_AND)
-SCATTER_RED_ALL(red_max, RED_MAX, RED_OR)
-SCATTER_RED_ALL(red_min, RED_MIN, RED_AND)
 
 /* Runs loop over equal-shaped operands (the iterator needs its operands already at the iteration shape). */
 static int run3(wk_tensor *a, wk_tensor *b, wk_tensor *c, wk_loop_fn fn, void *ctx) {
