@@ -98,7 +98,7 @@ test-wasm: wasm
 test-parity: all
 	$(PYTHON) -m tests.parity
 	$(PYTHON) -m tests.parity --check-golden
-	$(PYTHON) -m pytest -q tests/parity/test_harness.py
+	$(PYTHON) -m pytest -q tests/parity/test_harness.py tests/test_*.py
 # A slice of the parity suite with the extension built under ASan+UBSan, compared against the pinned goldens.
 test-asan:
 	rm -rf $(ASAN_BUILD)/py && mkdir -p $(ASAN_BUILD)/py && cp -r wick $(ASAN_BUILD)/py/ && rm -f $(ASAN_BUILD)/py/wick/_C*.so

@@ -352,6 +352,7 @@ static int exec_module(PyObject *m) {
     if (add_functions(m, module_functions) < 0) return -1;
     if (add_functions(m, wk_generated_functions) < 0) return -1;
     if (add_functions(m, wk_py_function_functions) < 0) return -1;
+    if (add_functions(m, wk_py_storage_functions) < 0) return -1;
     return 0;
 }
 

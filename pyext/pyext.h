@@ -112,7 +112,8 @@ int wk_py_tensor_type_init(PyObject *m);
 int wk_py_dtype_init(PyObject *m);
 int wk_py_node_init(PyObject *m);
 PyObject *wk_py_node_wrap(wk_node *n); /* grad_fn objects (borrowed node) */
-extern PyMethodDef wk_py_function_functions[]; /* torch.autograd.Function support (function.c) */
+extern PyMethodDef wk_py_function_functions[];
+extern PyMethodDef wk_py_storage_functions[]; /* raw storage access for serialisation (storage.c) */ /* torch.autograd.Function support (function.c) */
 extern PyMethodDef wk_py_tensor_methods[];
 extern PyGetSetDef wk_py_tensor_getset[];
 int wk_py_getbuffer(PyObject *self, Py_buffer *view, int flags);

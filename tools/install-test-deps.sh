@@ -7,6 +7,7 @@ need_pip=""
 $PYTHON -c 'import torch, sys; sys.exit(torch.__version__.split("+")[0] != "2.13.0")' 2>/dev/null || need_pip="$need_pip torch==2.13.0"
 $PYTHON -c 'import numpy' 2>/dev/null || need_pip="$need_pip numpy"
 $PYTHON -c 'import pytest' 2>/dev/null || need_pip="$need_pip pytest"
+$PYTHON -c 'import safetensors' 2>/dev/null || need_pip="$need_pip safetensors"  # reads wick's safetensors files
 if [ -n "$need_pip" ]; then
     echo "installing from PyPI:$need_pip"
     # torch is pinned: never let pip pick a newer (multi-GB CUDA) build

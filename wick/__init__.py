@@ -14,8 +14,37 @@ from .autograd import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: 
 from ._printing import set_printoptions, get_printoptions, set_warn_always, is_warn_always_enabled, set_default_dtype  # noqa: F401,E501
 from ._device import device  # noqa: F401
 from . import nn  # noqa: F401
+from . import serialization  # noqa: F401
+from .serialization import save, load, save_safetensors, load_safetensors  # noqa: F401
+
+from . import cuda, backends, amp, distributed, onnx, utils  # noqa: F401
+from .amp import autocast  # noqa: F401
+from .nn import parallel as _parallel  # noqa: F401
 
 __version__ = '0.1.0'
+
+_matmul_precision = ['highest']
+
+
+def set_float32_matmul_precision(precision):
+    if precision not in ('highest', 'high', 'medium'):
+        import warnings
+        warnings.warn("%s is not one of 'highest', 'high', or 'medium'; the currentsetFloat32MatmulPrecision call "
+                      "has no effect." % precision, UserWarning, stacklevel=2)
+        return
+    _matmul_precision[0] = precision
+
+
+def get_float32_matmul_precision():
+    return _matmul_precision[0]
+
+
+def compile(model=None, *, fullgraph=False, dynamic=None, backend='inductor', mode=None, options=None,
+            disable=False):
+    """wick has no compiler yet: torch.compile returns the model (or function) unchanged."""
+    if model is None:
+        return lambda m: m
+    return model
 
 # dtype aliases, as torch spells them
 float = float32

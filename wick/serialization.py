@@ -1,0 +1,415 @@
+"""torch.save / torch.load in PyTorch's own file format, and safetensors.
+
+A torch file is a zip archive (entries stored, not compressed, data aligned to 64 bytes):
+    <prefix>/data.pkl        the object, pickled (protocol 2); tensors reduce to torch._utils._rebuild_tensor_v2
+                             with their storage as a persistent id ('storage', torch.FloatStorage, key, 'cpu', numel)
+    <prefix>/data/<key>      one record of raw little-endian bytes per storage (views share their base's record)
+    <prefix>/.format_version, .storage_alignment, byteorder, version, .data/serialization_id
+wick writes the same layout, so real torch loads what wick saves and wick loads what torch saves. Loading is
+restricted to an allowlist by default (weights_only=True, as torch 2.6+): a file cannot name arbitrary callables."""
+import io
+import json
+import os
+import pickle
+import struct
+import zipfile
+from collections import OrderedDict
+
+from . import _C
+from ._tensor import Tensor
+
+__all__ = ['save', 'load', 'add_safe_globals', 'get_safe_globals', 'clear_safe_globals', 'safe_globals',
+           'save_safetensors', 'load_safetensors']
+
+_DTYPE_STORAGE = [('float32', 'FloatStorage'), ('float64', 'DoubleStorage'), ('float16', 'HalfStorage'),
+                  ('bfloat16', 'BFloat16Storage'), ('int64', 'LongStorage'), ('int32', 'IntStorage'),
+                  ('int16', 'ShortStorage'), ('int8', 'CharStorage'), ('uint8', 'ByteStorage'),
+                  ('bool', 'BoolStorage')]
+_STORAGE_OF = {getattr(_C, d): s for d, s in _DTYPE_STORAGE}
+_DTYPE_OF_STORAGE = {s: getattr(_C, d) for d, s in _DTYPE_STORAGE}
+_DTYPE_NAMES = {d: getattr(_C, d) for d, _ in _DTYPE_STORAGE}
+_DTYPE_NAMES.update({'float': _C.float32, 'double': _C.float64, 'half': _C.float16, 'long': _C.int64,
+                     'int': _C.int32, 'short': _C.int16})
+
+
+# ------------------------------------------------------------------------------------------------ writing
+class _Global:
+    """A stand-in for a torch global (`torch FloatStorage`, `torch._utils _rebuild_tensor_v2`): pickled as a
+    GLOBAL opcode naming torch's module and name, so that the file reads as torch's own."""
+    _cache = {}
+
+    def __new__(cls, module, name):
+        key = (module, name)
+        if key not in cls._cache:
+            obj = super().__new__(cls)
+            obj.module, obj.name = module, name
+            cls._cache[key] = obj
+        return cls._cache[key]
+
+    def __call__(self, *args):   # pickle requires reduce functions to be callable; this one is only a name
+        raise TypeError('%s.%s is a name in a torch file, not a function' % (self.module, self.name))
+
+
+class _StorageRef:
+    def __init__(self, key, storage_type, numel):
+        self.key, self.storage_type, self.numel = key, storage_type, numel
+
+
+class _Pickler(pickle._Pickler):
+    def __init__(self, file, records):
+        super().__init__(file, protocol=2)
+        self.records = records       # storage id -> (key, bytes)
+        self.storage_keys = {}
+
+    def persistent_id(self, obj):
+        if isinstance(obj, _StorageRef):
+            return ('storage', obj.storage_type, obj.key, 'cpu', obj.numel)
+        return None
+
+    def save_global(self, obj, name=None):
+        if isinstance(obj, _Global):
+            self.write(pickle.GLOBAL + bytes(obj.module, 'utf-8') + b'\n' + bytes(obj.name, 'utf-8') + b'\n')
+            self.memoize(obj)
+            return
+        super().save_global(obj, name)
+
+    def _storage_ref(self, t):
+        sid, nbytes, _ = _C._storage_info(t)
+        if sid not in self.storage_keys:
+            key = str(len(self.storage_keys))
+            self.storage_keys[sid] = key
+            self.records[key] = _C._storage_bytes(t)
+        esize = t.element_size()
+        return _StorageRef(self.storage_keys[sid], _Global('torch', _STORAGE_OF[t.dtype]), nbytes // esize)
+
+    def reducer_override(self, obj):
+        from .nn.parameter import Parameter
+        if isinstance(obj, _Global):
+            return NotImplemented
+        if isinstance(obj, Tensor):
+            _, _, offset = _C._storage_info(obj)
+            args = (self._storage_ref(obj), offset, tuple(obj.size()), tuple(obj.stride()),
+                    obj.requires_grad if not isinstance(obj, Parameter) else False, OrderedDict())
+            rebuilt = (_Global('torch._utils', '_rebuild_tensor_v2'), args)
+            if isinstance(obj, Parameter):
+                return (_Global('torch._utils', '_rebuild_parameter'),
+                        (_Reduced(*rebuilt), obj.requires_grad, OrderedDict()))
+            return rebuilt
+        if isinstance(obj, _C.Size):
+            return (_Global('torch', 'Size'), (tuple(obj),))
+        if type(obj).__name__ == 'device' and type(obj).__module__ == 'torch':
+            return (_Global('torch', 'device'), (str(obj),))
+        return NotImplemented
+
+    def save(self, obj, save_persistent_id=True):
+        if isinstance(obj, _C.dtype):           # torch pickles dtypes as the globals torch.float32, ...
+            obj = _Global('torch', str(obj).split('.')[1])
+        if isinstance(obj, _Global):
+            x = self.memo.get(id(obj))
+            if x is not None:
+                self.write(self.get(x[0]))
+            else:
+                self.save_global(obj)
+            return
+        if isinstance(obj, _Reduced):
+            self.save_reduce(obj.fn, obj.args)
+            return
+        super().save(obj, save_persistent_id)
+
+
+class _Reduced:
+    """A reduce tuple nested inside another (a Parameter's data tensor)."""
+
+    def __init__(self, fn, args):
+        self.fn, self.args = fn, args
+
+
+def _write_zip(f, prefix, data_pkl, records):
+    """Stored entries, each payload aligned to 64 bytes with torch's 'FB' extra-field padding."""
+    def add(z, name, payload):
+        info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+        info.compress_type = zipfile.ZIP_STORED
+        offset = z.fp.tell()
+        header = 30 + len(name.encode('utf-8')) + 4
+        pad = (64 - (offset + header) % 64) % 64
+        info.extra = b'FB' + struct.pack('<H', pad) + b'Z' * pad
+        z.writestr(info, payload)
+
+    with zipfile.ZipFile(f, 'w', zipfile.ZIP_STORED) as z:
+        add(z, prefix + '/data.pkl', data_pkl)
+        add(z, prefix + '/.format_version', b'1')
+        add(z, prefix + '/.storage_alignment', b'64')
+        add(z, prefix + '/byteorder', b'little')
+        for key, payload in records.items():
+            add(z, prefix + '/data/' + key, payload)
+        add(z, prefix + '/version', b'3\n')
+        add(z, prefix + '/.data/serialization_id', _serialization_id(data_pkl, records))
+
+
+def _serialization_id(data_pkl, records):
+    import hashlib
+    h = hashlib.sha1(data_pkl)
+    for k, v in records.items():
+        h.update(k.encode())
+        h.update(v)
+    return str(int(h.hexdigest(), 16) % 10 ** 40).zfill(40).encode()
+
+
+def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_serialization=True,
+         _disable_byteorder_record=False):
+    if not _use_new_zipfile_serialization:
+        raise NotImplementedError('wick: the legacy (pre-1.6, non-zip) torch.save format is not supported')
+    if pickle_protocol != 2:
+        raise NotImplementedError('wick: torch.save supports pickle protocol 2 (the default)')
+    records = {}
+    buf = io.BytesIO()
+    p = _Pickler(buf, records)
+    p.dump(obj)
+    if isinstance(f, (str, os.PathLike)):
+        prefix = os.path.splitext(os.path.basename(os.fspath(f)))[0] or 'archive'
+        with open(f, 'wb') as fh:
+            _write_zip(fh, prefix, buf.getvalue(), records)
+    else:
+        _write_zip(f, 'archive', buf.getvalue(), records)
+
+
+# ------------------------------------------------------------------------------------------------ reading
+def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=False, backward_hooks=None,
+                       metadata=None):
+    t = _C._alias(storage, storage_offset, tuple(size), tuple(stride))
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _rebuild_parameter(data, requires_grad, backward_hooks=None):
+    from .nn.parameter import Parameter
+    return Parameter(data, requires_grad)
+
+
+def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
+    p = _rebuild_parameter(data, requires_grad)
+    for k, v in (state or {}).items():
+        setattr(p, k, v)
+    return p
+
+
+def _codecs_encode(s, encoding='latin1'):
+    import codecs
+    return codecs.encode(s, encoding)
+
+
+def _torch_globals():
+    from . import Size
+    from ._device import device
+    table = {('torch._utils', '_rebuild_tensor_v2'): _rebuild_tensor_v2,
+             ('torch._utils', '_rebuild_parameter'): _rebuild_parameter,
+             ('torch._utils', '_rebuild_parameter_with_state'): _rebuild_parameter_with_state,
+             ('torch', 'Size'): Size, ('torch', 'device'): device,
+             ('collections', 'OrderedDict'): OrderedDict,
+             ('_codecs', 'encode'): _codecs_encode,
+             ('__builtin__', 'set'): set, ('builtins', 'set'): set,
+             ('__builtin__', 'frozenset'): frozenset, ('builtins', 'frozenset'): frozenset,
+             ('builtins', 'complex'): complex, ('__builtin__', 'complex'): complex,
+             ('builtins', 'slice'): slice, ('builtins', 'range'): range, ('builtins', 'bytearray'): bytearray}
+    for s, dt in _DTYPE_OF_STORAGE.items():
+        table[('torch', s)] = dt
+    for name, dt in _DTYPE_NAMES.items():
+        table[('torch', name)] = dt
+    return table
+
+
+_safe_globals = []
+
+
+def add_safe_globals(safe_globals):
+    _safe_globals.extend(safe_globals)
+
+
+def get_safe_globals():
+    return list(_safe_globals)
+
+
+def clear_safe_globals():
+    del _safe_globals[:]
+
+
+class safe_globals:
+    def __init__(self, safe_globals):
+        self.globals = safe_globals
+
+    def __enter__(self):
+        self.n = len(_safe_globals)
+        _safe_globals.extend(self.globals)
+
+    def __exit__(self, *exc):
+        del _safe_globals[self.n:]
+
+
+_UNSAFE = ('In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from `False` '
+           'to `True`. Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but it can result '
+           'in arbitrary code execution. Do it only if you got the file from a trusted source.')
+_DOCS = ('\n\nCheck the documentation of torch.load to learn more about types accepted by default with weights_only '
+         'https://pytorch.org/docs/stable/generated/torch.load.html.')
+_BLOCKED_MODULES = ('sys', 'os', 'posix', 'nt')
+
+
+def _weights_only_error(module, name):
+    """torch's wording for a refused global: a blocked module, or a global that is not allowlisted."""
+    full = '%s.%s' % (module, name)
+    if module in _BLOCKED_MODULES:
+        return ('Weights only load failed. %s\n\n\nTrying to load unsupported GLOBAL %s whose module %s is blocked.%s'
+                % (_UNSAFE, full, module, _DOCS))
+    return ('Weights only load failed. This file can still be loaded, to do so you have two options, \x1b[1mdo those '
+            'steps only if you trust the source of the checkpoint\x1b[0m. \n\t(1) %s\n\t(2) Alternatively, to load with '
+            '`weights_only=True` please check the recommended steps in the following error message.\n\tWeightsUnpickler '
+            'error: Unsupported global: GLOBAL %s was not an allowed global by default. Please use '
+            '`torch.serialization.add_safe_globals([%s])` or the `torch.serialization.safe_globals([%s])` context '
+            'manager to allowlist this global if you trust this class/function.%s' % (_UNSAFE, full, full, full, _DOCS))
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, file, zf, prefix, weights_only):
+        super().__init__(file)
+        self.zf, self.prefix, self.weights_only = zf, prefix, weights_only
+        self.storages = {}
+        self.table = _torch_globals()
+
+    def find_class(self, module, name):
+        if (module, name) in self.table:
+            return self.table[(module, name)]
+        for g in _safe_globals:
+            if getattr(g, '__module__', None) == module and getattr(g, '__qualname__', None) == name:
+                return g
+        if self.weights_only:
+            raise pickle.UnpicklingError(_weights_only_error(module, name))
+        if module.startswith('torch'):   # a full-model pickle from torch: map torch.* onto wick.*
+            import importlib
+            try:
+                mod = importlib.import_module('wick' + module[len('torch'):])
+                return getattr(mod, name)
+            except (ImportError, AttributeError):
+                raise pickle.UnpicklingError('wick has no equivalent of %s.%s needed by this file' % (module, name))
+        return super().find_class(module, name)
+
+    def persistent_load(self, pid):
+        if not (isinstance(pid, tuple) and len(pid) == 5 and pid[0] == 'storage'):
+            raise pickle.UnpicklingError('unsupported persistent id in the file: %r' % (pid,))
+        _, dtype, key, location, numel = pid
+        if not isinstance(dtype, _C.dtype):
+            raise pickle.UnpicklingError('unsupported storage type in the file: %r' % (dtype,))
+        key = str(key)
+        if key not in self.storages:
+            try:
+                payload = self.zf.read('%s/data/%s' % (self.prefix, key))
+            except KeyError:
+                raise RuntimeError('the file has no record for storage %s' % key)
+            t = _C._tensor_from_bytes(payload, dtype)
+            if t.numel() != numel:
+                raise RuntimeError('storage %s holds %d elements, the file says %d' % (key, t.numel(), numel))
+            self.storages[key] = t
+        return self.storages[key]
+
+
+def _check_map_location(map_location):
+    if map_location is None:
+        return
+    from ._device import device
+    if callable(map_location) and not isinstance(map_location, (str, device)):
+        return
+    locs = map_location.values() if isinstance(map_location, dict) else [map_location]
+    for loc in locs:
+        if str(device(loc) if not isinstance(loc, device) else loc).split(':')[0] != 'cpu':
+            from . import zeros
+            zeros(1).to(loc)  # raises the missing-device error
+
+
+def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args):
+    if weights_only is None:
+        weights_only = os.environ.get('TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD', '0') not in ('1', 'y', 'yes', 'true')
+    _check_map_location(map_location)
+    opened = isinstance(f, (str, os.PathLike))
+    fh = open(f, 'rb') if opened else f
+    try:
+        if not zipfile.is_zipfile(fh):
+            fh.seek(0)
+            magic = fh.read(8)
+            raise NotImplementedError('wick: this file is not a zip-format torch checkpoint (legacy torch.save '
+                                      'format or not a checkpoint at all); first bytes %r' % magic)
+        fh.seek(0)
+        with zipfile.ZipFile(fh) as zf:
+            names = zf.namelist()
+            pkl = [n for n in names if n.endswith('/data.pkl') and n.count('/') == 1]
+            if not pkl:
+                raise RuntimeError('PytorchStreamReader failed locating file data.pkl: file not found')
+            prefix = pkl[0].split('/')[0]
+            data = zf.read(pkl[0])
+            return _Unpickler(io.BytesIO(data), zf, prefix, weights_only).load()
+    finally:
+        if opened:
+            fh.close()
+
+
+# ------------------------------------------------------------------------------------------------ safetensors
+_ST_CODES = {'float32': 'F32', 'float64': 'F64', 'float16': 'F16', 'bfloat16': 'BF16', 'int64': 'I64',
+             'int32': 'I32', 'int16': 'I16', 'int8': 'I8', 'uint8': 'U8', 'bool': 'BOOL'}
+_ST_DTYPES = {v: getattr(_C, k) for k, v in _ST_CODES.items()}
+
+
+def save_safetensors(tensors, filename, metadata=None):
+    """Writes a dict of tensors in the safetensors format (8-byte little-endian header length, JSON header,
+    then each tensor's row-major bytes)."""
+    header, blobs, offset = {}, [], 0
+    if metadata is not None:
+        header['__metadata__'] = {str(k): str(v) for k, v in metadata.items()}
+    for name in sorted(tensors):
+        t = tensors[name]
+        if not isinstance(t, Tensor):
+            raise TypeError('save_safetensors: %r is not a tensor' % name)
+        data = _C._contiguous_bytes(t)
+        code = _ST_CODES[str(t.dtype).split('.')[1]]
+        header[name] = {'dtype': code, 'shape': list(t.shape), 'data_offsets': [offset, offset + len(data)]}
+        blobs.append(data)
+        offset += len(data)
+    head = json.dumps(header, separators=(',', ':')).encode('utf-8')
+    head += b' ' * ((8 - len(head) % 8) % 8)
+    with open(filename, 'wb') as fh:
+        fh.write(struct.pack('<Q', len(head)))
+        fh.write(head)
+        for b in blobs:
+            fh.write(b)
+
+
+def load_safetensors(filename):
+    with open(filename, 'rb') as fh:
+        raw = fh.read()
+    if len(raw) < 8:
+        raise ValueError('not a safetensors file: too short')
+    n = struct.unpack('<Q', raw[:8])[0]
+    if n > len(raw) - 8:
+        raise ValueError('not a safetensors file: header length %d exceeds the file' % n)
+    header = json.loads(raw[8:8 + n].decode('utf-8'))
+    body = memoryview(raw)[8 + n:]
+    out = OrderedDict()
+    for name, info in header.items():
+        if name == '__metadata__':
+            continue
+        dt = _ST_DTYPES.get(info.get('dtype'))
+        if dt is None:
+            raise ValueError('unsupported safetensors dtype %r for %r' % (info.get('dtype'), name))
+        start, end = info['data_offsets']
+        shape = [int(s) for s in info['shape']]
+        if not (0 <= start <= end <= len(body)):
+            raise ValueError('safetensors offsets of %r are outside the file' % name)
+        flat = _C._tensor_from_bytes(body[start:end], dt)
+        numel = 1
+        for s in shape:
+            numel *= s
+        if flat.numel() != numel:
+            raise ValueError('safetensors entry %r holds %d elements, its shape needs %d' % (name, flat.numel(), numel))
+        strides, acc = [], 1
+        for s in reversed(shape):
+            strides.append(acc)
+            acc *= max(s, 1)
+        out[name] = _C._alias(flat, 0, tuple(shape), tuple(reversed(strides)))
+    return out
