@@ -382,21 +382,6 @@ wk_tensor *wk_impl_ix_slice_backward(wk_tensor *grad_output, wk_intlist input_si
  * copy_ and fill_ (the writes of x[...] = v)
  * ================================================================================================ */
 
-/* copy(self, src): src broadcast to self's shape and cast to self's dtype (the out-of-place half of copy_). */
-wk_tensor *wk_impl_copy(wk_tensor *self, wk_tensor *src, bool non_blocking) {
-    WK_UNUSED(non_blocking);
-    if (wk__assert_no_internal_overlap(self) < 0 || wk__assert_no_partial_overlap(self, src) < 0) return NULL;
-    wk_tensor *e = wk__expand_to(src, self->ndim, self->sizes);
-    if (!e) return NULL;
-    wk_tensor *r = wk__empty(self->ndim, self->sizes, self->dtype);
-    if (r && wk__copy_(r, e) < 0) {
-        wk_release(r);
-        r = NULL;
-    }
-    wk_release(e);
-    return r;
-}
-
 wk_tensor *wk_impl_ix_fill_tensor(wk_tensor *self, wk_tensor *value) {
     if (value->ndim != 0) {
         wk__error(WK_RUNTIME_ERROR, "fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.",
@@ -1162,6 +1147,8 @@ done:
  * size-1 dims, expanded to dst ("setitem"), copied. */
 static int copy_to(wk_tensor *dst, wk_tensor *src) {
     wk_tensor *r = NULL;
+    /* copy_'s TensorIterator checks (the written-to view must not overlap itself or the value) */
+    if (wk__assert_no_internal_overlap(dst) < 0 || wk__assert_no_partial_overlap(dst, src) < 0) return -1;
     if (dst->ndim == src->ndim && !memcmp(dst->sizes, src->sizes, sizeof(int64_t) * (size_t)dst->ndim)) {
         r = wk_copy_(dst, src, false);
     } else if (src->ndim == 0) {
