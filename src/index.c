@@ -255,36 +255,8 @@ static wk_tensor *restride(const wk_tensor *t, int ndim, const int64_t *sizes, c
 }
 
 /* ================================================================================================
- * the views of basic indexing (C-only ops _select, _slice, _unsqueeze, _squeeze_dim, _alias)
+ * the alias view of x[...] (select, slice and unsqueeze are the shape area's ops)
  * ================================================================================================ */
-
-static int check_dim_c(const char *op, int64_t dim, int ndim) {
-    if (dim < 0 || dim >= ndim) {
-        wk__error(WK_INDEX_ERROR, "%s(): dimension %lld out of range for a tensor of %d dimensions", op, (long long)dim,
-                  ndim);
-        return -1;
-    }
-    return 0;
-}
-
-wk_tensor *wk_impl_ix_select(wk_tensor *self, int64_t dim, int64_t index) {
-    if (check_dim_c("select", dim, self->ndim) < 0) return NULL;
-    int64_t size = self->sizes[dim];
-    if (index < -size || index >= size) {
-        wk__error(WK_INDEX_ERROR, "select(): index %lld out of range for tensor of size %lld at dimension %lld",
-                  (long long)index, (long long)size, (long long)dim);
-        return NULL;
-    }
-    if (index < 0) index += size;
-    int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM];
-    int n = 0;
-    for (int i = 0; i < self->ndim; i++) {
-        if (i == dim) continue;
-        sizes[n] = self->sizes[i];
-        strides[n++] = self->strides[i];
-    }
-    return wk__alias(self, n, sizes, strides, self->offset + index * self->strides[dim]);
-}
 
 /* torch's slice: start/end clamp into [0, size], negative ones count from the end; step >= 1. */
 static void slice_bounds(int64_t size, int64_t *start, int64_t *end) {
@@ -299,87 +271,10 @@ static void slice_bounds(int64_t size, int64_t *start, int64_t *end) {
     *end = e;
 }
 
-wk_tensor *wk_impl_ix_slice(wk_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
-    if (self->ndim == 0) return WK_FAIL(WK_INDEX_ERROR, "slice() cannot be applied to a 0-dim tensor.");
-    if (check_dim_c("slice", dim, self->ndim) < 0) return NULL;
-    if (step <= 0) return WK_FAIL(WK_VALUE_ERROR, "step must be greater than zero");
-    int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM];
-    memcpy(sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
-    memcpy(strides, self->strides, sizeof(int64_t) * (size_t)self->ndim);
-    slice_bounds(sizes[dim], &start, &end);
-    int64_t len = end - start;
-    sizes[dim] = len == 0 ? 0 : (len - 1) / step + 1;
-    int64_t st;
-    /* stride * step overflows only when the result has <= 1 element along dim, where the stride is irrelevant */
-    if (!__builtin_mul_overflow(strides[dim], step, &st)) strides[dim] = st;
-    return wk__alias(self, self->ndim, sizes, strides, self->offset + start * self->strides[dim]);
-}
-
-wk_tensor *wk_impl_ix_unsqueeze(wk_tensor *self, int64_t dim) {
-    if (dim < 0 || dim > self->ndim) {
-        wk__error(WK_INDEX_ERROR, "Dimension out of range (expected to be in range of [%d, %d], but got %lld)",
-                  -self->ndim - 1, self->ndim, (long long)dim);
-        return NULL;
-    }
-    if (check_ndim(self->ndim + 1) < 0) return NULL;
-    int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM];
-    int n = 0;
-    for (int i = 0; i <= self->ndim; i++) {
-        if (i == dim) {
-            sizes[n] = 1;
-            strides[n++] = dim >= self->ndim ? 1 : self->sizes[dim] * self->strides[dim];
-        }
-        if (i < self->ndim) {
-            sizes[n] = self->sizes[i];
-            strides[n++] = self->strides[i];
-        }
-    }
-    return wk__alias(self, n, sizes, strides, self->offset);
-}
-
-wk_tensor *wk_impl_ix_squeeze_dim(wk_tensor *self, int64_t dim) {
-    int64_t d;
-    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
-    if (self->ndim == 0 || self->sizes[d] != 1) return wk__alias(self, self->ndim, self->sizes, self->strides, self->offset);
-    int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM];
-    int n = 0;
-    for (int i = 0; i < self->ndim; i++) {
-        if (i == d) continue;
-        sizes[n] = self->sizes[i];
-        strides[n++] = self->strides[i];
-    }
-    return wk__alias(self, n, sizes, strides, self->offset);
-}
-
 wk_tensor *wk_impl_ix_alias(wk_tensor *self) { return wk__alias(self, self->ndim, self->sizes, self->strides, self->offset); }
 
-/* zeros(input_sizes) with view(grad_output's region) = grad_output: the backward of select and slice. */
-static wk_tensor *embed_backward(wk_tensor *g, wk_intlist input_sizes, int64_t dim, bool is_select, int64_t a,
-                                 int64_t b, int64_t step) {
-    if (input_sizes.len < 0 || check_ndim((int)input_sizes.len) < 0) return NULL;
-    wk_tensor *z = wk__zeros((int)input_sizes.len, input_sizes.data, g->dtype);
-    if (!z) return NULL;
-    wk_tensor *v = is_select ? wk_impl_ix_select(z, dim, a) : wk_impl_ix_slice(z, dim, a, b, step);
-    int rc = v ? wk__copy_(v, g) : -1;
-    wk_release(v);
-    if (rc < 0) {
-        wk_release(z);
-        return NULL;
-    }
-    return z;
-}
-
-wk_tensor *wk_impl_ix_select_backward(wk_tensor *grad_output, wk_intlist input_sizes, int64_t dim, int64_t index) {
-    return embed_backward(grad_output, input_sizes, dim, true, index, 0, 1);
-}
-
-wk_tensor *wk_impl_ix_slice_backward(wk_tensor *grad_output, wk_intlist input_sizes, int64_t dim, int64_t start,
-                                   int64_t end, int64_t step) {
-    return embed_backward(grad_output, input_sizes, dim, false, start, end, step);
-}
-
 /* ================================================================================================
- * copy_ and fill_ (the writes of x[...] = v)
+ * fill_ with a 0-d tensor (x[...] = <0-d tensor>)
  * ================================================================================================ */
 
 wk_tensor *wk_impl_ix_fill_tensor(wk_tensor *self, wk_tensor *value) {
@@ -990,7 +885,7 @@ static wk_tensor *apply_select(wk_tensor *t, int64_t dim, int64_t index, int64_t
                   (long long)real_dim, (long long)size);
         return NULL;
     }
-    return wk_ix_select(t, dim, index < 0 ? index + size : index);
+    return wk_select(t, dim, index < 0 ? index + size : index);
 }
 
 static wk_tensor *apply_slice(wk_tensor *t, int64_t dim, int64_t start, int64_t stop, int64_t step, bool disable_opt) {
@@ -1003,7 +898,7 @@ static wk_tensor *apply_slice(wk_tensor *t, int64_t dim, int64_t start, int64_t 
     int64_t d;
     if (wk__wrap_dim(dim, t->ndim, &d) < 0) return NULL;
     slice_bounds(t->sizes[d], &start, &stop);
-    return wk_ix_slice(t, d, start, stop, step);
+    return wk_slice(t, d, wk_some(start), wk_some(stop), step);
 }
 
 static bool is_int_scalar_tensor(const wk_tensor *t) {
@@ -1048,12 +943,12 @@ static wk_tensor *apply_slicing(wk_tensor *self, const wk_index_item *items, int
             break;
         }
         case WK_IDX_NONE:
-            next = wk_ix_unsqueeze(result, dim);
+            next = wk_unsqueeze(result, dim);
             dim++;
             if (next && push_nulls(out, 1) < 0) goto fail_next;
             break;
         case WK_IDX_BOOL: {
-            next = wk_ix_unsqueeze(result, dim);
+            next = wk_unsqueeze(result, dim);
             wk_tensor *b = next ? bool_index(it->i != 0) : NULL;
             if (next && (!b || record_tensor(out, b, &dim) < 0)) {
                 wk_release(b);
@@ -1068,7 +963,7 @@ static wk_tensor *apply_slicing(wk_tensor *self, const wk_index_item *items, int
                 wk_scalar v = wk__load_scalar(wk__data(t), t->dtype);
                 next = apply_select(result, dim, v.v.i, i);
             } else if (is_int_scalar_tensor(t)) { /* 0-d bool / uint8: like a Python bool */
-                next = wk_ix_unsqueeze(result, dim);
+                next = wk_unsqueeze(result, dim);
                 wk_tensor *b = next ? bool_index(wk__load_scalar(wk__data(t), t->dtype).v.i != 0) : NULL;
                 if (next && (!b || record_tensor(out, b, &dim) < 0)) {
                     wk_release(b);
@@ -1113,10 +1008,10 @@ wk_tensor *wk_getitem(wk_tensor *self, const wk_index_item *items, int64_t n, bo
         switch (it->kind) {
         case WK_IDX_INT: return apply_select(self, 0, it->i, 0);
         case WK_IDX_SLICE: return apply_slice(self, 0, it->start, it->stop, it->step, true);
-        case WK_IDX_NONE: return wk_ix_unsqueeze(self, 0);
+        case WK_IDX_NONE: return wk_unsqueeze(self, 0);
         case WK_IDX_ELLIPSIS: return wk_ix_alias(self);
         case WK_IDX_BOOL: {
-            wk_tensor *u = wk_ix_unsqueeze(self, 0), *b = u ? bool_index(it->i != 0) : NULL, *r = NULL;
+            wk_tensor *u = wk_unsqueeze(self, 0), *b = u ? bool_index(it->i != 0) : NULL, *r = NULL;
             if (b) {
                 const wk_tensor *l[1] = {b};
                 wk_opttensorlist ol = {l, 1};
@@ -1194,7 +1089,7 @@ int wk_setitem(wk_tensor *self, const wk_index_item *items, int64_t n, bool tupl
         case WK_IDX_BOOL:
             if (!it->i) return 0; /* x[False] = v does nothing */
             /* fallthrough */
-        case WK_IDX_NONE: dst = wk_ix_unsqueeze(self, 0); break;
+        case WK_IDX_NONE: dst = wk_unsqueeze(self, 0); break;
         case WK_IDX_ELLIPSIS: dst = wk_retain(self); break;
         case WK_IDX_INT: dst = apply_select(self, 0, it->i, 0); break;
         case WK_IDX_SLICE: dst = apply_slice(self, 0, it->start, it->stop, it->step, false); break;
