@@ -1,1 +1,2 @@
 """torch.utils."""
+from . import data  # noqa: F401
