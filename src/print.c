@@ -34,8 +34,8 @@
  *   dim, so edgeitems == 0 keeps the whole row; a dim >= 2 tensor with edgeitems == 0 gives an empty set).
  * - Floating formatter (values as exact doubles; half/bfloat16 widen exactly): over the non-zero finite values V.
  *   V empty: int mode, width 1, never sci (even with sci_mode=True). int_mode iff every v == ceil(v).
- *   sci iff (option None) max/min > 1000 || max > 1e8 || (!int_mode && min < 1e-4) -- the last term applies to
- *   int mode too, but an integer is never < 1e-4. Width: longest '{:.Pe}' (sci), '{:.0f}' + 1 (int mode) or
+ *   sci: the sci_mode option if set, else max/min > 1000 || max > 1e8 || min < 1e-4 (|v| of V, in double).
+ *   Width: longest '{:.Pe}' (sci), '{:.0f}' + 1 (int mode) or
  *   '{:.Pf}' over V. Each value prints in that format ("." appended in int mode unless nan/inf), NaN as "nan"
  *   (never "-nan"), left-padded to the width, never truncated.
  * - Integer and bool: width = longest str(v); bool prints True/False.
@@ -319,6 +319,17 @@ static int pr_build_formatter(pr_ctx *c) {
 }
 
 /* ---- layout ---- */
+/* Before item `item` of a row: ", " within a line, ",\n" + (indent+1) spaces every per_line items. */
+static void pr_row_sep(wk_strbuf *b, int64_t item, int64_t per_line, int64_t indent) {
+    if (item == 0) return;
+    if (item % per_line == 0) {
+        pr_puts(b, ",\n");
+        pr_repeat(b, ' ', indent + 1);
+    } else {
+        pr_puts(b, ", ");
+    }
+}
+
 static void pr_row(pr_ctx *c, int64_t off, int64_t indent) {
     const wk_tensor *t = c->t;
     wk_strbuf *b = c->out;
@@ -339,29 +350,16 @@ static void pr_row(pr_ctx *c, int64_t off, int64_t indent) {
     }
     int64_t item = 0;
     pr_puts(b, "[");
-#define PR_SEP()                                  \
-    do {                                          \
-        if (item > 0) {                           \
-            if (item % per_line == 0) {           \
-                pr_puts(b, ",\n");                \
-                pr_repeat(b, ' ', indent + 1);    \
-            } else {                              \
-                pr_puts(b, ", ");                 \
-            }                                     \
-        }                                         \
-        item++;                                   \
-    } while (0)
     for (int k = 0; k < 2; k++) {
         if (k == 1 && ell) {
-            PR_SEP();
+            pr_row_sep(b, item++, per_line, indent);
             pr_puts(b, ell);
         }
         for (int64_t i = r[k][0]; i < r[k][1] && !b->failed; i++) {
-            PR_SEP();
+            pr_row_sep(b, item++, per_line, indent);
             pr_append_value(b, &c->fmt, pr_load(c, off + i * st));
         }
     }
-#undef PR_SEP
     pr_puts(b, "]");
 }
 
@@ -447,11 +445,9 @@ static int pr_check_tensor(const wk_tensor *t) {
         wk_sb_ints(&a, t->sizes, t->ndim);
         wk_sb_ints(&s, t->strides, t->ndim);
         wk__error(WK_RUNTIME_ERROR,
-                  "setStorage: sizes %s, strides %s, storage offset %lld, and itemsize %zu requiring a storage "
-                  "size of %lld are out of bounds for storage of size %zu",
-                  a.s ? a.s : "[]", s.s ? s.s : "[]", (long long)t->offset, es,
-                  bad && hi < INT64_MAX / (int64_t)es ? (long long)((hi + 1) * (int64_t)es) : -1LL,
-                  t->storage ? t->storage->nbytes : (size_t)0);
+                  "cannot print a tensor with sizes %s, strides %s and storage offset %lld: its elements lie outside "
+                  "its storage of %zu bytes",
+                  a.s ? a.s : "[]", s.s ? s.s : "[]", (long long)t->offset, t->storage ? t->storage->nbytes : 0);
         wk_sb_free(&a);
         wk_sb_free(&s);
         return -1;
