@@ -248,8 +248,10 @@ static int convert(const wk_param *p, PyObject *o, wk_pyval *v, int wrap_numbers
         Py_DECREF(cap);
         return v->gen ? 1 : -1;
     }
-    case PT_DEVICE:
-        return wk_py_check_device(o) < 0 ? -1 : 1;
+    case PT_DEVICE: {
+        int rc = wk_py_check_device(o);
+        return rc < 0 ? -1 : rc == 0;
+    }
     case PT_LAYOUT:
     case PT_MEMFMT:
     case PT_OBJECT:
@@ -508,8 +510,14 @@ int wk_parse_args(wk_sig *sigs, PyObject *self, PyObject *args, PyObject *kwargs
     if (nsig == 1) {
         const wk_param *ps = sigs[0].params;
         if (bad_param >= 0 && bad_obj) {
-            PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be %s, not %s", name,
-                         ps[bad_param].name, bad_param + 1, ptype_name(ps[bad_param].type), Py_TYPE(bad_obj)->tp_name);
+            /* torch names the position only for arguments given positionally */
+            if (kwargs && PyDict_GetItemString(kwargs, ps[bad_param].name) == bad_obj)
+                PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", name, ps[bad_param].name,
+                             ptype_name(ps[bad_param].type), Py_TYPE(bad_obj)->tp_name);
+            else
+                PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be %s, not %s", name,
+                             ps[bad_param].name, bad_param + 1, ptype_name(ps[bad_param].type),
+                             Py_TYPE(bad_obj)->tp_name);
             return -1;
         }
         if (bad_param >= 0 && bad_kw) {

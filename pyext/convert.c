@@ -1,6 +1,8 @@
 /* convert.c — Python <-> wick values: errors, tensor wrapping, scalars, dtypes, nested data. */
 #include "pyext.h"
 
+#include <ctype.h>
+
 PyTypeObject *wk_py_tensor_class; /* wick.Tensor, registered by the Python layer */
 
 PyObject *wk_py_raise(void) {
@@ -227,205 +229,492 @@ int wk_py_to_dtype(PyObject *o, wk_dtype *dt) {
     return 0;
 }
 
+/* ---- devices ----
+ * Note [Devices]: wick has one device, the CPU. A device argument is parsed as torch parses it (so a typo gets
+ * torch's message); 'cpu' (any index) is accepted; 'cuda' fails as in a CPU-only torch build; every other
+ * device type fails with a message naming the one that exists. */
+static const char *const DEVICE_TYPES[] = {"cpu",  "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl",
+                                           "ideep", "hip", "ve",  "fpga", "maia", "xla", "lazy",
+                                           "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone", NULL};
+
+/* torch's device-string grammar: ([a-zA-Z_]+)(:([1-9][0-9]*|0))? */
+static bool device_string_ok(const char *s, size_t *type_len) {
+    size_t n = 0;
+    while (s[n] && (isalpha((unsigned char)s[n]) || s[n] == '_')) n++;
+    *type_len = n;
+    if (n == 0) return false;
+    if (!s[n]) return true;
+    if (s[n] != ':') return false;
+    const char *d = s + n + 1;
+    if (!*d) return false;
+    if (d[0] == '0') return d[1] == 0;
+    for (; *d; d++)
+        if (!isdigit((unsigned char)*d)) return false;
+    return true;
+}
+
 int wk_py_check_device(PyObject *o) {
     if (!o || o == Py_None) return 0;
-    PyObject *s = PyLong_Check(o) ? PyUnicode_FromFormat("cuda:%S", o) : PyObject_Str(o);
-    if (!s) return -1;
-    const char *str = PyUnicode_AsUTF8(s);
-    int rc = 0;
-    if (!str) rc = -1;
-    else if (strcmp(str, "cpu") && strncmp(str, "cpu:", 4)) {
-        if (!strncmp(str, "cuda", 4))
-            PyErr_SetString(PyExc_AssertionError, "Torch not compiled with CUDA enabled");
-        else
-            PyErr_Format(PyExc_RuntimeError,
-                         "wick has only the CPU device: '%s' is not available (the devices that exist: 'cpu')", str);
-        rc = -1;
+    if (PyLong_Check(o) && !PyBool_Check(o)) {
+        long long i = PyLong_AsLongLong(o);
+        if (i == -1 && PyErr_Occurred()) return -1;
+        PyErr_SetString(PyExc_RuntimeError, i < 0 ? "Device index must not be negative"
+                                                  : "Cannot access accelerator device when none is available.");
+        return -1;
     }
+    PyObject *s;
+    if (PyUnicode_Check(o)) {
+        Py_INCREF(o);
+        s = o;
+    } else if (!PyBool_Check(o) && !WK_PyTensor_Check(o) && PyObject_HasAttrString(o, "type") &&
+               PyObject_HasAttrString(o, "index") && !strcmp(Py_TYPE(o)->tp_name, "device")) {
+        s = PyObject_Str(o); /* a torch.device object (wick/_device.py) */
+        if (!s) return -1;
+    } else {
+        return 1; /* not a device */
+    }
+    const char *str = PyUnicode_AsUTF8(s);
+    int rc = -1;
+    size_t tl = 0;
+    if (!str) goto done;
+    if (!device_string_ok(str, &tl)) {
+        PyErr_Format(PyExc_RuntimeError, "Invalid device string: '%s'", str);
+        goto done;
+    }
+    int k = 0;
+    while (DEVICE_TYPES[k] && (strlen(DEVICE_TYPES[k]) != tl || strncmp(DEVICE_TYPES[k], str, tl))) k++;
+    if (!DEVICE_TYPES[k]) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, "
+                     "lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of device string: %s",
+                     str);
+    } else if (k == 0) {
+        rc = 0;
+    } else if (k == 1) {
+        PyErr_SetString(PyExc_AssertionError, "Torch not compiled with CUDA enabled");
+    } else {
+        PyErr_Format(PyExc_RuntimeError,
+                     "wick has only the CPU device: '%s' is not available (use device='cpu', or leave device out)",
+                     str);
+    }
+done:
     Py_DECREF(s);
     return rc;
 }
 
-/* ---- torch.tensor(data): nested sequences -> tensor ----
- * Note [tensor() dtype inference]: bool < int < float over all leaves (torch's infer_scalar_type); a tensor or
- * numpy array leaf contributes its dtype; the default float dtype for Python floats. */
-typedef struct {
-    int ndim;
-    int64_t sizes[WK_MAX_DIM];
-    int kind; /* 0 bool, 1 int, 2 float; from Python scalars */
-    wk_dtype tensor_dtype; /* promoted dtype of tensor leaves, or NONE */
-    bool any_scalar;
-} shape_info;
+/* ---- numpy (optional: nothing here imports numpy) ----
+ * Arrays and numpy scalars are read through the buffer protocol; they are recognised by their numpy base
+ * class names, as torch's PyArray_Check / PyArray_CheckScalar recognise them. */
+static bool has_base_named(PyObject *o, const char *name) {
+    PyObject *mro = Py_TYPE(o)->tp_mro;
+    if (!mro || !PyTuple_Check(mro)) return false;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(mro); i++)
+        if (!strcmp(((PyTypeObject *)PyTuple_GET_ITEM(mro, i))->tp_name, name)) return true;
+    return false;
+}
+bool wk_py_is_ndarray(PyObject *o) { return has_base_named(o, "numpy.ndarray"); }
+static bool is_numpy_scalar(PyObject *o) { return has_base_named(o, "numpy.generic"); }
 
-static const char *type_name(PyObject *o) { return Py_TYPE(o)->tp_name; }
-
-static bool is_seq(PyObject *o) {
-    return (PyList_Check(o) || PyTuple_Check(o) || (PySequence_Check(o) && !PyUnicode_Check(o) && !PyBytes_Check(o) &&
-                                                   !WK_PyTensor_Check(o) && !PyObject_HasAttrString(o, "__array_interface__"))) &&
-           !PyDict_Check(o);
+/* Buffer format -> dtype: 1 ok, 0 unsupported type, -1 non-native byte order. */
+static int format_dtype(const char *fmt, Py_ssize_t itemsize, wk_dtype *dt) {
+    if (!fmt) fmt = "B";
+    const uint16_t one = 1;
+    bool little = *(const char *)&one == 1;
+    if (*fmt == '@' || *fmt == '=') fmt++;
+    else if (*fmt == '<' || *fmt == '>' || *fmt == '!') {
+        bool want_little = *fmt == '<';
+        fmt++;
+        if (want_little != little && itemsize > 1) return -1;
+    }
+    if (!fmt[0] || fmt[1]) return 0;
+    switch (fmt[0]) {
+    case '?': *dt = WK_BOOL; return 1;
+    case 'b': *dt = WK_INT8; return 1;
+    case 'B': *dt = WK_UINT8; return 1;
+    case 'h': case 'i': case 'l': case 'q':
+        switch (itemsize) {
+        case 1: *dt = WK_INT8; return 1;
+        case 2: *dt = WK_INT16; return 1;
+        case 4: *dt = WK_INT32; return 1;
+        case 8: *dt = WK_INT64; return 1;
+        default: return 0;
+        }
+    case 'e': *dt = WK_FLOAT16; return 1;
+    case 'f': *dt = WK_FLOAT32; return 1;
+    case 'd': *dt = WK_FLOAT64; return 1;
+    default: return 0;
+    }
 }
 
-static PyObject *as_array_tensor(PyObject *o) {
-    /* numpy arrays and anything with __array_interface__ go through torch-like from_numpy semantics (copied) */
-    PyObject *wick = PyImport_ImportModule("wick");
-    if (!wick) return NULL;
-    PyObject *fn = PyObject_GetAttrString(wick, "_tensor_from_array");
-    Py_DECREF(wick);
-    if (!fn) return NULL;
-    PyObject *r = PyObject_CallOneArg(fn, o);
-    Py_DECREF(fn);
+/* "numpy.uint16": the name torch prints for an array's element type. */
+static PyObject *numpy_type_name(PyObject *o) {
+    PyObject *dt = PyObject_GetAttrString(o, "dtype"), *ty = dt ? PyObject_GetAttrString(dt, "type") : NULL;
+    Py_XDECREF(dt);
+    if (!ty) {
+        PyErr_Clear();
+        return PyUnicode_FromString(Py_TYPE(o)->tp_name);
+    }
+    PyObject *r = PyType_Check(ty) ? PyUnicode_FromString(((PyTypeObject *)ty)->tp_name) : PyObject_Str(ty);
+    Py_DECREF(ty);
     return r;
 }
 
-static int infer(PyObject *o, int depth, shape_info *si) {
-    if (depth > WK_MAX_DIM) {
-        PyErr_SetString(PyExc_ValueError, "too many dimensions");
-        return -1;
-    }
-    if (WK_PyTensor_Check(o) || PyObject_HasAttrString(o, "__array_interface__")) {
-        PyObject *to = NULL;
-        if (!WK_PyTensor_Check(o)) {
-            to = as_array_tensor(o);
-            if (!to) return -1;
-            o = to;
-        }
-        wk_tensor *t = wk_py_self(o);
-        if (depth == 0 || si->ndim == depth) {
-            if (depth == 0) si->ndim = 0;
-            /* shape of the leaf becomes part of the total shape */
-            for (int i = 0; i < wk_ndim(t); i++) si->sizes[depth + i] = wk_sizes(t)[i];
-            si->ndim = depth + wk_ndim(t);
-        }
-        si->tensor_dtype = wk_promote_types(si->tensor_dtype, wk_tensor_dtype(t));
-        Py_XDECREF(to);
-        return 0;
-    }
-    if (is_seq(o)) {
-        Py_ssize_t n = PySequence_Size(o);
-        if (n < 0) return -1;
-        if (si->ndim <= depth) {
-            si->ndim = depth + 1;
-            si->sizes[depth] = n;
-        }
-        for (Py_ssize_t i = 0; i < n; i++) {
-            PyObject *item = PySequence_GetItem(o, i);
-            if (!item) return -1;
-            int rc = infer(item, depth + 1, si);
-            Py_DECREF(item);
-            if (rc < 0) return -1;
-            if (i == 0 && n > 0 && si->ndim == depth + 1 && !is_seq(item)) { /* scalar leaves at this depth */
-            }
-        }
-        return 0;
-    }
-    wk_scalar s;
-    int rc = wk_py_to_scalar(o, &s, false);
-    if (rc < 0) return -1;
-    if (rc == 0) {
-        PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", type_name(o));
-        return -1;
-    }
-    if (si->ndim < depth) si->ndim = depth;
-    si->any_scalar = true;
-    int k = s.tag == WK_SCALAR_BOOL ? 0 : s.tag == WK_SCALAR_INT ? 1 : 2;
-    if (k > si->kind) si->kind = k;
-    return 0;
+static void unsupported_numpy_type(PyObject *o) {
+    PyObject *name = numpy_type_name(o);
+    if (!name) return;
+    PyErr_Format(PyExc_TypeError,
+                 "can't convert np.ndarray of type %U. The only supported types are: float64, float32, float16, "
+                 "int64, int32, int16, int8, uint8, and bool.",
+                 name);
+    Py_DECREF(name);
 }
 
-/* Fills `out` (contiguous, dtype dt) from nested data, checking the shape. */
-static int fill(PyObject *o, int depth, const shape_info *si, wk_dtype dt, char **cursor) {
-    size_t esz = wk_dtype_size(dt);
-    if (depth == si->ndim) {
-        if (WK_PyTensor_Check(o)) {
-            wk_tensor *t = wk_py_self(o);
-            if (wk_numel(t) != 1) goto shape_err;
-            wk_scalar s;
-            if (wk_item(t, &s) < 0) {
-                wk_py_raise();
-                return -1;
+/* The dtype of a numpy scalar or array, 0 if it has none wick knows (error set). */
+static int numpy_dtype(PyObject *o, wk_dtype *dt) {
+    Py_buffer v;
+    if (PyObject_GetBuffer(o, &v, PyBUF_FORMAT | PyBUF_STRIDES) < 0) {
+        PyErr_Clear();
+        unsupported_numpy_type(o);
+        return 0;
+    }
+    int rc = format_dtype(v.format, v.itemsize, dt);
+    PyBuffer_Release(&v);
+    if (rc == 0) unsupported_numpy_type(o);
+    if (rc < 0)
+        PyErr_SetString(PyExc_ValueError, "given numpy array has byte order different from the native byte order. "
+                                          "Conversion between byte orders is currently not supported.");
+    return rc > 0;
+}
+
+static void release_buffer(void *ctx) {
+    if (!Py_IsInitialized()) return; /* interpreter gone: the memory goes with it */
+    PyGILState_STATE g = PyGILState_Ensure();
+    PyBuffer_Release((Py_buffer *)ctx);
+    PyMem_Free(ctx);
+    PyGILState_Release(g);
+}
+
+/* torch.from_numpy: a tensor sharing the array's memory (torch's tensor_from_numpy). */
+wk_tensor *wk_py_from_numpy(PyObject *arr, bool warn_if_not_writeable) {
+    if (!wk_py_is_ndarray(arr)) {
+        PyErr_Format(PyExc_TypeError, "expected np.ndarray (got %s)", Py_TYPE(arr)->tp_name);
+        return NULL;
+    }
+    Py_buffer *v = PyMem_Calloc(1, sizeof *v);
+    if (!v) return (wk_tensor *)PyErr_NoMemory();
+    if (PyObject_GetBuffer(arr, v, PyBUF_RECORDS) < 0) {
+        PyErr_Clear();
+        if (PyObject_GetBuffer(arr, v, PyBUF_RECORDS_RO) < 0) {
+            PyErr_Clear();
+            PyMem_Free(v);
+            unsupported_numpy_type(arr);
+            return NULL;
+        }
+        if (warn_if_not_writeable) {
+            static bool warned = false; /* torch warns once per process */
+            if (!warned) {
+                warned = true;
+                if (PyErr_WarnEx(PyExc_UserWarning,
+                                 "The given NumPy array is not writable, and PyTorch does not support non-writable "
+                                 "tensors. This means writing to this tensor will result in undefined behavior. You "
+                                 "may want to copy the array to protect its data or make it writable before "
+                                 "converting it to a tensor. This type of warning will be suppressed for the rest of "
+                                 "this program.",
+                                 1) < 0)
+                    goto fail;
             }
-            wk__store_scalar(*cursor, dt, s);
-            *cursor += esz;
-            return 0;
         }
-        if (is_seq(o)) goto shape_err;
-        wk_scalar s;
-        int rc = wk_py_to_scalar(o, &s, false);
-        if (rc <= 0) {
-            if (rc == 0) PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", type_name(o));
-            return -1;
-        }
-        wk__store_scalar(*cursor, dt, s);
-        *cursor += esz;
-        return 0;
     }
-    if (WK_PyTensor_Check(o) || PyObject_HasAttrString(o, "__array_interface__")) {
-        PyObject *to = WK_PyTensor_Check(o) ? (Py_INCREF(o), o) : as_array_tensor(o);
-        if (!to) return -1;
-        wk_tensor *t = wk_py_self(to);
-        int nd = wk_ndim(t);
-        if (depth + nd != si->ndim || memcmp(wk_sizes(t), si->sizes + depth, sizeof(int64_t) * (size_t)nd)) {
-            Py_DECREF(to);
-            goto shape_err;
-        }
-        int rc = wk_copy_to_buffer(t, dt, *cursor);
-        *cursor += (size_t)wk_numel(t) * esz;
-        Py_DECREF(to);
-        if (rc < 0) {
-            wk_py_raise();
-            return -1;
-        }
-        return 0;
+    if (v->ndim > WK_MAX_DIM) {
+        PyErr_Format(PyExc_RuntimeError, "wick supports tensors of at most %d dimensions, got %d", WK_MAX_DIM, v->ndim);
+        goto fail;
     }
-    if (!is_seq(o)) {
-        PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %s)",
-                     (long long)si->sizes[depth], depth, "a scalar");
+    int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM];
+    for (int i = 0; i < v->ndim; i++) {
+        sizes[i] = v->shape[i];
+        Py_ssize_t st = v->strides ? v->strides[i] : 0;
+        if (st % v->itemsize) {
+            PyErr_SetString(PyExc_ValueError, "given numpy array strides not a multiple of the element byte size. "
+                                              "Copy the numpy array to reallocate the memory.");
+            goto fail;
+        }
+        if (st < 0) {
+            PyErr_SetString(PyExc_ValueError,
+                            "At least one stride in the given numpy array is negative, and tensors with negative "
+                            "strides are not currently supported. (You can probably work around this by making a "
+                            "copy of your array  with array.copy().) ");
+            goto fail;
+        }
+        strides[i] = st / v->itemsize;
+    }
+    if (!v->strides) wk__contiguous_strides(v->ndim, sizes, strides);
+    wk_dtype dt;
+    int rc = format_dtype(v->format, v->itemsize, &dt);
+    if (rc == 0) {
+        unsupported_numpy_type(arr);
+        goto fail;
+    }
+    if (rc < 0) {
+        PyErr_SetString(PyExc_ValueError, "given numpy array has byte order different from the native byte order. "
+                                          "Conversion between byte orders is currently not supported.");
+        goto fail;
+    }
+    wk_tensor *t = wk_from_blob(v->buf, dt, v->ndim, sizes, strides, (size_t)v->len, release_buffer, v);
+    if (!t) {
+        wk_py_raise();
+        goto fail;
+    }
+    return t;
+fail:
+    PyBuffer_Release(v);
+    PyMem_Free(v);
+    return NULL;
+}
+
+/* ---- torch.tensor(data) / as_tensor(data) ----
+ * Note [tensor() from Python data] (torch's internal_new_from_data):
+ *  1. a Tensor is detached and converted with to(dtype) (copied for tensor(), shared for as_tensor());
+ *  2. a numpy array is wrapped as from_numpy does, then converted likewise;
+ *  3. anything else: the shape comes from following element 0 while the object is a sequence (compute_sizes:
+ *     strings are sequences too, tensors are not); the dtype from every leaf (bool, int64, the default float
+ *     dtype; tensors and numpy values by their dtype), folded with promote_types (infer_scalar_type); then
+ *     every leaf is stored with the target dtype's conversion rule, checking each sequence's length
+ *     (recursive_store). */
+#define TORCH_MAX_DIMS 128 /* torch's compute_sizes limit ("too many dimensions 'str'") */
+
+static bool is_stringlike(PyObject *o) { return PyUnicode_Check(o) || PyBytes_Check(o); }
+
+static int compute_sizes(PyObject *data, int *ndim, int64_t *sizes) {
+    PyObject *seq = data;
+    Py_INCREF(seq);
+    int n = 0;
+    while (!WK_PyTensor_Check(seq) && PySequence_Check(seq)) {
+        Py_ssize_t len = PySequence_Length(seq);
+        if (len < 0) goto fail;
+        if (n >= TORCH_MAX_DIMS) {
+            PyErr_Format(PyExc_ValueError, "too many dimensions '%s'", Py_TYPE(seq)->tp_name);
+            goto fail;
+        }
+        if (n < WK_MAX_DIM) sizes[n] = len;
+        n++;
+        if (len == 0) break;
+        PyObject *item = PySequence_GetItem(seq, 0);
+        if (!item) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "could not determine the shape of object type '%s'", Py_TYPE(seq)->tp_name);
+            goto fail;
+        }
+        Py_DECREF(seq);
+        seq = item;
+    }
+    Py_DECREF(seq);
+    if (n > WK_MAX_DIM) {
+        PyErr_Format(PyExc_RuntimeError, "wick supports tensors of at most %d dimensions, got %d", WK_MAX_DIM, n);
         return -1;
     }
-    Py_ssize_t n = PySequence_Size(o);
-    if (n < 0) return -1;
-    if (n != si->sizes[depth]) {
-        PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %zd)",
-                     (long long)si->sizes[depth], depth, n);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item = PySequence_GetItem(o, i);
-        if (!item) return -1;
-        int rc = fill(item, depth + 1, si, dt, cursor);
-        Py_DECREF(item);
-        if (rc < 0) return -1;
-    }
+    *ndim = n;
     return 0;
-shape_err:
-    PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %s)",
-                 depth < si->ndim ? (long long)si->sizes[depth] : 0LL, depth, "a different shape");
+fail:
+    Py_DECREF(seq);
     return -1;
 }
 
-wk_tensor *wk_py_tensor_from_data(PyObject *data, wk_dtype dtype, bool *inferred_float) {
-    shape_info si;
-    memset(&si, 0, sizeof si);
-    si.tensor_dtype = WK_DTYPE_NONE;
-    si.ndim = 0;
-    if (infer(data, 0, &si) < 0) return NULL;
+static int infer_dtype(PyObject *o, wk_dtype *out) {
+    if (wk_py_is_ndarray(o) || is_numpy_scalar(o)) return numpy_dtype(o, out) ? 0 : -1;
+    if (PyFloat_Check(o)) {
+        *out = wk_get_default_dtype();
+        return 0;
+    }
+    if (PyLong_Check(o) && !PyBool_Check(o)) {
+        *out = WK_INT64;
+        return 0;
+    }
+    if (PyBool_Check(o)) {
+        *out = WK_BOOL;
+        return 0;
+    }
+    if (PyComplex_Check(o)) {
+        PyErr_SetString(PyExc_TypeError, "new(): wick has no complex dtypes, so complex data is not supported");
+        return -1;
+    }
+    if (WK_PyTensor_Check(o)) {
+        *out = wk_tensor_dtype(wk_py_self(o));
+        return 0;
+    }
+    if (is_stringlike(o)) {
+        PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    if (PySequence_Check(o)) {
+        Py_ssize_t n = PySequence_Length(o);
+        if (n < 0) return -1;
+        if (n == 0) {
+            *out = wk_get_default_dtype();
+            return 0;
+        }
+        wk_dtype acc = WK_DTYPE_NONE;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *item = PySequence_GetItem(o, i);
+            if (!item) return -1;
+            if (item == o) {
+                Py_DECREF(item);
+                PyErr_SetString(PyExc_TypeError, "new(): self-referential lists are incompatible");
+                return -1;
+            }
+            wk_dtype d;
+            if (Py_EnterRecursiveCall(" in torch.tensor()")) {
+                Py_DECREF(item);
+                return -1;
+            }
+            int rc = infer_dtype(item, &d);
+            Py_LeaveRecursiveCall();
+            Py_DECREF(item);
+            if (rc < 0) return -1;
+            acc = acc == WK_DTYPE_NONE ? d : wk_promote_types(acc, d);
+        }
+        *out = acc;
+        return 0;
+    }
+    PyErr_Format(PyExc_RuntimeError, "Could not infer dtype of %s", Py_TYPE(o)->tp_name);
+    return -1;
+}
+
+/* c10's overflows<To>(int64): unsigned targets also take negatives that wrap (uint8: -255..255). */
+static bool int_overflows(int64_t v, wk_dtype dt) {
+    switch (dt) {
+    case WK_UINT8: return v > 255 || v < -255;
+    case WK_INT8: return v > 127 || v < -128;
+    case WK_INT16: return v > 32767 || v < -32768;
+    case WK_INT32: return v > 2147483647LL || v < -2147483648LL;
+    default: return false;
+    }
+}
+/* ... and overflows<To>(double) for integral targets: nan, infinities and out-of-range values. */
+static bool float_overflows_int(double d, wk_dtype dt) {
+    switch (dt) {
+    case WK_UINT8: return !(d >= 0 && d <= 255);
+    case WK_INT8: return !(d >= -128 && d <= 127);
+    case WK_INT16: return !(d >= -32768 && d <= 32767);
+    case WK_INT32: return !(d >= -2147483648.0 && d <= 2147483647.0);
+    case WK_INT64: return !(d >= -9223372036854775808.0 && d <= 9223372036854775807.0);
+    default: return false;
+    }
+}
+
+/* torch's store_scalar: one Python leaf into one element of dtype dt. */
+static int store_leaf(PyObject *o, wk_dtype dt, char *p) {
+    if (wk_dtype_is_floating(dt)) {
+        double d = PyFloat_Check(o) ? PyFloat_AS_DOUBLE(o) : PyFloat_AsDouble(o);
+        if (d == -1.0 && PyErr_Occurred()) return -1;
+        wk__store_scalar(p, dt, wk_float(d));
+        return 0;
+    }
+    if (dt == WK_BOOL) {
+        if (PyFloat_Check(o)) {
+            *(uint8_t *)p = PyFloat_AS_DOUBLE(o) != 0;
+            return 0;
+        }
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (v == -1 && PyErr_Occurred()) return -1;
+        *(uint8_t *)p = overflow || v != 0;
+        return 0;
+    }
+    if (PyFloat_Check(o)) {
+        double d = PyFloat_AS_DOUBLE(o);
+        if (float_overflows_int(d, dt)) goto overflow;
+        wk__store_scalar(p, dt, wk_float(d));
+        return 0;
+    }
+    long long v;
+    if (PyLong_Check(o)) {
+        int overflow = 0;
+        v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow) {
+            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+            return -1;
+        }
+    } else {
+        PyObject *i = PyNumber_Index(o);
+        if (!i) return -1;
+        int overflow = 0;
+        v = PyLong_AsLongLongAndOverflow(i, &overflow);
+        Py_DECREF(i);
+        if (overflow) {
+            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+            return -1;
+        }
+    }
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (int_overflows(v, dt)) goto overflow;
+    wk__store_scalar(p, dt, wk_int(v));
+    return 0;
+overflow:
+    PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow", wk_dtype_name(dt));
+    return -1;
+}
+
+/* Element strides are those of a fresh contiguous tensor: a running cursor is enough. */
+static int recursive_store(PyObject *o, int dim, int ndim, const int64_t *sizes, wk_dtype dt, char **cursor) {
+    if (dim == ndim) {
+        if (store_leaf(o, dt, *cursor) < 0) return -1;
+        *cursor += wk_dtype_size(dt);
+        return 0;
+    }
+    PyObject *seq = PySequence_Fast(o, "not a sequence");
+    if (!seq) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n != sizes[dim]) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %zd)", (long long)sizes[dim],
+                     dim, n);
+        return -1;
+    }
+    int rc = 0;
+    for (Py_ssize_t i = 0; rc == 0 && i < n; i++)
+        rc = recursive_store(PySequence_Fast_GET_ITEM(seq, i), dim + 1, ndim, sizes, dt, cursor);
+    Py_DECREF(seq);
+    return rc;
+}
+
+/* tensor(): copy=true (always a new tensor, detached); as_tensor(): copy=false (shares when it can). */
+wk_tensor *wk_py_tensor_new(PyObject *data, wk_dtype dtype, bool copy) {
+    if (is_stringlike(data)) {
+        PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(data)->tp_name);
+        return NULL;
+    }
+    if (WK_PyTensor_Check(data) || wk_py_is_ndarray(data)) {
+        wk_tensor *src;
+        if (WK_PyTensor_Check(data)) {
+            src = copy ? wk_detach(wk_py_self(data)) : wk_retain(wk_py_self(data));
+        } else {
+            src = wk_py_from_numpy(data, !copy);
+            if (!src) return NULL;
+        }
+        if (!src) return (wk_tensor *)wk_py_raise();
+        wk_tensor *r = wk_to_dtype(src, dtype == WK_DTYPE_NONE ? src->dtype : dtype, false, copy);
+        wk_release(src);
+        if (!r) wk_py_raise();
+        return r;
+    }
+    int ndim = 0;
+    int64_t sizes[WK_MAX_DIM];
+    if (compute_sizes(data, &ndim, sizes) < 0) return NULL;
     wk_dtype dt = dtype;
-    if (dt == WK_DTYPE_NONE) {
-        wk_dtype sd = WK_DTYPE_NONE;
-        if (si.any_scalar || si.tensor_dtype == WK_DTYPE_NONE)
-            sd = si.kind == 2 ? wk_get_default_dtype() : si.kind == 1 ? WK_INT64 : (si.any_scalar ? WK_BOOL : wk_get_default_dtype());
-        dt = si.tensor_dtype == WK_DTYPE_NONE ? sd : wk_promote_types(si.tensor_dtype, sd);
-        if (inferred_float) *inferred_float = si.kind == 2;
-    }
-    wk_tensor *t = wk__empty(si.ndim, si.sizes, dt);
-    if (!t) {
-        wk_py_raise();
-        return NULL;
-    }
-    char *cursor = wk__data(t);
-    if (fill(data, 0, &si, dt, &cursor) < 0) {
-        wk_release(t);
-        return NULL;
+    if (dt == WK_DTYPE_NONE && infer_dtype(data, &dt) < 0) return NULL;
+    wk_tensor *t = wk__empty(ndim, sizes, dt);
+    if (!t) return (wk_tensor *)wk_py_raise();
+    if (wk__numel(t) != 0) {
+        char *cursor = wk__data(t);
+        if (recursive_store(data, 0, ndim, sizes, dt, &cursor) < 0) {
+            wk_release(t);
+            return NULL;
+        }
     }
     return t;
+}
+
+wk_tensor *wk_py_tensor_from_data(PyObject *data, wk_dtype dtype, bool *inferred_float) {
+    if (inferred_float) *inferred_float = false;
+    return wk_py_tensor_new(data, dtype, true);
 }

@@ -164,26 +164,79 @@ static PyObject *m_register_return_type(PyObject *m, PyObject *args) {
 }
 
 /* ---- module functions ---- */
-static PyObject *m_tensor(PyObject *m, PyObject *args, PyObject *kwargs) {
-    (void)m;
-    static char *kw[] = {"data", "dtype", "device", "requires_grad", "pin_memory", NULL};
-    PyObject *data, *dtype = Py_None, *device = Py_None;
-    int rg = 0, pin = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OOpp", kw, &data, &dtype, &device, &rg, &pin)) return NULL;
-    wk_dtype dt = WK_DTYPE_NONE;
-    if (dtype != Py_None && !wk_py_to_dtype(dtype, &dt))
-        return PyErr_Format(PyExc_TypeError, "tensor(): argument 'dtype' must be torch.dtype, not %s",
-                            Py_TYPE(dtype)->tp_name);
-    if (wk_py_check_device(device) < 0) return NULL;
-    wk_tensor *t = wk_py_tensor_from_data(data, dt, NULL);
-    if (!t) return NULL;
-    if (rg && wk_requires_grad_(t, true) < 0) {
-        wk_release(t);
-        wk_error_clear();
-        PyErr_SetString(PyExc_RuntimeError, "Only Tensors of floating point and complex dtype can require gradients");
+/* torch.tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False), as_tensor(data, *, dtype,
+ * device) and Tensor.new_tensor(data, *, dtype, device, requires_grad): Note [tensor() from Python data]. */
+static const wk_param TENSOR_PARAMS[] = {{"data", PT_OBJECT, 0, 0, NULL},
+                                         {"dtype", PT_OPT_DTYPE, 0, 1, "None"},
+                                         {"device", PT_DEVICE, 0, 1, "None"},
+                                         {"requires_grad", PT_BOOL, 0, 1, "False"},
+                                         {"pin_memory", PT_BOOL, 0, 1, "False"},
+                                         {NULL, 0, 0, 0, NULL}};
+static const wk_param AS_TENSOR_PARAMS[] = {{"data", PT_OBJECT, 0, 0, NULL},
+                                            {"dtype", PT_OPT_DTYPE, 0, 1, "None"},
+                                            {"device", PT_DEVICE, 0, 1, "None"},
+                                            {NULL, 0, 0, 0, NULL}};
+static const wk_param NEW_TENSOR_PARAMS[] = {{"data", PT_OBJECT, 0, 0, NULL},
+                                             {"dtype", PT_OPT_DTYPE, 0, 1, "None"},
+                                             {"device", PT_DEVICE, 0, 1, "None"},
+                                             {"requires_grad", PT_BOOL, 0, 1, "False"},
+                                             {NULL, 0, 0, 0, NULL}};
+
+static PyObject *tensor_common(const char *name, const wk_param *params, PyObject *self, PyObject *args,
+                               PyObject *kwargs) {
+    wk_sig sigs[2] = {{name, params, self != NULL, 0}, {NULL, NULL, 0, 0}};
+    wk_pyval a[WK_PY_MAXARGS];
+    wk_argscope sc = {0};
+    if (wk_parse_args(sigs, self, args, kwargs, a, &sc) < 0) return NULL;
+    wk_argscope_free(&sc);
+    PyObject *data = a[0].obj;
+    wk_dtype dt = a[1].dt;
+    bool as_tensor = params == AS_TENSOR_PARAMS, rg = !as_tensor && a[3].b;
+    if (params == TENSOR_PARAMS && a[4].b) {
+        PyErr_SetString(PyExc_RuntimeError, "pin_memory=True requires a CUDA or other accelerator backend; no pinned "
+                                            "memory allocator is available on this system.");
         return NULL;
     }
+    if (self) { /* new_tensor: the dtype is self's unless given (no inference) */
+        if (dt == WK_DTYPE_NONE) dt = wk_tensor_dtype(wk_py_self(self));
+    }
+    if (!as_tensor && WK_PyTensor_Check(data)) {
+        const char *msg = self ? "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+                                 "or sourceTensor.detach().clone().requires_grad_(True), rather than "
+                                 "tensor.new_tensor(sourceTensor)."
+                               : "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+                                 "or sourceTensor.detach().clone().requires_grad_(True), rather than "
+                                 "torch.tensor(sourceTensor).";
+        if (PyErr_WarnEx(PyExc_UserWarning, msg, 1) < 0) return NULL;
+    }
+    wk_tensor *t = wk_py_tensor_new(data, dt, !as_tensor);
+    if (!t) return NULL;
+    if (rg && wk__finish_factory(t, true) == NULL) return wk_py_raise();
     return wk_py_wrap(t);
+}
+static PyObject *m_tensor(PyObject *m, PyObject *args, PyObject *kwargs) {
+    (void)m;
+    return tensor_common("tensor", TENSOR_PARAMS, NULL, args, kwargs);
+}
+static PyObject *m_as_tensor(PyObject *m, PyObject *args, PyObject *kwargs) {
+    (void)m;
+    return tensor_common("as_tensor", AS_TENSOR_PARAMS, NULL, args, kwargs);
+}
+/* _new_tensor(self, data, ...): the body of Tensor.new_tensor (wick/_creation_py.py) */
+static PyObject *m_new_tensor(PyObject *m, PyObject *args, PyObject *kwargs) {
+    (void)m;
+    Py_ssize_t n = PyTuple_GET_SIZE(args);
+    if (n < 1 || !WK_PyTensor_Check(PyTuple_GET_ITEM(args, 0)))
+        return PyErr_Format(PyExc_TypeError, "descriptor 'new_tensor' requires a 'torch._C.TensorBase' object");
+    PyObject *rest = PyTuple_GetSlice(args, 1, n);
+    if (!rest) return NULL;
+    PyObject *r = tensor_common("new_tensor", NEW_TENSOR_PARAMS, PyTuple_GET_ITEM(args, 0), rest, kwargs);
+    Py_DECREF(rest);
+    return r;
+}
+static PyObject *m_from_numpy(PyObject *m, PyObject *arr) {
+    (void)m;
+    return wk_py_wrap(wk_py_from_numpy(arr, true));
 }
 
 static PyObject *m_set_tensor_class(PyObject *m, PyObject *cls) {
@@ -202,9 +255,10 @@ static PyObject *m_get_default_dtype(PyObject *m, PyObject *unused) {
 }
 static PyObject *m_set_default_dtype(PyObject *m, PyObject *d) {
     (void)m;
-    wk_dtype dt;
-    if (!wk_py_to_dtype(d, &dt)) return PyErr_Format(PyExc_TypeError, "dtype must be a torch.dtype");
-    if (wk_set_default_dtype(dt) < 0) return wk_py_raise();
+    if (!PyObject_TypeCheck(d, wk_DtypeType))
+        return PyErr_Format(PyExc_TypeError, "invalid dtype object: only floating-point types are supported as the "
+                                             "default type");
+    if (wk_set_default_dtype(((wk_PyDtype *)d)->dt) < 0) return wk_py_raise();
     Py_RETURN_NONE;
 }
 static PyObject *m_is_grad_enabled(PyObject *m, PyObject *unused) {
@@ -323,6 +377,9 @@ static PyMethodDef module_functions[] = {
     {"_set_printoptions", m_set_printoptions, METH_VARARGS, NULL},
     {"_get_printoptions", m_get_printoptions, METH_NOARGS, NULL},
     {"tensor", (PyCFunction)(void (*)(void))m_tensor, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"as_tensor", (PyCFunction)(void (*)(void))m_as_tensor, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"_new_tensor", (PyCFunction)(void (*)(void))m_new_tensor, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"from_numpy", m_from_numpy, METH_O, NULL},
     {"_set_tensor_class", m_set_tensor_class, METH_O, NULL},
     {"_register_return_type", m_register_return_type, METH_VARARGS, NULL},
     {"get_default_dtype", m_get_default_dtype, METH_NOARGS, NULL},

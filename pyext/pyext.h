@@ -49,7 +49,10 @@ int wk_py_to_scalar(PyObject *o, wk_scalar *s, bool allow_tensor); /* 1 ok, 0 no
 int wk_py_to_dtype(PyObject *o, wk_dtype *dt);                      /* 1 ok, 0 not a dtype */
 bool wk_py_is_number(PyObject *o);
 wk_tensor *wk_py_tensor_from_data(PyObject *data, wk_dtype dtype, bool *inferred_float);
-int wk_py_check_device(PyObject *o); /* 0 ok (cpu or None), -1 error raised */
+int wk_py_check_device(PyObject *o); /* 0 ok (cpu or None), 1 not a device (no error), -1 error raised */
+wk_tensor *wk_py_tensor_new(PyObject *data, wk_dtype dtype, bool copy); /* tensor() (copy) / as_tensor() */
+wk_tensor *wk_py_from_numpy(PyObject *arr, bool warn_if_not_writeable);  /* shares the array's memory */
+bool wk_py_is_ndarray(PyObject *o);
 
 /* ---- the argument parser (argparse.c), driven by the signatures gen.py emits ---- */
 typedef enum {

@@ -1,12 +1,20 @@
-/* factory.c — zeros, ones, full, zeros_like, ... */
+/* factory.c — factories (zeros, ones, full, empty, arange, linspace, logspace, eye, *_like, new_*), Tensor.to,
+ * and the dtype queries (result_type, promote_types, can_cast, is_floating_point, ...). */
 #include "autograd.h"
+#include "iter.h"
 #include "ops_impl.h"
+
+#include <float.h>
 
 /* The common tail of every factory: requires_grad=True checks the dtype like torch. */
 wk_tensor *wk__finish_factory(wk_tensor *t, bool requires_grad) {
-    if (t && requires_grad && wk_requires_grad_(t, true) < 0) {
+    if (t && requires_grad && !wk_dtype_is_floating(t->dtype)) {
         wk_release(t);
         wk__error(WK_RUNTIME_ERROR, "Only Tensors of floating point and complex dtype can require gradients");
+        return NULL;
+    }
+    if (t && requires_grad && wk_requires_grad_(t, true) < 0) {
+        wk_release(t);
         return NULL;
     }
     return t;
@@ -14,20 +22,398 @@ wk_tensor *wk__finish_factory(wk_tensor *t, bool requires_grad) {
 
 static wk_dtype or_default(wk_dtype d) { return d == WK_DTYPE_NONE ? wk_get_default_dtype() : d; }
 
+static wk_tensor *not_implemented(const char *kernel, wk_dtype dt) {
+    wk__error(WK_NOT_IMPLEMENTED_ERROR, "\"%s\" not implemented for '%s'", kernel, wk_dtype_scalar_name(dt));
+    return NULL;
+}
+
+/* ---- Note [Scalar conversion checks] ----
+ * torch converts a Scalar to an element type with c10::checked_convert (Scalar::to<T>()): integral targets
+ * refuse nan, infinities and out-of-range values (unsigned ones also take negatives that wrap: uint8 takes
+ * -255..255), float refuses finite values beyond its range, and half, bfloat16, double and bool take
+ * anything. The message names the C++ type. fill_, full, linspace's ends and arange's bounds go through it. */
+static const char *const CPP_TYPE[WK_NUM_DTYPES] = {
+    [WK_BOOL] = "bool",   [WK_UINT8] = "uint8_t",    [WK_INT8] = "int8_t",          [WK_INT16] = "int16_t",
+    [WK_INT32] = "int",   [WK_INT64] = "int64_t",    [WK_FLOAT16] = "c10::Half",    [WK_BFLOAT16] = "c10::BFloat16",
+    [WK_FLOAT32] = "float", [WK_FLOAT64] = "double",
+};
+
+static int check_scalar_fits(wk_scalar s, wk_dtype dt) {
+    bool bad = false;
+    if (s.tag == WK_SCALAR_FLOAT) {
+        double d = s.v.f;
+        switch (dt) {
+        case WK_UINT8: bad = !(d >= 0 && d <= 255); break;
+        case WK_INT8: bad = !(d >= -128 && d <= 127); break;
+        case WK_INT16: bad = !(d >= -32768 && d <= 32767); break;
+        case WK_INT32: bad = !(d >= -2147483648.0 && d <= 2147483647.0); break;
+        case WK_INT64: bad = !(d >= -9223372036854775808.0 && d < 9223372036854775808.0); break;
+        case WK_FLOAT32: bad = isfinite(d) && (d > FLT_MAX || d < -FLT_MAX); break;
+        default: break;
+        }
+    } else {
+        int64_t v = s.v.i;
+        switch (dt) {
+        case WK_UINT8: bad = v > 255 || v < -255; break;
+        case WK_INT8: bad = v > 127 || v < -128; break;
+        case WK_INT16: bad = v > 32767 || v < -32768; break;
+        case WK_INT32: bad = v > 2147483647LL || v < -2147483648LL; break;
+        default: break;
+        }
+    }
+    if (bad) {
+        wk__error(WK_RUNTIME_ERROR, "value cannot be converted to type %s without overflow", CPP_TYPE[dt]);
+        return -1;
+    }
+    return 0;
+}
+
+/* A filled tensor, checking the fill value as fill_ does. */
+static wk_tensor *filled(int ndim, const int64_t *sizes, wk_dtype dt, wk_scalar v, bool requires_grad) {
+    if (check_scalar_fits(v, dt) < 0) return NULL;
+    return wk__finish_factory(wk__full(ndim, sizes, dt, v), requires_grad);
+}
+
+static int check_size_list(wk_intlist size) {
+    if (size.len > WK_MAX_DIM) {
+        wk__error(WK_RUNTIME_ERROR, "wick supports tensors of at most %d dimensions, got %lld", WK_MAX_DIM,
+                  (long long)size.len);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- zeros / ones / full / empty / scalar_tensor ---- */
 wk_tensor *wk_impl_zeros(wk_intlist size, wk_dtype dtype, bool requires_grad) {
+    if (check_size_list(size) < 0) return NULL;
+    for (int64_t i = 0; i < size.len; i++)
+        if (size.data[i] < 0) return WK_FAIL(WK_RUNTIME_ERROR, "zeros: Dimension size must be non-negative.");
     return wk__finish_factory(wk__zeros((int)size.len, size.data, or_default(dtype)), requires_grad);
 }
 
 wk_tensor *wk_impl_ones(wk_intlist size, wk_dtype dtype, bool requires_grad) {
+    if (check_size_list(size) < 0) return NULL;
     return wk__finish_factory(wk__full((int)size.len, size.data, or_default(dtype), wk_int(1)), requires_grad);
 }
 
 wk_tensor *wk_impl_full(wk_intlist size, wk_scalar fill_value, wk_dtype dtype, bool requires_grad) {
+    if (check_size_list(size) < 0) return NULL;
     if (dtype == WK_DTYPE_NONE) dtype = wk__scalar_dtype(fill_value);
-    return wk__finish_factory(wk__full((int)size.len, size.data, dtype, fill_value), requires_grad);
+    return filled((int)size.len, size.data, dtype, fill_value, requires_grad);
+}
+
+/* torch leaves empty()'s memory uninitialised; wick zeroes it (no stale data, same shape and dtype). */
+wk_tensor *wk_impl_empty(wk_intlist size, wk_dtype dtype, bool requires_grad) {
+    if (check_size_list(size) < 0) return NULL;
+    return wk__finish_factory(wk__zeros((int)size.len, size.data, or_default(dtype)), requires_grad);
+}
+
+wk_tensor *wk_impl_scalar_tensor(wk_scalar s, wk_dtype dtype, bool requires_grad) {
+    return filled(0, NULL, or_default(dtype), s, requires_grad);
+}
+
+/* ---- arange ----
+ * Note [arange size]: the bounds are checked in double (step nonzero, finite ends, step sign); the length
+ * is ceil((end - start) / step) in double, except for int64 results, where start, end and step are first
+ * truncated to int64 and the length is (end - start + step - sign(step)) / step in integers (so
+ * arange(0, 5, 1.5, dtype=int64) has 5 elements but with dtype=int32 it has 4). Element i is start + step * i
+ * computed in the accumulate type (double for float/double, float for half/bfloat16, int64 for integers)
+ * and then converted. */
+static wk_tensor *arange_impl(wk_scalar start, wk_scalar end, wk_scalar step, wk_dtype dtype, bool requires_grad) {
+    if (dtype == WK_DTYPE_NONE) {
+        bool any_float = start.tag == WK_SCALAR_FLOAT || end.tag == WK_SCALAR_FLOAT || step.tag == WK_SCALAR_FLOAT;
+        dtype = any_float ? wk_get_default_dtype() : WK_INT64;
+    }
+    if (dtype == WK_BOOL) return not_implemented("arange_cpu", dtype);
+    bool integral = !wk_dtype_is_floating(dtype);
+    wk_dtype acc = integral ? WK_INT64 : (dtype == WK_FLOAT16 || dtype == WK_BFLOAT16) ? WK_FLOAT32 : WK_FLOAT64;
+    /* Scalar::to<accscalar_t>() of the three bounds */
+    if (check_scalar_fits(start, acc) < 0 || check_scalar_fits(end, acc) < 0 || check_scalar_fits(step, acc) < 0)
+        return NULL;
+    double ds = wk__scalar_to_double(start), de = wk__scalar_to_double(end), dst = wk__scalar_to_double(step);
+    if (!(dst > 0 || dst < 0)) return WK_FAIL(WK_RUNTIME_ERROR, "step must be nonzero");
+    if (!isfinite(ds) || !isfinite(de)) {
+        wk__error(WK_RUNTIME_ERROR, "unsupported range: %g -> %g", ds, de);
+        return NULL;
+    }
+    if (!((dst > 0 && de >= ds) || (dst < 0 && de <= ds)))
+        return WK_FAIL(WK_RUNTIME_ERROR, "upper bound and lower bound inconsistent with step sign");
+    int64_t istart = wk__scalar_to_int(start), iend = wk__scalar_to_int(end), istep = wk__scalar_to_int(step);
+    double size_d;
+    if (dtype == WK_INT64) {
+        if (istep == 0) return WK_FAIL(WK_VALUE_ERROR, "step must be nonzero");
+        int64_t sgn = istep > 0 ? 1 : -1;
+        /* (end - start + step - sgn) / step without int64 overflow */
+        long double num = (long double)iend - (long double)istart + (long double)istep - (long double)sgn;
+        size_d = (double)(int64_t)(num / (long double)istep);
+    } else {
+        size_d = ceil((de - ds) / dst);
+    }
+    if (!(size_d >= 0 && size_d <= 9223372036854775807.0))
+        return WK_FAIL(WK_RUNTIME_ERROR, "invalid size, possible overflow?");
+    int64_t n = (int64_t)size_d;
+    wk_tensor *t = wk__empty(1, &n, dtype);
+    if (!t) return NULL;
+    char *p = wk__data(t); /* [n] contiguous, dtype */
+    size_t esz = wk_dtype_size(dtype);
+    for (int64_t i = 0; i < n; i++, p += esz) {
+        if (integral) {
+            wk__store_scalar(p, dtype, wk_int((int64_t)((uint64_t)istart + (uint64_t)istep * (uint64_t)i)));
+        } else if (acc == WK_FLOAT32) {
+            float v = (float)ds + (float)dst * (float)i;
+            wk__store_scalar(p, dtype, wk_float(v));
+        } else {
+            wk__store_scalar(p, dtype, wk_float(ds + dst * (double)i));
+        }
+    }
+    return wk__finish_factory(t, requires_grad);
+}
+
+wk_tensor *wk_impl_arange(wk_scalar end, wk_dtype dtype, bool requires_grad) {
+    return arange_impl(wk_int(0), end, wk_int(1), dtype, requires_grad);
+}
+
+wk_tensor *wk_impl_arange_start_step(wk_scalar start, wk_scalar end, wk_scalar step, wk_dtype dtype,
+                                     bool requires_grad) {
+    return arange_impl(start, end, step, dtype, requires_grad);
+}
+
+/* ---- linspace / logspace ----
+ * Note [linspace]: start and end are converted to the result type first (checked, Note [Scalar conversion
+ * checks]); the step is (end - start) / (steps - 1) in the result type (double for integers); the first half
+ * counts up from start and the second half down from end, so both ends are exact. Half and bfloat16 round
+ * after every operation, as c10::Half arithmetic does. */
+static double round_to(double x, wk_dtype dt) {
+    switch (dt) {
+    case WK_FLOAT16: return wk__half_to_float(wk__float_to_half((float)x));
+    case WK_BFLOAT16: return wk__bf16_to_float(wk__float_to_bf16((float)x));
+    case WK_FLOAT32: return (float)x;
+    default: return x;
+    }
+}
+
+/* The Scalar converted to the element type and back (the value torch's kernel starts from). */
+static double scalar_as(wk_scalar s, wk_dtype dt) {
+    unsigned char e[8];
+    wk__store_scalar(e, dt, s);
+    return wk__load_double(e, dt);
+}
+
+wk_tensor *wk_impl_linspace(wk_scalar start, wk_scalar end, int64_t steps, wk_dtype dtype, bool requires_grad) {
+    if (steps < 0) return WK_FAIL(WK_RUNTIME_ERROR, "number of steps must be non-negative");
+    dtype = or_default(dtype);
+    if (steps == 1) return filled(1, &steps, dtype, start, requires_grad);
+    if (steps > 1 && dtype == WK_BOOL) return not_implemented("linspace_cpu", dtype);
+    if (steps > 1 && (check_scalar_fits(start, dtype) < 0 || check_scalar_fits(end, dtype) < 0)) return NULL;
+    wk_tensor *t = wk__empty(1, &steps, dtype);
+    if (!t || steps == 0) return wk__finish_factory(t, requires_grad);
+    double s = scalar_as(start, dtype), e = scalar_as(end, dtype);
+    bool integral = !wk_dtype_is_floating(dtype);
+    double step = integral ? (e - s) / (double)(steps - 1) : round_to(round_to(e - s, dtype) / round_to((double)(steps - 1), dtype), dtype);
+    int64_t halfway = steps / 2;
+    char *p = wk__data(t); /* [steps] contiguous, dtype */
+    size_t esz = wk_dtype_size(dtype);
+    for (int64_t i = 0; i < steps; i++, p += esz) {
+        double v;
+        if (integral) {
+            v = i < halfway ? s + step * (double)i : e - step * (double)(steps - i - 1);
+            wk__store_scalar(p, dtype, wk_int((int64_t)v));
+        } else {
+            if (i < halfway) v = round_to(s + round_to(step * round_to((double)i, dtype), dtype), dtype);
+            else v = round_to(e - round_to(step * round_to((double)(steps - i - 1), dtype), dtype), dtype);
+            wk__store_scalar(p, dtype, wk_float(v));
+        }
+    }
+    return wk__finish_factory(t, requires_grad);
+}
+
+wk_tensor *wk_impl_logspace(wk_scalar start, wk_scalar end, int64_t steps, double base, wk_dtype dtype,
+                            bool requires_grad) {
+    if (steps < 0) return WK_FAIL(WK_RUNTIME_ERROR, "number of steps must be non-negative");
+    dtype = or_default(dtype);
+    if (steps == 1) return filled(1, &steps, dtype, wk_float(pow(base, wk__scalar_to_double(start))), requires_grad);
+    if (steps > 1 && dtype == WK_BOOL) return not_implemented("logspace_cpu", dtype);
+    if (steps > 1 && (check_scalar_fits(start, dtype) < 0 || check_scalar_fits(end, dtype) < 0)) return NULL;
+    wk_tensor *t = wk__empty(1, &steps, dtype);
+    if (!t || steps == 0) return wk__finish_factory(t, requires_grad);
+    double s = scalar_as(start, dtype), e = scalar_as(end, dtype);
+    double step = round_to(e - s, dtype) / (double)(steps - 1); /* (end - start) in the element type, then double */
+    int64_t halfway = steps / 2;
+    char *p = wk__data(t); /* [steps] contiguous, dtype */
+    size_t esz = wk_dtype_size(dtype);
+    for (int64_t i = 0; i < steps; i++, p += esz) {
+        double x = i < halfway ? s + step * (double)i : e - step * (double)(steps - i - 1);
+        double v = pow(base, x);
+        if (wk_dtype_is_floating(dtype)) wk__store_scalar(p, dtype, wk_float(v));
+        else wk__store_scalar(p, dtype, wk_int((int64_t)v));
+    }
+    return wk__finish_factory(t, requires_grad);
+}
+
+/* ---- eye ---- */
+wk_tensor *wk_impl_eye_m(int64_t n, int64_t m, wk_dtype dtype, bool requires_grad) {
+    if (n < 0) {
+        wk__error(WK_RUNTIME_ERROR, "n must be greater or equal to 0, got %lld", (long long)n);
+        return NULL;
+    }
+    if (m < 0) {
+        wk__error(WK_RUNTIME_ERROR, "m must be greater or equal to 0, got %lld", (long long)m);
+        return NULL;
+    }
+    int64_t sizes[2] = {n, m};
+    dtype = or_default(dtype);
+    wk_tensor *t = wk__zeros(2, sizes, dtype);
+    if (!t) return NULL;
+    char *p = wk__data(t); /* [n, m] contiguous */
+    size_t esz = wk_dtype_size(dtype);
+    for (int64_t i = 0; i < n && i < m; i++) wk__store_scalar(p + (size_t)(i * m + i) * esz, dtype, wk_int(1));
+    return wk__finish_factory(t, requires_grad);
+}
+
+wk_tensor *wk_impl_eye(int64_t n, wk_dtype dtype, bool requires_grad) {
+    if (n < 0) {
+        wk__error(WK_RUNTIME_ERROR, "n must be greater or equal to 0, got %lld", (long long)n);
+        return NULL;
+    }
+    return wk_impl_eye_m(n, n, dtype, requires_grad);
+}
+
+/* ---- *_like: the result follows self's memory order (torch's memory_format=preserve) ---- */
+static wk_tensor *like(wk_tensor *self, wk_dtype dtype) {
+    wk_tensor *ins[1] = {self};
+    wk_tensor *t = wk_iter_alloc_output(1, ins, self->ndim, self->sizes, dtype == WK_DTYPE_NONE ? self->dtype : dtype);
+    if (t && t->storage->nbytes) memset(t->storage->data, 0, t->storage->nbytes);
+    return t;
 }
 
 wk_tensor *wk_impl_zeros_like(wk_tensor *self, wk_dtype dtype, bool requires_grad) {
-    return wk__finish_factory(wk__zeros(self->ndim, self->sizes, dtype == WK_DTYPE_NONE ? self->dtype : dtype),
-                              requires_grad);
+    return wk__finish_factory(like(self, dtype), requires_grad);
+}
+
+wk_tensor *wk_impl_empty_like(wk_tensor *self, wk_dtype dtype, bool requires_grad) {
+    return wk__finish_factory(like(self, dtype), requires_grad);
+}
+
+wk_tensor *wk_impl_full_like(wk_tensor *self, wk_scalar fill_value, wk_dtype dtype, bool requires_grad) {
+    wk_dtype dt = dtype == WK_DTYPE_NONE ? self->dtype : dtype;
+    if (check_scalar_fits(fill_value, dt) < 0) return NULL;
+    wk_tensor *t = like(self, dt);
+    if (t && wk__fill_(t, fill_value) < 0) {
+        wk_release(t);
+        return NULL;
+    }
+    return wk__finish_factory(t, requires_grad);
+}
+
+wk_tensor *wk_impl_ones_like(wk_tensor *self, wk_dtype dtype, bool requires_grad) {
+    return wk_impl_full_like(self, wk_int(1), dtype, requires_grad);
+}
+
+/* ---- Tensor.new_*: self's dtype unless given ---- */
+static wk_dtype dtype_of(wk_tensor *self, wk_dtype dtype) { return dtype == WK_DTYPE_NONE ? self->dtype : dtype; }
+
+wk_tensor *wk_impl_new_zeros(wk_tensor *self, wk_intlist size, wk_dtype dtype, bool requires_grad) {
+    if (check_size_list(size) < 0) return NULL;
+    return wk__finish_factory(wk__zeros((int)size.len, size.data, dtype_of(self, dtype)), requires_grad);
+}
+
+wk_tensor *wk_impl_new_empty(wk_tensor *self, wk_intlist size, wk_dtype dtype, bool requires_grad) {
+    return wk_impl_new_zeros(self, size, dtype, requires_grad);
+}
+
+wk_tensor *wk_impl_new_full(wk_tensor *self, wk_intlist size, wk_scalar fill_value, wk_dtype dtype,
+                            bool requires_grad) {
+    if (check_size_list(size) < 0) return NULL;
+    return filled((int)size.len, size.data, dtype_of(self, dtype), fill_value, requires_grad);
+}
+
+wk_tensor *wk_impl_new_ones(wk_tensor *self, wk_intlist size, wk_dtype dtype, bool requires_grad) {
+    return wk_impl_new_full(self, size, wk_int(1), dtype, requires_grad);
+}
+
+/* ---- Tensor.to: returns self when nothing changes (unless copy=True), as torch does ---- */
+wk_tensor *wk_impl_to_other(wk_tensor *self, wk_tensor *other, bool non_blocking, bool copy) {
+    return wk_to_dtype(self, other->dtype, non_blocking, copy);
+}
+
+wk_tensor *wk_impl_to_device(wk_tensor *self, wk_dtype dtype, bool non_blocking, bool copy) {
+    return wk_to_dtype(self, dtype == WK_DTYPE_NONE ? self->dtype : dtype, non_blocking, copy);
+}
+
+/* ---- dtype queries ---- */
+int wk_impl_result_type(wk_tensor *tensor, wk_tensor *other, wk_dtype *result) {
+    wk_promo p;
+    wk__promo_init(&p);
+    wk__promo_tensor(&p, tensor);
+    wk__promo_tensor(&p, other);
+    *result = wk__promo_result(&p);
+    return 0;
+}
+
+int wk_impl_result_type_Scalar(wk_tensor *tensor, wk_scalar other, wk_dtype *result) {
+    wk_promo p;
+    wk__promo_init(&p);
+    wk__promo_tensor(&p, tensor);
+    wk__promo_scalar(&p, other);
+    *result = wk__promo_result(&p);
+    return 0;
+}
+
+int wk_impl_result_type_Scalar_Tensor(wk_scalar scalar, wk_tensor *tensor, wk_dtype *result) {
+    return wk_impl_result_type_Scalar(tensor, scalar, result);
+}
+
+int wk_impl_result_type_Scalar_Scalar(wk_scalar scalar1, wk_scalar scalar2, wk_dtype *result) {
+    wk_promo p;
+    wk__promo_init(&p);
+    wk__promo_scalar(&p, scalar1);
+    wk__promo_scalar(&p, scalar2);
+    *result = wk__promo_result(&p);
+    return 0;
+}
+
+int wk_impl_promote_types_op(wk_dtype type1, wk_dtype type2, wk_dtype *result) {
+    *result = wk_promote_types(type1, type2);
+    return 0;
+}
+
+int wk_impl_can_cast_op(wk_dtype from_, wk_dtype to, bool *result) {
+    *result = wk_can_cast(from_, to);
+    return 0;
+}
+
+int wk_impl_is_floating_point(wk_tensor *self, bool *result) {
+    *result = wk_dtype_is_floating(self->dtype);
+    return 0;
+}
+
+int wk_impl_is_complex(wk_tensor *self, bool *result) {
+    WK_UNUSED(self);
+    *result = false; /* wick has no complex dtypes */
+    return 0;
+}
+
+int wk_impl_is_signed(wk_tensor *self, bool *result) {
+    *result = self->dtype != WK_BOOL && self->dtype != WK_UINT8;
+    return 0;
+}
+
+int wk_impl_is_nonzero(wk_tensor *self, bool *result) {
+    int64_t n = wk__numel(self);
+    if (n == 0) {
+        wk__error(WK_RUNTIME_ERROR, "Boolean value of Tensor with no values is ambiguous");
+        return -1;
+    }
+    if (n > 1) {
+        wk__error(WK_RUNTIME_ERROR, "Boolean value of Tensor with more than one value is ambiguous");
+        return -1;
+    }
+    wk_scalar s = wk__load_scalar(wk__data(self), self->dtype);
+    *result = s.tag == WK_SCALAR_FLOAT ? s.v.f != 0 : s.v.i != 0;
+    return 0;
+}
+
+int wk_impl_numel_op(wk_tensor *self, int64_t *result) {
+    *result = wk__numel(self);
+    return 0;
 }

@@ -187,11 +187,19 @@ wk_tensor *wk_impl_to_dtype(wk_tensor *self, wk_dtype dtype, bool non_blocking, 
     WK_UNUSED(non_blocking);
     if (dtype < 0 || dtype >= WK_NUM_DTYPES) return WK_FAIL(WK_TYPE_ERROR, "to(): invalid dtype");
     if (dtype == self->dtype && !copy) return wk_retain(self);
-    if (dtype == self->dtype) return wk_clone(self);
-    return wk__to_copy(self, dtype);
+    return wk__to_copy(self, dtype); /* to(copy=True) is a ToCopyBackward0 in torch too */
 }
 
-wk_tensor *wk_impl__to_copy(wk_tensor *self, wk_dtype dtype) { return wk__to_dtype(self, dtype); }
+/* Always a new tensor (in self's memory order), even when the dtype does not change. */
+wk_tensor *wk_impl__to_copy(wk_tensor *self, wk_dtype dtype) {
+    wk_tensor *ins[1] = {self};
+    wk_tensor *c = wk_iter_alloc_output(1, ins, self->ndim, self->sizes, dtype);
+    if (c && wk__copy_(c, self) < 0) {
+        wk_release(c);
+        return NULL;
+    }
+    return c;
+}
 
 /* ---------------------------------------------------------------------------------------------------------------
  * permute / transpose / movedim */

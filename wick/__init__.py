@@ -20,6 +20,13 @@ from .serialization import save, load, save_safetensors, load_safetensors  # noq
 from . import cuda, backends, amp, distributed, onnx, utils  # noqa: F401
 from .amp import autocast  # noqa: F401
 from .nn import parallel as _parallel  # noqa: F401
+from ._creation_py import *  # noqa: F401,F403  (finfo, iinfo, is_tensor)
+from ._creation_py import _missing_attr
+
+
+def __getattr__(name):  # names torch has and wick does not (complex dtypes, ...): a clear AttributeError
+    raise _missing_attr(name)
+
 
 __version__ = '0.1.0'
 

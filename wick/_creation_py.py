@@ -1,1 +1,168 @@
-"""Tensor methods of the creation area that are Python in torch (attached to wick.Tensor)."""
+"""Creation, dtypes and devices: the parts that are Python in torch (attached to wick.Tensor / exported as wick.*).
+
+The semantics live in C (factories, tensor(), conversions, type promotion); this file only wires names:
+Tensor.float()/double()/... are Tensor.to(dtype), Tensor.type(), .cpu()/.cuda(), .device, torch.finfo/iinfo,
+torch.is_tensor and the names of dtypes wick does not have."""
+from . import _C
+from ._device import device
+from ._tensor import Tensor
+
+__all__ = ['is_tensor', 'finfo', 'iinfo']
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+# ---- Tensor.float() & co: Tensor.to(dtype), which returns self when the dtype already matches ----
+def _caster(dt, name):
+    def cast(self, memory_format=None):
+        return self.to(dt)
+    cast.__name__ = cast.__qualname__ = name
+    return cast
+
+
+for _name, _dt in [('float', _C.float32), ('double', _C.float64), ('half', _C.float16), ('bfloat16', _C.bfloat16),
+                   ('long', _C.int64), ('int', _C.int32), ('short', _C.int16), ('char', _C.int8),
+                   ('byte', _C.uint8), ('bool', _C.bool)]:
+    setattr(Tensor, _name, _caster(_dt, _name))
+
+# Tensor.type(): the legacy type name; Tensor.type(dtype or 'torch.XTensor'): a conversion.
+_LEGACY = {}
+for _dt in (_C.bool, _C.uint8, _C.int8, _C.int16, _C.int32, _C.int64, _C.float16, _C.bfloat16, _C.float32, _C.float64):
+    _LEGACY[_dt] = 'torch.%sTensor' % {'bool': 'Bool', 'uint8': 'Byte', 'int8': 'Char', 'int16': 'Short',
+                                      'int32': 'Int', 'int64': 'Long', 'float16': 'Half', 'bfloat16': 'BFloat16',
+                                      'float32': 'Float', 'float64': 'Double'}[repr(_dt)[6:]]
+_BY_LEGACY = {v: k for k, v in _LEGACY.items()}
+
+
+def _type(self, dtype=None, non_blocking=False, **kwargs):
+    if dtype is None:
+        return _LEGACY[self.dtype]
+    if isinstance(dtype, str):
+        if dtype.startswith('torch.cuda.'):
+            raise AssertionError('Torch not compiled with CUDA enabled')
+        if dtype not in _BY_LEGACY:
+            raise ValueError("invalid type: '%s'" % dtype)
+        dtype = _BY_LEGACY[dtype]
+    if not isinstance(dtype, _C.dtype):
+        raise TypeError('dtype must be a type, str, or dtype object')
+    return self.to(dtype, non_blocking)
+
+
+Tensor.type = _type
+
+
+# ---- devices ----
+def _cpu(self, memory_format=None):
+    return self
+
+
+def _cuda(self, device=None, non_blocking=False, memory_format=None):
+    raise AssertionError('Torch not compiled with CUDA enabled')
+
+
+def _get_device(self):
+    return -1
+
+
+Tensor.cpu = _cpu
+Tensor.cuda = _cuda
+Tensor.get_device = _get_device
+Tensor.device = property(lambda self: device('cpu'))
+Tensor.is_cpu = property(lambda self: True)
+
+
+def _new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+    return _C._new_tensor(self, data, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+Tensor.new_tensor = _new_tensor
+
+
+# ---- finfo / iinfo: machine limits, printed as torch prints them ----
+class finfo:
+    __module__ = 'torch'
+    # dtype: (bits, eps, max, tiny, resolution)
+    _F = {'float32': (32, 2.0 ** -23, (2 - 2.0 ** -23) * 2.0 ** 127, 2.0 ** -126, 1e-06),
+          'float64': (64, 2.0 ** -52, 1.7976931348623157e+308, 2.0 ** -1022, 1e-15),
+          'float16': (16, 2.0 ** -10, 65504.0, 2.0 ** -14, 0.001),
+          'bfloat16': (16, 2.0 ** -7, (2 - 2.0 ** -7) * 2.0 ** 127, 2.0 ** -126, 0.01)}
+
+    def __init__(self, type=None):
+        if type is None:
+            type = _C.get_default_dtype()
+        elif type is float:
+            type = _C.float64
+        if not isinstance(type, _C.dtype):
+            raise TypeError("finfo(): argument 'type' (position 1) must be torch.dtype, not %s"
+                            % builtin_type(type).__name__)
+        name = repr(type)[6:]
+        if name not in self._F:
+            raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
+                            "'torch.finfo'")
+        self.bits, self.eps, self.max, self.tiny, self.resolution = self._F[name]
+        self.min = -self.max
+        self.smallest_normal = self.tiny
+        self.dtype = name
+
+    def __eq__(self, other):
+        return isinstance(other, finfo) and self.dtype == other.dtype
+
+    def __hash__(self):
+        return hash(self.dtype)
+
+    def __repr__(self):
+        return ('finfo(resolution=%g, min=%g, max=%g, eps=%g, smallest_normal=%g, tiny=%g, dtype=%s)'
+                % (self.resolution, self.min, self.max, self.eps, self.smallest_normal, self.tiny, self.dtype))
+
+    __str__ = __repr__
+
+
+builtin_type = type
+
+
+class iinfo:
+    __module__ = 'torch'
+    _I = {'uint8': (8, 0, 255), 'int8': (8, -128, 127), 'int16': (16, -32768, 32767),
+          'int32': (32, -2 ** 31, 2 ** 31 - 1), 'int64': (64, -2 ** 63, 2 ** 63 - 1)}
+
+    def __init__(self, type):
+        if not isinstance(type, _C.dtype):
+            raise TypeError("iinfo(): argument 'type' (position 1) must be torch.dtype, not %s"
+                            % builtin_type(type).__name__)
+        name = repr(type)[6:]
+        if name == 'bool':
+            raise TypeError('torch.bool is not supported by torch.iinfo')
+        if name not in self._I:
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to handle 'torch.iinfo'")
+        self.bits, self.min, self.max = self._I[name]
+        self.dtype = name
+
+    def __eq__(self, other):
+        return isinstance(other, iinfo) and self.dtype == other.dtype
+
+    def __hash__(self):
+        return hash(self.dtype)
+
+    def __repr__(self):
+        return 'iinfo(min=%g, max=%g, dtype=%s)' % (self.min, self.max, self.dtype)
+
+    __str__ = __repr__
+
+
+# ---- names of dtypes wick does not have: a clear AttributeError instead of a bare one ----
+_MISSING_DTYPES = {
+    'cfloat': 'complex64', 'cdouble': 'complex128', 'chalf': 'complex32', 'complex64': 'complex64',
+    'complex128': 'complex128', 'complex32': 'complex32', 'uint16': 'uint16', 'uint32': 'uint32', 'uint64': 'uint64',
+    'float8_e4m3fn': 'float8_e4m3fn', 'float8_e5m2': 'float8_e5m2', 'float8_e4m3fnuz': 'float8_e4m3fnuz',
+    'float8_e5m2fnuz': 'float8_e5m2fnuz', 'qint8': 'qint8', 'quint8': 'quint8', 'qint32': 'qint32',
+}
+
+
+def _missing_attr(name):
+    if name in _MISSING_DTYPES:
+        return AttributeError(
+            "module 'wick' has no attribute '%s': wick has no %s dtype (its dtypes are bool, uint8, int8, int16, "
+            "int32, int64, float16, bfloat16, float32 and float64)" % (name, _MISSING_DTYPES[name]))
+    return AttributeError("module 'wick' has no attribute '%s'" % name)

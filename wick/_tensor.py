@@ -45,22 +45,12 @@ class Tensor(_C.TensorBase):
         return self.flip(0)
 
     @property
-    def device(self):
-        from ._device import device
-        return device('cpu')
-
-    @property
     def T(self):
         return self.permute(*range(self.dim() - 1, -1, -1))
 
     @property
     def mT(self):
         return self.transpose(-2, -1)
-
-    def type(self, dtype=None):
-        if dtype is None:
-            return _LEGACY[self.dtype]
-        return self.to(dtype)
 
     def __deepcopy__(self, memo):
         if id(self) in memo:
@@ -95,11 +85,5 @@ class _C_no_grad:
     def __exit__(self, *a):
         _C._set_grad_enabled(self.prev)
 
-
-_LEGACY = {}
-for _name, _leg in [('float32', 'Float'), ('float64', 'Double'), ('float16', 'Half'), ('bfloat16', 'BFloat16'),
-                    ('int64', 'Long'), ('int32', 'Int'), ('int16', 'Short'), ('int8', 'Char'), ('uint8', 'Byte'),
-                    ('bool', 'Bool')]:
-    _LEGACY[getattr(_C, _name)] = 'torch.%sTensor' % _leg
 
 _C._set_tensor_class(Tensor)
