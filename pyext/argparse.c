@@ -93,29 +93,42 @@ static int to_int(PyObject *o, int64_t *v) {
     return 0;
 }
 
-static int to_intlist(PyObject *o, int size, wk_intlist *out, wk_argscope *sc) {
+/* An int list argument, as torch's parser takes it: a tuple or list of ints (checked on its first element: a
+ * bad later element is a hard "failed to unpack" error, reported as -2 with *bad_pos its 1-based position), or a
+ * single int where the schema gives a size (int[2] kernel_size: the int is repeated). */
+static int to_intlist(PyObject *o, int size, wk_intlist *out, wk_argscope *sc, Py_ssize_t *bad_pos) {
     int64_t v;
-    int rc = to_int(o, &v);
-    if (rc < 0) return -1;
-    if (rc == 1) { /* a single int: int[N] repeats it, int[] / int[1] takes [v] */
-        int n = size > 0 ? size : 1;
-        int64_t *d = scope_alloc(sc, sizeof(int64_t) * (size_t)n);
+    if (!PyTuple_Check(o) && !PyList_Check(o)) {
+        if (size <= 0) return 0;
+        int rc = to_int(o, &v);
+        if (rc <= 0) return rc;
+        int64_t *d = scope_alloc(sc, sizeof(int64_t) * (size_t)size);
         if (!d) return -1;
-        for (int i = 0; i < n; i++) d[i] = v;
-        *out = wk_ints(d, n);
+        for (int i = 0; i < size; i++) d[i] = v;
+        *out = wk_ints(d, size);
         return 1;
     }
-    if (!PyTuple_Check(o) && !PyList_Check(o)) return 0;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
     int64_t *d = scope_alloc(sc, sizeof(int64_t) * (size_t)(n ? n : 1));
     if (!d) return -1;
     PyObject **items = PySequence_Fast_ITEMS(o);
     for (Py_ssize_t i = 0; i < n; i++) {
-        rc = to_int(items[i], &d[i]);
-        if (rc <= 0) return rc;
+        int rc = to_int(items[i], &d[i]);
+        if (rc < 0) return -1;
+        if (rc == 0) {
+            *bad_pos = i + 1;
+            return i == 0 ? 0 : -2;
+        }
     }
     *out = wk_ints(d, n);
     return 1;
+}
+
+/* Does o look like an int to the varargs rule (x.view(2, 3), torch.zeros(2, 3))? */
+static bool int_like(PyObject *o) {
+    if (PyBool_Check(o) || PyFloat_Check(o) || PyTuple_Check(o) || PyList_Check(o)) return false;
+    if (WK_PyTensor_Check(o)) return wk_ndim(wk_py_self(o)) == 0 && wk_dtype_is_integral(wk_tensor_dtype(wk_py_self(o)), false);
+    return PyLong_Check(o) || PyIndex_Check(o);
 }
 
 static int to_floatlist(PyObject *o, int size, wk_floatlist *out, wk_argscope *sc) {
@@ -196,8 +209,18 @@ static int convert(const wk_param *p, PyObject *o, wk_pyval *v, int wrap_numbers
     case PT_INTLIST:
     case PT_OPT_INTLIST:
         if (PyObject_TypeCheck(o, wk_SizeType) || PyTuple_Check(o) || PyList_Check(o) || PyLong_Check(o) ||
-            (WK_PyTensor_Check(o) && p->size > 0) || PyIndex_Check(o))
-            return to_intlist(o, p->size, &v->il, sc);
+            (WK_PyTensor_Check(o) && p->size > 0) || PyIndex_Check(o)) {
+            Py_ssize_t bad = 0;
+            int rc = to_intlist(o, p->size, &v->il, sc, &bad);
+            if (rc == -2) {
+                PyObject *item = PySequence_Fast_ITEMS(o)[bad - 1];
+                PyErr_Format(PyExc_TypeError, "%s(): argument '%s' failed to unpack the object at pos %zd with error "
+                             "\"type must be tuple of ints,but got %s\"", sc->fname ? sc->fname : "?", p->name, bad,
+                             Py_TYPE(item)->tp_name);
+                return -1;
+            }
+            return rc;
+        }
         return 0;
     case PT_FLOAT:
     case PT_OPT_FLOAT:
@@ -223,12 +246,7 @@ static int convert(const wk_param *p, PyObject *o, wk_pyval *v, int wrap_numbers
             v->ob = v->b;
             return 1;
         }
-        if (lenient && (PyLong_Check(o))) {
-            v->b = PyObject_IsTrue(o) == 1;
-            v->ob = v->b;
-            return 1;
-        }
-        return 0;
+        return 0; /* torch refuses ints (and numpy bools) for bool parameters */
     case PT_STR:
     case PT_OPT_STR:
         if (!PyUnicode_Check(o)) return 0;
@@ -375,13 +393,11 @@ static int try_sig(const wk_sig *sig, PyObject *args, PyObject *kwargs, wk_pyval
     int max_pos = 0;
     while (max_pos < np && !ps[max_pos].kwonly) max_pos++;
     PyObject *varargs = NULL;
-    /* torch: a lone int-list parameter takes varargs: x.view(2, 3), torch.zeros(2, 3) */
-    if (max_pos >= 1 && (ps[0].type == PT_INTLIST || ps[0].type == PT_OPT_INTLIST) && max_pos == 1 && nargs >= 1) {
-        PyObject *first = PyTuple_GET_ITEM(args, 0);
-        if (nargs > 1 || (PyLong_Check(first) && !PyBool_Check(first)) ||
-            (!PyTuple_Check(first) && !PyList_Check(first) && PyIndex_Check(first) && !WK_PyTensor_Check(first)))
-            varargs = args;
-    }
+    /* torch: a lone int-list parameter takes varargs when the first argument is an int: x.view(2, 3),
+     * torch.zeros(2, 3) (but torch.zeros((2,), (3,)) has too many arguments) */
+    if (max_pos == 1 && (ps[0].type == PT_INTLIST || ps[0].type == PT_OPT_INTLIST) && nargs >= 1 &&
+        int_like(PyTuple_GET_ITEM(args, 0)) && (nargs > 1 || ps[0].size <= 0))
+        varargs = args;
     if (!varargs && nargs > max_pos) {
         *bad_param = -2;
         return 0;
@@ -479,13 +495,67 @@ static PyObject *got_types(PyObject *args, PyObject *kwargs) {
     return r;
 }
 
+/* Does sig's arity admit this call (torch's "plausible" signatures)? */
+static bool plausible(const wk_sig *sig, PyObject *args, PyObject *kwargs) {
+    Py_ssize_t n = (args ? PyTuple_GET_SIZE(args) : 0) + (kwargs ? PyDict_GET_SIZE(kwargs) : 0);
+    int np = count_params(sig->params), nreq = 0;
+    for (int i = 0; i < np; i++) nreq += sig->params[i].dflt == NULL;
+    return n >= nreq && n <= np;
+}
+
+/* The specific message for a call that does not fit sig (torch raises it when only one signature is plausible). */
+static int sig_error(const wk_sig *sig, PyObject *args, PyObject *kwargs, int bad_param, PyObject *bad_obj,
+                     const char *bad_kw) {
+    const char *name = sig->name;
+    const wk_param *ps = sig->params;
+    if (bad_param >= 0 && bad_obj) {
+        const wk_param *p = &ps[bad_param];
+        /* torch names the position only for arguments given positionally */
+        bool by_kw = kwargs && PyDict_GetItemString(kwargs, p->name) == bad_obj;
+        if (!by_kw && (p->type == PT_INTLIST || p->type == PT_OPT_INTLIST) &&
+            (PyTuple_Check(bad_obj) || PyList_Check(bad_obj)) && PySequence_Fast_GET_SIZE(bad_obj) > 0) {
+            PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be %s, but found element of type %s "
+                         "at pos 0", name, p->name, bad_param + 1, ptype_name(p->type),
+                         Py_TYPE(PySequence_Fast_ITEMS(bad_obj)[0])->tp_name);
+            return -1;
+        }
+        if (by_kw)
+            PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", name, p->name,
+                         ptype_name(p->type), Py_TYPE(bad_obj)->tp_name);
+        else
+            PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be %s, not %s", name, p->name,
+                         bad_param + 1, ptype_name(p->type), Py_TYPE(bad_obj)->tp_name);
+        return -1;
+    }
+    if (bad_param >= 0 && bad_kw) {
+        PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", name, bad_kw);
+        return -1;
+    }
+    if (bad_param == -1 && bad_kw) {
+        PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'", name, bad_kw);
+        return -1;
+    }
+    if (bad_param <= -3) {
+        PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"%s\"", name,
+                     ps[-3 - bad_param].name);
+        return -1;
+    }
+    if (bad_param == -2) {
+        int max_pos = 0;
+        while (ps[max_pos].name && !ps[max_pos].kwonly) max_pos++;
+        PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd %s given", name, max_pos,
+                     max_pos == 1 ? "" : "s", args ? PyTuple_GET_SIZE(args) : 0,
+                     args && PyTuple_GET_SIZE(args) == 1 ? "was" : "were");
+        return -1;
+    }
+    return 0;
+}
+
 int wk_parse_args(wk_sig *sigs, PyObject *self, PyObject *args, PyObject *kwargs, wk_pyval *out, wk_argscope *sc) {
     (void)self;
     int nsig = 0;
     while (sigs[nsig].name) nsig++;
-    int bad_param = 0;
-    PyObject *bad_obj = NULL;
-    const char *bad_kw = NULL;
+    sc->fname = sigs[0].name;
     for (int pass = 0; pass < 2; pass++) {
         for (int s = 0; s < nsig; s++) {
             wk_argscope_free(sc);
@@ -498,50 +568,26 @@ int wk_parse_args(wk_sig *sigs, PyObject *self, PyObject *args, PyObject *kwargs
                 return -1;
             }
             if (rc == 1) return s;
-            if (s == 0 && pass == 0) {
-                bad_param = bp;
-                bad_obj = bo;
-                bad_kw = bk;
-            }
         }
     }
     wk_argscope_free(sc);
-    const char *name = sigs[0].name;
-    if (nsig == 1) {
-        const wk_param *ps = sigs[0].params;
-        if (bad_param >= 0 && bad_obj) {
-            /* torch names the position only for arguments given positionally */
-            if (kwargs && PyDict_GetItemString(kwargs, ps[bad_param].name) == bad_obj)
-                PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", name, ps[bad_param].name,
-                             ptype_name(ps[bad_param].type), Py_TYPE(bad_obj)->tp_name);
-            else
-                PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be %s, not %s", name,
-                             ps[bad_param].name, bad_param + 1, ptype_name(ps[bad_param].type),
-                             Py_TYPE(bad_obj)->tp_name);
-            return -1;
+    /* one signature, or only one whose arity fits: its specific message (as torch's print_error) */
+    int only = -1, nplaus = 0;
+    for (int s = 0; s < nsig; s++)
+        if (nsig == 1 || plausible(&sigs[s], args, kwargs)) {
+            only = s;
+            nplaus++;
         }
-        if (bad_param >= 0 && bad_kw) {
-            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", name, bad_kw);
-            return -1;
-        }
-        if (bad_param == -1 && bad_kw) {
-            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'", name, bad_kw);
-            return -1;
-        }
-        if (bad_param <= -3) {
-            PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"%s\"", name,
-                         ps[-3 - bad_param].name);
-            return -1;
-        }
-        if (bad_param == -2) {
-            int max_pos = 0;
-            while (ps[max_pos].name && !ps[max_pos].kwonly) max_pos++;
-            PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd %s given", name, max_pos,
-                         max_pos == 1 ? "" : "s", args ? PyTuple_GET_SIZE(args) : 0,
-                         args && PyTuple_GET_SIZE(args) == 1 ? "was" : "were");
-            return -1;
-        }
+    if (nplaus == 1) {
+        int bp = 0;
+        PyObject *bo = NULL;
+        const char *bk = NULL;
+        int rc = try_sig(&sigs[only], args, kwargs, out, sc, true, &bp, &bo, &bk);
+        wk_argscope_free(sc);
+        if (rc < 0) return -1;
+        if (sig_error(&sigs[only], args, kwargs, bp, bo, bk) < 0) return -1;
     }
+    const char *name = sigs[0].name;
     PyObject *lst = PyList_New(0), *got = got_types(args, kwargs);
     for (int s = 0; s < nsig; s++) describe_sig(lst, &sigs[s]);
     PyObject *sep = PyUnicode_FromString("\n * ");

@@ -661,6 +661,26 @@ static int recursive_store(PyObject *o, int dim, int ndim, const int64_t *sizes,
         *cursor += wk_dtype_size(dt);
         return 0;
     }
+    if (WK_PyTensor_Check(o)) { /* iterate the tensor as Python would (sub-tensors), without autograd */
+        wk_tensor *t = wk_py_self(o);
+        if (t->ndim == 0) {
+            PyErr_SetString(PyExc_TypeError, "iteration over a 0-d tensor");
+            return -1;
+        }
+        if (t->sizes[0] != sizes[dim]) {
+            PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %lld)",
+                         (long long)sizes[dim], dim, (long long)t->sizes[0]);
+            return -1;
+        }
+        for (int64_t i = 0; i < t->sizes[0]; i++) {
+            PyObject *sub = wk_py_wrap(wk__alias(t, t->ndim - 1, t->sizes + 1, t->strides + 1, t->offset + i * t->strides[0]));
+            if (!sub) return -1;
+            int rc = recursive_store(sub, dim + 1, ndim, sizes, dt, cursor);
+            Py_DECREF(sub);
+            if (rc < 0) return -1;
+        }
+        return 0;
+    }
     PyObject *seq = PySequence_Fast(o, "not a sequence");
     if (!seq) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);

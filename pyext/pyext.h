@@ -102,6 +102,7 @@ typedef struct {
     void *ptrs[WK_PY_MAXARGS * 2];
     wk_tensor *tensors[WK_PY_MAXARGS * 2];
     int nptrs, ntensors;
+    const char *fname; /* the function being parsed, for messages raised while converting */
 } wk_argscope;
 
 int wk_parse_args(wk_sig *sigs, PyObject *self, PyObject *args, PyObject *kwargs, wk_pyval *out, wk_argscope *sc);

@@ -249,9 +249,8 @@ static PyObject *scalar_of(PyObject *a, const char *what, bool integral_only) {
     if (wk_numel(t) != 1) {
         if (integral_only)
             PyErr_SetString(PyExc_TypeError, "only integer tensors of a single element can be converted to an index");
-        else
-            PyErr_Format(PyExc_RuntimeError, "a Tensor with %lld elements cannot be converted to Scalar",
-                         (long long)wk_numel(t));
+        else /* int(t) / float(t): torch 2.13's Tensor.__int__/__float__ text (item() says something else) */
+            PyErr_SetString(PyExc_ValueError, "only one element tensors can be converted to Python scalars");
         return NULL;
     }
     (void)what;

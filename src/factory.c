@@ -30,8 +30,9 @@ static wk_tensor *not_implemented(const char *kernel, wk_dtype dt) {
 /* ---- Note [Scalar conversion checks] ----
  * torch converts a Scalar to an element type with c10::checked_convert (Scalar::to<T>()): integral targets
  * refuse nan, infinities and out-of-range values (unsigned ones also take negatives that wrap: uint8 takes
- * -255..255), float refuses finite values beyond its range, and half, bfloat16, double and bool take
- * anything. The message names the C++ type. fill_, full, linspace's ends and arange's bounds go through it. */
+ * -255..255), float, half and bfloat16 refuse finite values beyond their range, double and bool take
+ * anything. The message names the C++ type. fill_, full, linspace's ends and arange's bounds go through it;
+ * filling a one-element half or bfloat16 tensor does not check (torch's fill_ takes another path there). */
 static const char *const CPP_TYPE[WK_NUM_DTYPES] = {
     [WK_BOOL] = "bool",   [WK_UINT8] = "uint8_t",    [WK_INT8] = "int8_t",          [WK_INT16] = "int16_t",
     [WK_INT32] = "int",   [WK_INT64] = "int64_t",    [WK_FLOAT16] = "c10::Half",    [WK_BFLOAT16] = "c10::BFloat16",
@@ -49,6 +50,8 @@ static int check_scalar_fits(wk_scalar s, wk_dtype dt) {
         case WK_INT32: bad = !(d >= -2147483648.0 && d <= 2147483647.0); break;
         case WK_INT64: bad = !(d >= -9223372036854775808.0 && d < 9223372036854775808.0); break;
         case WK_FLOAT32: bad = isfinite(d) && (d > FLT_MAX || d < -FLT_MAX); break;
+        case WK_FLOAT16: bad = isfinite(d) && (d > 65504.0 || d < -65504.0); break;
+        case WK_BFLOAT16: bad = isfinite(d) && (d > 3.3895313892515355e+38 || d < -3.3895313892515355e+38); break;
         default: break;
         }
     } else {
@@ -70,7 +73,8 @@ static int check_scalar_fits(wk_scalar s, wk_dtype dt) {
 
 /* A filled tensor, checking the fill value as fill_ does. */
 static wk_tensor *filled(int ndim, const int64_t *sizes, wk_dtype dt, wk_scalar v, bool requires_grad) {
-    if (check_scalar_fits(v, dt) < 0) return NULL;
+    bool one = wk__prod(sizes, ndim) == 1;
+    if (!(one && (dt == WK_FLOAT16 || dt == WK_BFLOAT16)) && check_scalar_fits(v, dt) < 0) return NULL;
     return wk__finish_factory(wk__full(ndim, sizes, dt, v), requires_grad);
 }
 
@@ -296,7 +300,8 @@ wk_tensor *wk_impl_empty_like(wk_tensor *self, wk_dtype dtype, bool requires_gra
 
 wk_tensor *wk_impl_full_like(wk_tensor *self, wk_scalar fill_value, wk_dtype dtype, bool requires_grad) {
     wk_dtype dt = dtype == WK_DTYPE_NONE ? self->dtype : dtype;
-    if (check_scalar_fits(fill_value, dt) < 0) return NULL;
+    bool one = wk__numel(self) == 1;
+    if (!(one && (dt == WK_FLOAT16 || dt == WK_BFLOAT16)) && check_scalar_fits(fill_value, dt) < 0) return NULL;
     wk_tensor *t = like(self, dt);
     if (t && wk__fill_(t, fill_value) < 0) {
         wk_release(t);

@@ -829,6 +829,9 @@ def emit_wrappers(op, opnames):
                 for p in tens_inputs))
             o.append('        return WK_FAIL(WK_RUNTIME_ERROR, "%s(): functions with out=... arguments don\'t support automatic '
                      'differentiation, but one of the arguments requires grad.");' % op.name)
+        if not tens_inputs and any(p.name == 'dtype' and p.type == 'ScalarType?' for p in op.cparams):
+            # factories with out=: the result takes out's dtype unless one is given (torch.zeros(2, out=t))
+            o.append('    if (dtype == WK_DTYPE_NONE) dtype = out->dtype;')
         o.append('    wk_tensor *r = wk_impl_%s(%s);' % (op.impl, call_args(op)))
         o.append('    if (!r) return NULL;')
         o.append('    int rc_ = wk__write_out(out, r);')
