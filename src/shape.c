@@ -276,6 +276,10 @@ static int wrap_dims_unique(wk_intlist dims, int ndim, int64_t *out, const char 
     return 0;
 }
 
+wk_tensor *wk_impl_movedim_int(wk_tensor *self, int64_t source, int64_t destination) {
+    return wk_movedim(self, wk_ints(&source, 1), wk_ints(&destination, 1));
+}
+
 wk_tensor *wk_impl_movedim(wk_tensor *self, wk_intlist source, wk_intlist destination) {
     int n = self->ndim;
     if (source.len != destination.len) {
