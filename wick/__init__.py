@@ -11,7 +11,8 @@ from . import _pointwise_py, _reduce_py, _shape_py, _index_py, _creation_py  # n
 from .autograd import no_grad, enable_grad, set_grad_enabled, inference_mode  # noqa: F401
 from .autograd import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: F401
 
-from ._printing import set_printoptions, get_printoptions, set_warn_always, is_warn_always_enabled, set_default_dtype  # noqa: F401,E501
+from ._printing import set_printoptions, set_warn_always, is_warn_always_enabled, set_default_dtype  # noqa: F401
+from . import _printing as _tensor_str  # noqa: F401  (torch._tensor_str.get_printoptions / printoptions)
 from ._device import device  # noqa: F401
 from . import nn  # noqa: F401
 from . import serialization  # noqa: F401

@@ -24,7 +24,8 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
 
 def get_printoptions():
     precision, threshold, edgeitems, linewidth, sci = _C._get_printoptions()
-    return {'precision': precision, 'threshold': int(threshold) if threshold != math.inf else math.inf,
+    whole = math.isfinite(threshold) and threshold == int(threshold)
+    return {'precision': precision, 'threshold': int(threshold) if whole else threshold,
             'edgeitems': edgeitems, 'linewidth': linewidth, 'sci_mode': None if sci < 0 else bool(sci)}
 
 
