@@ -135,7 +135,7 @@ static wk_tensor *rsub(wk_tensor *a, wk_tensor *b, PyObject *pa) {
     if (!WK_PyTensor_Check(pa)) { /* 2 - x: torch's rsub */
         wk_scalar s;
         wk_item(a, &s);
-        return wk_rsub_Scalar(b, s);
+        return wk_rsub_Scalar(b, s, wk_int(1));
     }
     return wk_sub(a, b, wk_int(1));
 }

@@ -133,7 +133,7 @@ class Op:
         self.impl = fields.get('impl', self.cname)
         for k in self.formulas:
             p = self.param(k)
-            if not (p.is_tensor or p.type == 'Tensor[]'):
+            if not (p.is_tensor or p.type in ('Tensor?', 'Tensor[]')):
                 raise ValueError('%s: derivative given for non-tensor %s' % (where, k))
 
     def _default_node_name(self):
@@ -224,8 +224,12 @@ C_KEYWORDS = {'default', 'int', 'float', 'double', 'char', 'return', 'if', 'else
               'long', 'short', 'void', 'volatile', 'goto', 'sizeof', 'enum', 'extern', 'typedef', 'do', 'bool'}
 
 
+# `n` is the generated code's node variable: a parameter of that name (polygamma's n) is renamed too
+RESERVED = C_KEYWORDS | {'n'}
+
+
 def cident(name):
-    return name + '_' if name in C_KEYWORDS else name
+    return (name + '_arg' if name == 'n' else name + '_') if name in RESERVED else name
 
 
 def proto(op, suffix='', with_out=False):
@@ -280,9 +284,10 @@ def fail_value(op):
 TOKEN = re.compile(r'[A-Za-z_]\w*|\d+\.\d*(?:e[-+]?\d+)?|\d+|->|&&|\|\||[<>=!]=|\S')
 
 
-def rewrite_formula(expr, opnames):
-    """Wraps every op call `f(...)` as `A(wk_f(...))` so its result joins the autorelease pool."""
-    toks = TOKEN.findall(expr)
+def rewrite_formula(expr, opnames, params=()):
+    """Wraps every op call `f(...)` as `A(wk_f(...))` so its result joins the autorelease pool; renames the op's
+    parameters that are reserved in the generated C (cident)."""
+    toks = [cident(t) if t in params and t in RESERVED else t for t in TOKEN.findall(expr)]
     out, stack = [], []
     i = 0
     while i < len(toks):
@@ -400,8 +405,9 @@ def node_struct_fields(fields):
                 o.append('    double *%s_data; int64_t %s_len;' % (nm, nm))
             elif t == 'Tensor?':
                 o.append('    wk_saved %s;' % nm)
-            else:
-                o.append('    %s;' % cdecl(p))
+            else:  # the field keeps the schema name (n->n); the C locals use cident
+                t_ = CTYPE[p.type]
+                o.append('    %s%s%s;' % (t_, '' if t_.endswith('*') else ' ', nm))
         elif kind == 'meta_sizes' or kind == 'meta_strides':
             o.append('    int64_t %s[WK_MAX_DIM]; int %s_n;' % (nm, nm))
         elif kind == 'meta_dtype':
@@ -589,7 +595,7 @@ def emit_node(op, opnames):
         if f is None:
             continue
         o.append('    if (wk__needs_grad(n_, %d)) { /* %s: %s */' % (i, p.name, f))
-        o.append('        go[%d] = wk_retain(%s);' % (i, rewrite_formula(f, opnames)))
+        o.append('        go[%d] = wk_retain(%s);' % (i, rewrite_formula(f, opnames, {p.name for p in op.params})))
         o.append('        if (!go[%d]) return wk__pool_end(&pool, -1);' % i)
         o.append('    }')
     o.append('    return wk__pool_end(&pool, 0);')
@@ -885,6 +891,10 @@ def py_signature_entries(op, method):
     return ps
 
 
+def is_dunder(name):
+    return name.startswith('__') and name.endswith('__')
+
+
 def emit_py(ops):
     o = [HEADER, '#include "pyext.h"\n']
     # group signatures by python name, separately for functions and methods
@@ -901,6 +911,11 @@ def emit_py(ops):
                 groups.setdefault(('method', pyname + '_'), []).append((op, 'inplace'))
                 if 'function_inplace' in op.fields.get('extra', ''):
                     groups.setdefault(('function', pyname + '_'), []).append((op, 'inplace'))
+        # extra Python method names: `python_method` (e.g. __mod__ __rand__), `python_inplace` (e.g. __imod__)
+        for pyname in op.fields.get('python_method', '').split():
+            groups.setdefault(('method', pyname), []).append((op, 'method'))
+        for pyname in op.fields.get('python_inplace', '').split():
+            groups.setdefault(('method', pyname), []).append((op, 'inplace'))
     sig_id = 0
     funcs = []
     for (kind, pyname), entries in sorted(groups.items()):
@@ -930,6 +945,10 @@ def emit_py(ops):
         o.append('    wk_pyval a[WK_PY_MAXARGS];')
         o.append('    wk_argscope sc_ = {0};')
         o.append('    int sig = wk_parse_args(S_%s, %s, args, kwargs, a, &sc_);' % (fname, 'self_' if method else 'NULL'))
+        # binary dunders answer NotImplemented to a TypeError, as torch's TypeError_to_NotImplemented_ (x == None)
+        binary_dunder = method and is_dunder(pyname) and all(len(sg[3]) >= 1 for sg in sigs)
+        if binary_dunder:
+            o.append('    if (sig < 0 && PyErr_ExceptionMatches(PyExc_TypeError)) { PyErr_Clear(); Py_RETURN_NOTIMPLEMENTED; }')
         o.append('    if (sig < 0) return NULL;')
         o.append('    PyObject *res = NULL;')
         o.append('    switch (sig) {')
@@ -975,6 +994,8 @@ def emit_py(ops):
             o.append('    }')
         o.append('    }')
         o.append('    wk_argscope_free(&sc_);')
+        if binary_dunder:
+            o.append('    if (!res && PyErr_ExceptionMatches(PyExc_TypeError)) { PyErr_Clear(); Py_RETURN_NOTIMPLEMENTED; }')
         o.append('    return res;')
         o.append('}')
         funcs.append((kind, pyname, fname))
@@ -985,8 +1006,9 @@ def emit_py(ops):
     o.append('    {NULL, NULL, 0, NULL}};')
     o.append('PyMethodDef wk_generated_methods[] = {')
     for kind, pyname, fname in funcs:
-        if kind == 'method':
-            o.append('    {%s, (PyCFunction)(void (*)(void))%s, METH_VARARGS | METH_KEYWORDS, NULL},' % (c_str(pyname), fname))
+        if kind == 'method':  # dunder methods replace the number-protocol slot wrappers (METH_COEXIST)
+            o.append('    {%s, (PyCFunction)(void (*)(void))%s, METH_VARARGS | METH_KEYWORDS%s, NULL},'
+                     % (c_str(pyname), fname, ' | METH_COEXIST' if is_dunder(pyname) else ''))
     o.append('    {NULL, NULL, 0, NULL}};')
     return '\n'.join(o) + '\n'
 
