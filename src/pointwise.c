@@ -2,6 +2,7 @@
  * pow, and the binary maths (atan2, hypot, lerp, maximum, copysign, logaddexp, xlogy, addcmul, clamp, where). */
 #include "pointwise.h"
 
+#include "index.h"
 #include "ops_impl.h"
 
 /* ---- framework ---- */
@@ -26,48 +27,6 @@ wk_dtype wk__float_op_dtype(wk_dtype d) { return wk_dtype_is_floating(d) ? d : w
 
 void wk__not_implemented_for(const char *name, wk_dtype dt) {
     wk__error(WK_NOT_IMPLEMENTED_ERROR, "\"%s\" not implemented for '%s'", name, wk_dtype_scalar_name(dt));
-}
-
-const char *wk__cpp_type_name(wk_dtype dt) {
-    switch (dt) {
-    case WK_BOOL: return "bool";
-    case WK_UINT8: return "unsigned char";
-    case WK_INT8: return "signed char";
-    case WK_INT16: return "short int";
-    case WK_INT32: return "int";
-    case WK_INT64: return "long int";
-    case WK_FLOAT16: return "c10::Half";
-    case WK_BFLOAT16: return "c10::BFloat16";
-    case WK_FLOAT32: return "float";
-    case WK_FLOAT64: return "double";
-    default: return "?";
-    }
-}
-
-int wk__check_scalar_fits(wk_scalar s, wk_dtype dt) {
-    static const char *names[WK_NUM_DTYPES] = {
-        [WK_BOOL] = "bool", [WK_UINT8] = "uint8_t", [WK_INT8] = "int8_t", [WK_INT16] = "int16_t",
-        [WK_INT32] = "int", [WK_INT64] = "int64_t", [WK_FLOAT16] = "c10::Half", [WK_BFLOAT16] = "c10::BFloat16",
-        [WK_FLOAT32] = "float", [WK_FLOAT64] = "double"};
-    double lo = 0, hi = 0;
-    switch (dt) {
-    case WK_UINT8: lo = -255, hi = 255; break; /* c10: unsigned targets allow wrapping negatives */
-    case WK_INT8: lo = -128, hi = 127; break;
-    case WK_INT16: lo = -32768, hi = 32767; break;
-    case WK_INT32: lo = -2147483648.0, hi = 2147483647.0; break;
-    case WK_FLOAT16: lo = -65504, hi = 65504; break;
-    case WK_BFLOAT16: lo = -3.3895313892515355e38, hi = 3.3895313892515355e38; break;
-    case WK_FLOAT32: lo = -3.4028234663852886e38, hi = 3.4028234663852886e38; break;
-    default: return 0; /* bool, int64, float64: every Python number that got here fits */
-    }
-    if (s.tag == WK_SCALAR_FLOAT && wk_dtype_is_integral(dt, false)) return 0; /* promoted to float before */
-    double v = wk__scalar_to_double(s);
-    if (s.tag == WK_SCALAR_FLOAT && (isinf(v) || isnan(v))) return 0;
-    if (v < lo || v > hi) {
-        wk__error(WK_RUNTIME_ERROR, "value cannot be converted to type %s without overflow", names[dt]);
-        return -1;
-    }
-    return 0;
 }
 
 wk_tensor *wk__nary_op(const char *name, int nin, const wk_tensor *const *in, const wk_dtype *in_dt,

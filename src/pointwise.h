@@ -24,11 +24,6 @@ WK_INTERNAL wk_tensor *wk__ternary_op(const char *name, const wk_tensor *a, cons
 WK_INTERNAL wk_tensor *wk__nary_op(const char *name, int nin, const wk_tensor *const *in, const wk_dtype *in_dt,
                                    wk_dtype out_dtype, wk_loop_fn loop, wk_dtype err_dtype, void *ctx);
 WK_INTERNAL void wk__not_implemented_for(const char *name, wk_dtype dt);
-/* Scalar arguments that torch converts with c10's checked_convert ("value cannot be converted to type int8_t
- * without overflow"); unsigned targets accept negatives down to -max (two's complement wrap), as c10. */
-WK_INTERNAL int wk__check_scalar_fits(wk_scalar s, wk_dtype dt);
-/* The C++ spelling of a dtype's element type in some torch messages: "float", "long int", "c10::Half". */
-WK_INTERNAL const char *wk__cpp_type_name(wk_dtype dt);
 /* RuntimeError "ZeroDivisionError" when an integral divisor tensor holds a zero. */
 WK_INTERNAL int wk__check_int_divisor(const wk_tensor *other, wk_dtype dt);
 
