@@ -529,6 +529,7 @@ done:
 typedef struct {
     int64_t size, stride_bytes;
     bool is32;
+    bool wrap;                  /* negative indices count from the end (else they are out of range) */
     int64_t pos;                /* running element position (the offset tensor is iterated in row-major order) */
     int64_t bad_pos, bad_value; /* first out-of-range element, -1 if none */
 } offs_ctx;
@@ -538,7 +539,7 @@ static void offs_loop(char **d, const int64_t *s, int64_t n, void *ctx_) {
     char *o = d[0], *ip = d[1];
     for (int64_t i = 0; i < n; i++, o += s[0], ip += s[1]) {
         int64_t v = c->is32 ? (int64_t) * (const int32_t *)ip : *(const int64_t *)ip;
-        if (v < -c->size || v >= c->size) {
+        if (v < (c->wrap ? -c->size : 0) || v >= c->size) {
             if (c->bad_pos < 0) {
                 c->bad_pos = c->pos + i;
                 c->bad_value = v;
@@ -558,7 +559,7 @@ static wk_tensor *adv_offsets(const adv_info *a) {
     int64_t best_pos = -1, best_val = 0;
     int best_j = 0;
     for (int j = 0; j < a->nidx; j++) {
-        offs_ctx c = {a->idx_size[j], a->idx_stride[j] * esz, a->idx[j]->dtype == WK_INT32, 0, -1, 0};
+        offs_ctx c = {a->idx_size[j], a->idx_stride[j] * esz, a->idx[j]->dtype == WK_INT32, true, 0, -1, 0};
         wk_tensor *ops[2] = {off, a->idx[j]};
         if (wk_iter_apply(2, ops, offs_loop, &c) < 0) {
             wk_release(off);
@@ -1273,4 +1274,1053 @@ wk_tensor *wk_impl_masked_scatter_backward(wk_tensor *grad_output, wk_tensor *ma
     }
     wk_release(sel);
     return r;
+}
+
+/* ================================================================================================
+ * nonzero_numpy, where(cond), argwhere
+ * ================================================================================================ */
+
+/* nonzero(self).unbind(1), a 0-d self counting as 1-d (torch's nonzero_numpy). */
+wk_tensorvec wk_impl_nonzero_numpy(wk_tensor *self) {
+    wk_tensorvec v = {NULL, 0};
+    wk_tensor *s1 = self->ndim ? wk_retain(self) : wk_impl_ix_alias(self);
+    if (!s1) return v;
+    if (s1->ndim == 0) { /* view the 0-d tensor as [1] */
+        int64_t one = 1, st = 1;
+        wk_tensor *a = wk__alias(s1, 1, &one, &st, s1->offset);
+        wk_release(s1);
+        s1 = a;
+        if (!s1) return v;
+    }
+    wk_tensor *nz = wk_impl_nonzero(s1); /* [n, ndim] */
+    int nd = s1->ndim;
+    wk_release(s1);
+    if (!nz) return v;
+    v.data = wk__calloc((size_t)nd, sizeof(wk_tensor *));
+    if (!v.data) {
+        wk_release(nz);
+        return v;
+    }
+    v.len = nd;
+    for (int j = 0; j < nd; j++) {
+        int64_t n = nz->sizes[0], st = nz->strides[0];
+        v.data[j] = wk__alias(nz, 1, &n, &st, nz->offset + j * nz->strides[1]);
+        if (!v.data[j]) {
+            wk_tensorvec_free(v);
+            wk_release(nz);
+            return (wk_tensorvec){NULL, 0};
+        }
+    }
+    wk_release(nz);
+    return v;
+}
+
+wk_tensorvec wk_impl_where(wk_tensor *condition) { return wk_impl_nonzero_numpy(condition); }
+
+wk_tensor *wk_impl_argwhere(wk_tensor *self) { return wk_impl_nonzero(self); }
+
+/* ================================================================================================
+ * gather / scatter / index_* / take / put: shared pieces
+ * ================================================================================================ */
+
+/* torch's ensure_nonempty_*: a 0-d tensor counts as 1-d of size 1 in the gather/scatter family. */
+static wk_tensor *nonempty_view(const wk_tensor *t) {
+    if (t->ndim) return wk__alias(t, t->ndim, t->sizes, t->strides, t->offset);
+    int64_t one = 1, st = 1;
+    return wk__alias(t, 1, &one, &st, t->offset);
+}
+static int nonempty_dim(const wk_tensor *t) { return t->ndim ? t->ndim : 1; }
+static int64_t nonempty_size(const wk_tensor *t, int d) { return t->ndim ? t->sizes[d] : 1; }
+
+/* Byte offsets (int64, index's shape, contiguous) of the index values along one dim of extent `size`.
+ * Returns NULL with *bad = 1 and *bad_value set for the first out-of-range value (no error set: the caller
+ * words it), or NULL with *bad = 0 on other errors. */
+static wk_tensor *dim_offsets(const wk_tensor *index, int64_t size, int64_t stride_bytes, bool wrap, int *bad,
+                              int64_t *bad_value) {
+    *bad = 0;
+    wk_tensor *off = wk__zeros(index->ndim, index->sizes, WK_INT64);
+    if (!off) return NULL;
+    offs_ctx c = {size, stride_bytes, index->dtype == WK_INT32, wrap, 0, -1, 0};
+    wk_tensor *ops[2] = {off, (wk_tensor *)index};
+    if (wk_iter_apply(2, ops, offs_loop, &c) < 0) {
+        wk_release(off);
+        return NULL;
+    }
+    if (c.bad_pos >= 0) {
+        *bad = 1;
+        *bad_value = c.bad_value;
+        wk_release(off);
+        return NULL;
+    }
+    return off;
+}
+
+/* t viewed with `sizes` and t's own strides except stride 0 along dim (the restrided self of gather/scatter). */
+static wk_tensor *restride_dim0(const wk_tensor *t, int ndim, const int64_t *sizes, int64_t dim) {
+    int64_t st[WK_MAX_DIM];
+    for (int i = 0; i < ndim; i++) st[i] = i == dim ? 0 : t->strides[i];
+    return restride(t, ndim, sizes, st, t->offset);
+}
+
+/* off (contiguous, `k` elements) spread over the iteration shape: its stride along dim, 0 elsewhere. */
+static wk_tensor *spread_along(const wk_tensor *off, int ndim, const int64_t *sizes, int64_t dim) {
+    int64_t st[WK_MAX_DIM];
+    for (int i = 0; i < ndim; i++) st[i] = i == dim ? 1 : 0;
+    return restride(off, ndim, sizes, st, off->offset);
+}
+
+static bool is_index_dtype(wk_dtype d) { return d == WK_INT64 || d == WK_INT32; }
+
+static int oob_error(wk_error_kind kind, const char *prefix, int64_t v, int64_t dim, int64_t size) {
+    wk__error(kind, "%sindex %lld is out of bounds for dimension %lld with size %lld", prefix, (long long)v,
+              (long long)dim, (long long)size);
+    return -1;
+}
+
+/* ================================================================================================
+ * gather
+ * ================================================================================================ */
+
+wk_tensor *wk_impl_gather(wk_tensor *self, int64_t dim, wk_tensor *index, bool sparse_grad) {
+    WK_UNUSED(sparse_grad);
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
+    int64_t inum = wk__numel(index);
+    if (inum != 0 && !is_index_dtype(index->dtype))
+        return WK_FAIL(WK_RUNTIME_ERROR, "gather(): Expected dtype int32/int64 for index");
+    wk_tensor *out = wk__empty(index->ndim, index->sizes, self->dtype);
+    if (!out || inum == 0) return out;
+    if (nonempty_dim(self) != nonempty_dim(index)) {
+        wk_release(out);
+        return WK_FAIL(WK_RUNTIME_ERROR, "Index tensor must have the same number of dimensions as input tensor");
+    }
+    for (int i = 0; i < nonempty_dim(self); i++) {
+        if (i != d && nonempty_size(index, i) > nonempty_size(self, i)) {
+            wk_strbuf a = {0}, b = {0};
+            wk__error(WK_RUNTIME_ERROR, "Size does not match at dimension %d expected index %s to be no larger than "
+                                        "self %s apart from dimension %lld",
+                      i, shape_str(&a, index->sizes, index->ndim), shape_str(&b, self->sizes, self->ndim), (long long)d);
+            wk_sb_free(&a);
+            wk_sb_free(&b);
+            wk_release(out);
+            return NULL;
+        }
+    }
+    wk_tensor *s1 = nonempty_view(self), *i1 = nonempty_view(index), *o1 = nonempty_view(out), *off = NULL, *sr = NULL;
+    int bad = 0;
+    int64_t badv = 0;
+    if (!s1 || !i1 || !o1) goto fail;
+    off = dim_offsets(i1, s1->sizes[d], s1->strides[d] * (int64_t)wk_dtype_size(self->dtype), false, &bad, &badv);
+    if (!off) {
+        if (bad) oob_error(WK_RUNTIME_ERROR, "", badv, d, s1->sizes[d]);
+        goto fail;
+    }
+    sr = restride_dim0(s1, i1->ndim, i1->sizes, d);
+    if (!sr || run3(o1, sr, off, gather_loop(wk_dtype_size(self->dtype)), NULL) < 0) goto fail;
+    goto done;
+fail:
+    wk_release(out);
+    out = NULL;
+done:
+    wk_release(s1);
+    wk_release(i1);
+    wk_release(o1);
+    wk_release(off);
+    wk_release(sr);
+    return out;
+}
+
+/* ================================================================================================
+ * scatter, scatter_add, scatter_reduce
+ * ================================================================================================ */
+
+typedef enum { RED_NONE, RED_SUM, RED_PROD, RED_MEAN, RED_AMAX, RED_AMIN } red_kind;
+
+/* scatter's reduce= ("add", "multiply") or scatter_reduce's ("sum", "prod", "mean", "amax", "amin"). */
+static int parse_reduce(const char *r, bool new_options, red_kind *k) {
+    if (!r) r = "";
+    if (!new_options) {
+        if (!strcmp(r, "add")) *k = RED_SUM;
+        else if (!strcmp(r, "multiply")) *k = RED_PROD;
+        else {
+            wk__error(WK_RUNTIME_ERROR, "reduce argument must be either add or multiply.");
+            return -1;
+        }
+        return 0;
+    }
+    if (!strcmp(r, "sum")) *k = RED_SUM;
+    else if (!strcmp(r, "prod")) *k = RED_PROD;
+    else if (!strcmp(r, "mean")) *k = RED_MEAN;
+    else if (!strcmp(r, "amax") || !strcmp(r, "max")) *k = RED_AMAX; /* torch also takes max/min */
+    else if (!strcmp(r, "amin") || !strcmp(r, "min")) *k = RED_AMIN;
+    else {
+        wk__error(WK_RUNTIME_ERROR, "reduce argument must be either sum, prod, mean, amax or amin, got %s", r);
+        return -1;
+    }
+    return 0;
+}
+
+/* scatter_gather_dtype_check + scatter_shape_check (src may be NULL for the value overloads). */
+static int scatter_checks(const wk_tensor *self, int64_t d, const wk_tensor *index, const wk_tensor *src) {
+    if (wk__numel(index) != 0 && !is_index_dtype(index->dtype)) {
+        wk__error(WK_RUNTIME_ERROR, "scatter(): Expected dtype int32/int64 for index");
+        return -1;
+    }
+    if (src && src->dtype != self->dtype) {
+        wk__error(WK_RUNTIME_ERROR, "scatter(): Expected self.dtype to be equal to src.dtype");
+        return -1;
+    }
+    if (wk__numel(index) == 0) return 0;
+    if (nonempty_dim(self) != nonempty_dim(index)) {
+        wk__error(WK_RUNTIME_ERROR, "Index tensor must have the same number of dimensions as self tensor");
+        return -1;
+    }
+    int nd = nonempty_dim(self);
+    bool wrong = false;
+    for (int i = 0; i < nd && !wrong; i++)
+        if (i != d && nonempty_size(index, i) > nonempty_size(self, i)) wrong = true;
+    if (!wrong && src)
+        for (int i = 0; i < nd && !wrong; i++)
+            if (i < nonempty_dim(src) && nonempty_size(index, i) > nonempty_size(src, i)) wrong = true;
+    wk_strbuf a = {0}, b = {0}, c = {0};
+    if (src) {
+        if (nonempty_dim(src) != nonempty_dim(index)) {
+            wk__error(WK_RUNTIME_ERROR, "Index tensor must have the same number of dimensions as src tensor");
+            return -1;
+        }
+        if (wrong)
+            wk__error(WK_RUNTIME_ERROR, "Expected index %s to be no larger than self %s apart from dimension %lld and to "
+                                        "be no larger size than src %s",
+                      shape_str(&a, index->sizes, index->ndim), shape_str(&b, self->sizes, self->ndim), (long long)d,
+                      shape_str(&c, src->sizes, src->ndim));
+    } else if (wrong) {
+        wk__error(WK_RUNTIME_ERROR, "Expected index %s to be no larger than self %s apart from dimension %lld",
+                  shape_str(&a, index->sizes, index->ndim), shape_str(&b, self->sizes, self->ndim), (long long)d);
+    }
+    wk_sb_free(&a);
+    wk_sb_free(&b);
+    wk_sb_free(&c);
+    return wrong ? -1 : 0;
+}
+
+/* Identity of a reduction in dtype dt (what include_self=False starts from). */
+static wk_scalar reduce_identity(red_kind k, wk_dtype dt) {
+    switch (k) {
+    case RED_PROD: return wk_int(1);
+    case RED_AMAX:
+        if (wk_dtype_is_floating(dt)) return wk_float(-INFINITY);
+        switch (dt) {
+        case WK_BOOL: return wk_bool(false);
+        case WK_UINT8: return wk_int(0);
+        case WK_INT8: return wk_int(INT8_MIN);
+        case WK_INT16: return wk_int(INT16_MIN);
+        case WK_INT32: return wk_int(INT32_MIN);
+        default: return wk_int(INT64_MIN);
+        }
+    case RED_AMIN:
+        if (wk_dtype_is_floating(dt)) return wk_float(INFINITY);
+        switch (dt) {
+        case WK_BOOL: return wk_bool(true);
+        case WK_UINT8: return wk_int(UINT8_MAX);
+        case WK_INT8: return wk_int(INT8_MAX);
+        case WK_INT16: return wk_int(INT16_MAX);
+        case WK_INT32: return wk_int(INT32_MAX);
+        default: return wk_int(INT64_MAX);
+        }
+    default: return wk_int(0);
+    }
+}
+
+SCATTER_RED_ALL(red_mul, RED_MUL, RED_AND)
+SCATTER_RED_ALL(red_max, RED_MAX, RED_OR)
+SCATTER_RED_ALL(red_min, RED_MIN, RED_AND)
+
+static wk_loop_fn reduce_loop(red_kind k, wk_dtype dt) {
+    switch (k) {
+    case RED_SUM: case RED_MEAN: return red_add[dt];
+    case RED_PROD: return red_mul[dt];
+    case RED_AMAX: return red_max[dt];
+    case RED_AMIN: return red_min[dt];
+    default: return scatter_loop(wk_dtype_size(dt));
+    }
+}
+
+/* out[i][j] /= count[i][j] (both contiguous, same numel): true division for floats, floor division for integers. */
+static void divide_by_count(wk_tensor *out, const int64_t *count) {
+    int64_t n = wk__numel(out);
+    char *p = wk__data(out);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t c = count[i];
+        switch (out->dtype) {
+        case WK_FLOAT32: ((float *)p)[i] /= (float)c; break;
+        case WK_FLOAT64: ((double *)p)[i] /= (double)c; break;
+        case WK_FLOAT16: ((uint16_t *)p)[i] = wk__float_to_half(wk__half_to_float(((uint16_t *)p)[i]) / (float)c); break;
+        case WK_BFLOAT16: ((uint16_t *)p)[i] = wk__float_to_bf16(wk__bf16_to_float(((uint16_t *)p)[i]) / (float)c); break;
+        default: {
+            wk_scalar v = wk__load_scalar(p + i * (int64_t)wk_dtype_size(out->dtype), out->dtype);
+            int64_t a = v.v.i, q = a / c;
+            if ((a % c != 0) && ((a < 0) != (c < 0))) q--; /* floor */
+            wk__store_scalar(p + i * (int64_t)wk_dtype_size(out->dtype), out->dtype, wk_int(q));
+        }
+        }
+    }
+}
+
+/* The scatter family. src NULL: the value overloads (value checked against self's dtype). */
+static wk_tensor *scatter_impl(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *src, wk_scalar value,
+                               red_kind red, bool include_self) {
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
+    if (scatter_checks(self, d, index, src) < 0) return NULL;
+    if (red == RED_MEAN && self->dtype == WK_BOOL) {
+        wk__error(WK_NOT_IMPLEMENTED_ERROR, "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'");
+        return NULL;
+    }
+    wk_tensor *out = wk__clone(self);
+    if (!out || wk__numel(index) == 0) return out;
+    wk_tensor *val = NULL, *o1 = NULL, *i1 = NULL, *s1 = NULL, *off = NULL, *dst = NULL, *sr = NULL;
+    int64_t *count = NULL; /* [numel(out)] element counts for mean */
+    if (!src) {
+        val = wk__scalar_tensor_checked(value, self->dtype);
+        if (!val) goto fail;
+    }
+    o1 = nonempty_view(out);
+    i1 = nonempty_view(index);
+    s1 = src ? nonempty_view(src) : NULL;
+    if (!o1 || !i1 || (src && !s1)) goto fail;
+    size_t esz = wk_dtype_size(self->dtype);
+    int bad = 0;
+    int64_t badv = 0;
+    off = dim_offsets(i1, o1->sizes[d], o1->strides[d] * (int64_t)esz, false, &bad, &badv);
+    if (!off) {
+        if (bad) oob_error(WK_RUNTIME_ERROR, "", badv, d, o1->sizes[d]);
+        goto fail;
+    }
+    dst = restride_dim0(o1, i1->ndim, i1->sizes, d);
+    sr = src ? restride(s1, i1->ndim, i1->sizes, s1->strides, s1->offset) : wk__expand_to(val, i1->ndim, i1->sizes);
+    if (!dst || !sr) goto fail;
+    if (red != RED_NONE && !include_self) { /* the scattered-to places start from the reduction's identity */
+        wk_tensor *id = wk__full(0, NULL, self->dtype, reduce_identity(red, self->dtype));
+        wk_tensor *ide = id ? wk__expand_to(id, i1->ndim, i1->sizes) : NULL;
+        int rc = ide ? run3(dst, ide, off, scatter_loop(esz), NULL) : -1;
+        wk_release(ide);
+        wk_release(id);
+        if (rc < 0) goto fail;
+    }
+    wk_loop_fn fn = reduce_loop(red, self->dtype);
+    if (run3(dst, sr, off, fn, NULL) < 0) goto fail;
+    if (red == RED_MEAN) { /* divide by how many values met at each place (plus self's own when included) */
+        int64_t n = wk__numel(out);
+        count = wk__malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
+        if (!count) goto fail;
+        wk_tensor *ct = wk_from_blob(count, WK_INT64, out->ndim, out->sizes, NULL, sizeof(int64_t) * (size_t)n,
+                                     wk__noop_deleter, NULL);
+        wk_tensor *c1 = ct ? nonempty_view(ct) : NULL;
+        wk_tensor *one = wk__full(0, NULL, WK_INT64, wk_int(1));
+        wk_tensor *onee = one ? wk__expand_to(one, i1->ndim, i1->sizes) : NULL;
+        int64_t ibad = 0;
+        wk_tensor *coff = c1 ? dim_offsets(i1, c1->sizes[d], c1->strides[d] * 8, false, &bad, &ibad) : NULL;
+        wk_tensor *cdst = c1 ? restride_dim0(c1, i1->ndim, i1->sizes, d) : NULL;
+        int rc = -1;
+        if (ct && c1 && onee && coff && cdst) {
+            for (int64_t i = 0; i < n; i++) count[i] = include_self ? 1 : 0;
+            rc = run3(cdst, onee, coff, red_add[WK_INT64], NULL);
+            for (int64_t i = 0; i < n; i++)
+                if (count[i] == 0) count[i] = 1;
+        }
+        wk_release(cdst);
+        wk_release(coff);
+        wk_release(onee);
+        wk_release(one);
+        wk_release(c1);
+        wk_release(ct);
+        if (rc < 0) goto fail;
+        divide_by_count(out, count);
+    }
+    goto done;
+fail:
+    wk_release(out);
+    out = NULL;
+done:
+    free(count);
+    wk_release(val);
+    wk_release(o1);
+    wk_release(i1);
+    wk_release(s1);
+    wk_release(off);
+    wk_release(dst);
+    wk_release(sr);
+    return out;
+}
+
+wk_tensor *wk_impl_scatter_src(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *src) {
+    return scatter_impl(self, dim, index, src, wk_int(0), RED_NONE, true);
+}
+
+wk_tensor *wk_impl_scatter_value(wk_tensor *self, int64_t dim, wk_tensor *index, wk_scalar value) {
+    return scatter_impl(self, dim, index, NULL, value, RED_NONE, true);
+}
+
+static wk_tensor *scatter_reduce_checked(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *src, wk_scalar value,
+                                         const char *reduce, bool new_options, bool include_self) {
+    /* torch validates reduce= after the dtype and shape checks */
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
+    if (scatter_checks(self, d, index, src) < 0) return NULL;
+    red_kind k;
+    if (parse_reduce(reduce, new_options, &k) < 0) return NULL;
+    return scatter_impl(self, dim, index, src, value, k, include_self);
+}
+
+wk_tensor *wk_impl_scatter_src_reduce(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *src, const char *reduce) {
+    return scatter_reduce_checked(self, dim, index, src, wk_int(0), reduce, false, true);
+}
+
+wk_tensor *wk_impl_scatter_value_reduce(wk_tensor *self, int64_t dim, wk_tensor *index, wk_scalar value,
+                                        const char *reduce) {
+    return scatter_reduce_checked(self, dim, index, NULL, value, reduce, false, true);
+}
+
+wk_tensor *wk_impl_scatter_add(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *src) {
+    return scatter_impl(self, dim, index, src, wk_int(0), RED_SUM, true);
+}
+
+wk_tensor *wk_impl_ix_not_implemented(wk_tensor *grad, const char *name) {
+    WK_UNUSED(grad);
+    wk__error(WK_RUNTIME_ERROR, "derivative for aten::%s is not implemented", name ? name : "?");
+    return NULL;
+}
+
+/* ================================================================================================
+ * index_select, index_add, index_copy, index_fill (one index vector along a dim)
+ * ================================================================================================ */
+
+/* The iteration geometry of the index_* ops: the written/read tensor t (0-d as [1]) with dim's extent replaced by
+ * the number of indices k, t restrided with stride 0 along dim, and the offsets spread along dim. */
+typedef struct {
+    wk_tensor *t1;   /* t, 0-d as [1] */
+    wk_tensor *tr;   /* t1 restrided to the iteration shape */
+    wk_tensor *offr; /* byte offsets along dim, spread over the iteration shape */
+    int ndim;
+    int64_t shape[WK_MAX_DIM];
+} dim_iter;
+
+static void dim_iter_free(dim_iter *g) {
+    wk_release(g->t1);
+    wk_release(g->tr);
+    wk_release(g->offr);
+    memset(g, 0, sizeof *g);
+}
+
+/* Returns 0, or -1 with *bad set (first bad index in *badv) or an error. */
+static int dim_iter_init(dim_iter *g, const wk_tensor *t, int64_t d, const wk_tensor *index, bool wrap, int *bad,
+                         int64_t *badv) {
+    memset(g, 0, sizeof *g);
+    *bad = 0;
+    g->t1 = nonempty_view(t);
+    wk_tensor *i1 = nonempty_view(index), *flat = NULL, *off = NULL;
+    if (!g->t1 || !i1) goto fail;
+    int64_t k = wk__numel(i1), one = 1;
+    flat = wk__contiguous(i1); /* [k] */
+    if (!flat) goto fail;
+    wk_tensor *fv = wk__alias(flat, 1, &k, &one, flat->offset);
+    wk_release(flat);
+    flat = fv;
+    if (!flat) goto fail;
+    off = dim_offsets(flat, g->t1->sizes[d], g->t1->strides[d] * (int64_t)wk_dtype_size(t->dtype), wrap, bad, badv);
+    if (!off) goto fail;
+    g->ndim = g->t1->ndim;
+    memcpy(g->shape, g->t1->sizes, sizeof(int64_t) * (size_t)g->ndim);
+    g->shape[d] = k;
+    g->tr = restride_dim0(g->t1, g->ndim, g->shape, d);
+    g->offr = spread_along(off, g->ndim, g->shape, d);
+    if (!g->tr || !g->offr) goto fail;
+    wk_release(i1);
+    wk_release(flat);
+    wk_release(off);
+    return 0;
+fail:
+    wk_release(i1);
+    wk_release(flat);
+    wk_release(off);
+    dim_iter_free(g);
+    return -1;
+}
+
+wk_tensor *wk_impl_index_select(wk_tensor *self, int64_t dim, wk_tensor *index) {
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
+    if (index->ndim > 1) return WK_FAIL(WK_INDEX_ERROR, "index_select(): Index is supposed to be a vector");
+    if (!is_index_dtype(index->dtype))
+        return WK_FAIL(WK_RUNTIME_ERROR, "index_select(): Expected dtype int32 or int64 for index");
+    int64_t k = wk__numel(index);
+    if (self->ndim == 0 && k != 1) return WK_FAIL(WK_INDEX_ERROR, "index_select(): Index to scalar can have only 1 value, got %lld value(s)", (long long)k);
+    int64_t sizes[WK_MAX_DIM];
+    memcpy(sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
+    if (self->ndim) sizes[d] = k;
+    wk_tensor *out = wk__empty(self->ndim, sizes, self->dtype), *o1 = NULL;
+    if (!out || wk__numel(out) == 0) return out;
+    dim_iter g;
+    int bad;
+    int64_t badv;
+    if (dim_iter_init(&g, self, d, index, false, &bad, &badv) < 0) {
+        if (bad) wk__error(WK_INDEX_ERROR, "index out of range in self");
+        wk_release(out);
+        return NULL;
+    }
+    o1 = nonempty_view(out);
+    if (!o1 || run3(o1, g.tr, g.offr, gather_loop(wk_dtype_size(self->dtype)), NULL) < 0) {
+        wk_release(out);
+        out = NULL;
+    }
+    wk_release(o1);
+    dim_iter_free(&g);
+    return out;
+}
+
+/* dst[off] += alpha * src, typed; half/bfloat16 round the product and the sum like torch's scalar_t arithmetic. */
+typedef struct {
+    double af;  /* alpha for floating dtypes (already rounded to the dtype) */
+    int64_t ai; /* alpha for integral dtypes */
+} alpha_ctx;
+#define ADD_ALPHA_LOOP_(NAME, T, CT, LD, ST, A)                                                       \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *ctx) {                             \
+        const alpha_ctx *c = ctx;                                                                    \
+        char *dst = d[0], *src = d[1], *off = d[2];                                                  \
+        for (int64_t i = 0; i < n; i++, dst += s[0], src += s[1], off += s[2]) {                     \
+            T *p = (T *)(dst + *(const int64_t *)off);                                               \
+            CT prod = LD(ST((CT)(LD(*(const T *)src) * (CT)(A))));                                   \
+            *p = ST((CT)(LD(*p) + prod));                                                            \
+        }                                                                                            \
+    }
+#define ST_WRAP(T) (T)(uint64_t)
+#define I64MUL(a) a
+ADD_ALPHA_LOOP_(add_alpha_f32, float, float, LD_SAME, ST_SAME, c->af)
+ADD_ALPHA_LOOP_(add_alpha_f64, double, double, LD_SAME, ST_SAME, c->af)
+ADD_ALPHA_LOOP_(add_alpha_f16, uint16_t, float, LD_H, ST_H, c->af)
+ADD_ALPHA_LOOP_(add_alpha_bf16, uint16_t, float, LD_BF, ST_BF, c->af)
+/* integers: wrap through uint64 (no signed overflow) */
+#define ADD_ALPHA_INT_(NAME, T)                                                                      \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *ctx) {                             \
+        const alpha_ctx *c = ctx;                                                                    \
+        char *dst = d[0], *src = d[1], *off = d[2];                                                  \
+        for (int64_t i = 0; i < n; i++, dst += s[0], src += s[1], off += s[2]) {                     \
+            T *p = (T *)(dst + *(const int64_t *)off);                                               \
+            uint64_t prod = (uint64_t)(int64_t) * (const T *)src * (uint64_t)c->ai;                  \
+            *p = (T)((uint64_t)(int64_t)*p + prod);                                                  \
+        }                                                                                            \
+    }
+ADD_ALPHA_INT_(add_alpha_u8, uint8_t)
+ADD_ALPHA_INT_(add_alpha_i8, int8_t)
+ADD_ALPHA_INT_(add_alpha_i16, int16_t)
+ADD_ALPHA_INT_(add_alpha_i32, int32_t)
+ADD_ALPHA_INT_(add_alpha_i64, int64_t)
+static void add_alpha_b(char **d, const int64_t *s, int64_t n, void *ctx) {
+    const alpha_ctx *c = ctx;
+    char *dst = d[0], *src = d[1], *off = d[2];
+    for (int64_t i = 0; i < n; i++, dst += s[0], src += s[1], off += s[2]) {
+        uint8_t *p = (uint8_t *)(dst + *(const int64_t *)off);
+        *p = *p || (*(const uint8_t *)src && c->ai);
+    }
+}
+static const wk_loop_fn ADD_ALPHA[WK_NUM_DTYPES] = {
+    [WK_FLOAT32] = add_alpha_f32, [WK_FLOAT64] = add_alpha_f64, [WK_FLOAT16] = add_alpha_f16,
+    [WK_BFLOAT16] = add_alpha_bf16, [WK_UINT8] = add_alpha_u8, [WK_INT8] = add_alpha_i8, [WK_INT16] = add_alpha_i16,
+    [WK_INT32] = add_alpha_i32, [WK_INT64] = add_alpha_i64, [WK_BOOL] = add_alpha_b};
+
+/* index_func_meta_impl: the checks shared by index_add (and torch's index_reduce). */
+static int index_func_checks(const char *func, const wk_tensor *self, int64_t d, const wk_tensor *index,
+                             const wk_tensor *source) {
+    wk_strbuf a = {0}, b = {0};
+    int rc = -1;
+    if (index->ndim > 1) {
+        wk__error(WK_INDEX_ERROR, "%s_(): Index is supposed to be a vector, but got dim: %d with type: %s and size: %s",
+                  func, index->ndim, wk_dtype_scalar_name(index->dtype), shape_str(&a, index->sizes, index->ndim));
+        goto done;
+    }
+    if (!is_index_dtype(index->dtype)) {
+        wk__error(WK_RUNTIME_ERROR, "%s_(): Expected dtype int32/int64 for index but got: %s", func,
+                  wk_dtype_scalar_name(index->dtype));
+        goto done;
+    }
+    if (self->dtype != source->dtype) {
+        wk__error(WK_RUNTIME_ERROR, "%s_(): self (%s) and source (%s) must have the same scalar type", func,
+                  wk_dtype_scalar_name(self->dtype), wk_dtype_scalar_name(source->dtype));
+        goto done;
+    }
+    int64_t k = wk__numel(index), sd;
+    if (source->ndim == 0) sd = 1;
+    else if (size_at(source, d, &sd) < 0) goto done;
+    if (k != sd) {
+        wk__error(WK_RUNTIME_ERROR, "%s_(): Number of indices (%lld) should be equal to source.size(dim): (%lld), for dim: %lld",
+                  func, (long long)k, (long long)sd, (long long)d);
+        goto done;
+    }
+    bool same = true;
+    if (source->ndim != 0 && self->ndim != 0) {
+        same = source->ndim == self->ndim;
+        for (int i = 0; same && i < self->ndim; i++) same = i == d || self->sizes[i] == source->sizes[i];
+    } else { /* a 0-d side: torch compares the full shapes */
+        same = self->ndim == source->ndim &&
+               !memcmp(self->sizes, source->sizes, sizeof(int64_t) * (size_t)self->ndim);
+    }
+    if (!same) {
+        wk__error(WK_RUNTIME_ERROR, "source tensor shape must match self tensor shape, excluding the specified dimension. "
+                                    "Got self.shape = %s source.shape = %s",
+                  shape_str(&a, self->sizes, self->ndim), shape_str(&b, source->sizes, source->ndim));
+        goto done;
+    }
+    rc = 0;
+done:
+    wk_sb_free(&a);
+    wk_sb_free(&b);
+    return rc;
+}
+
+wk_tensor *wk_impl_index_add(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *source, wk_scalar alpha) {
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
+    if (index_func_checks("index_add", self, d, index, source) < 0) return NULL;
+    wk_tensor *out = wk__clone(self);
+    if (!out || wk__numel(index) == 0 || wk__numel(out) == 0) return out;
+    dim_iter g;
+    int bad;
+    int64_t badv;
+    if (dim_iter_init(&g, out, d, index, false, &bad, &badv) < 0) {
+        if (bad) oob_error(WK_RUNTIME_ERROR, "", badv, d, nonempty_size(out, (int)d));
+        wk_release(out);
+        return NULL;
+    }
+    alpha_ctx c;
+    unsigned char tmp[8];
+    wk__store_scalar(tmp, self->dtype, alpha); /* alpha as the dtype's scalar_t */
+    wk_scalar a = wk__load_scalar(tmp, self->dtype);
+    c.af = wk__scalar_to_double(a);
+    c.ai = wk__scalar_to_int(a);
+    wk_tensor *s1 = nonempty_view(source);
+    wk_tensor *se = s1 ? wk__expand_to(s1, g.ndim, g.shape) : NULL;
+    if (!se || run3(g.tr, se, g.offr, ADD_ALPHA[self->dtype], &c) < 0) {
+        wk_release(out);
+        out = NULL;
+    }
+    wk_release(se);
+    wk_release(s1);
+    dim_iter_free(&g);
+    return out;
+}
+
+wk_tensor *wk_impl_index_copy(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *source) {
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
+    if (index->ndim >= 2)
+        return WK_FAIL(WK_INDEX_ERROR, "index_copy_(): Index should have dimension 1 or 0 (got %d)", index->ndim);
+    int64_t k = wk__numel(index);
+    if (source->ndim == 0 && k != 1)
+        return WK_FAIL(WK_INDEX_ERROR, "index_copy_(): When source is scalar, index should have one element (got %lld)",
+                       (long long)k);
+    if (source->ndim != self->ndim && source->ndim != 0 && self->ndim != 0)
+        return WK_FAIL(WK_INDEX_ERROR, "index_copy_(): When source and destination are not scalars, their dimensionality "
+                                       "must match. Source dimensionality (%d), destination dimensionality (%d)",
+                       source->ndim, self->ndim);
+    if (index->dtype != WK_INT64)
+        return WK_FAIL(WK_RUNTIME_ERROR, "index_copy_(): Expected a long tensor for index, but got %s",
+                       wk_dtype_scalar_name(index->dtype));
+    if (self->dtype != source->dtype)
+        return WK_FAIL(WK_RUNTIME_ERROR, "index_copy_(): self and source expected to have the same dtype, but got (self) "
+                                         "%s and (source) %s",
+                       wk_dtype_scalar_name(self->dtype), wk_dtype_scalar_name(source->dtype));
+    /* the slice shapes (sizes without dim) must agree; torch prints them space-separated */
+    bool same = true;
+    wk_strbuf a = {0}, b = {0};
+    int ns = 0, nt = 0;
+    for (int i = 0; i < self->ndim; i++)
+        if (i != d) wk_sb_printf(&a, "%s%lld", ns++ ? " " : "", (long long)self->sizes[i]);
+    for (int i = 0; i < source->ndim; i++)
+        if (i != d) wk_sb_printf(&b, "%s%lld", nt++ ? " " : "", (long long)source->sizes[i]);
+    same = ns == nt;
+    for (int i = 0, j = 0; same && i < self->ndim; i++) {
+        if (i == d) continue;
+        while (j == d) j++;
+        same = self->sizes[i] == source->sizes[j];
+        j++;
+    }
+    if (!same) {
+        wk__error(WK_RUNTIME_ERROR, "index_copy_(): Source/destination tensor must have same slice shapes. Destination "
+                                    "slice shape: %s at dimension %lld and source slice shape: %s at dimension 0.",
+                  a.s ? a.s : "", (long long)d, b.s ? b.s : "");
+    }
+    wk_sb_free(&a);
+    wk_sb_free(&b);
+    if (!same) return NULL;
+    if (source->ndim != 0 && k != source->sizes[d])
+        return WK_FAIL(WK_INDEX_ERROR, "index_copy_(): Number of indices (%lld) should be equal to source.size(dim) (%lld)",
+                       (long long)k, (long long)source->sizes[d]);
+    wk_tensor *out = wk__clone(self);
+    if (!out || k == 0) return out;
+    if (wk__assert_no_overlap(self, index) < 0) goto fail0;
+    dim_iter g;
+    int bad;
+    int64_t badv;
+    if (dim_iter_init(&g, out, d, index, false, &bad, &badv) < 0) {
+        if (bad) oob_error(WK_INDEX_ERROR, "index_copy_(): ", badv, d, nonempty_size(out, (int)d));
+        goto fail0;
+    }
+    wk_tensor *s1 = nonempty_view(source);
+    wk_tensor *se = s1 ? wk__expand_to(s1, g.ndim, g.shape) : NULL;
+    int rc = se ? run3(g.tr, se, g.offr, scatter_loop(wk_dtype_size(self->dtype)), NULL) : -1;
+    wk_release(se);
+    wk_release(s1);
+    dim_iter_free(&g);
+    if (rc < 0) goto fail0;
+    return out;
+fail0:
+    wk_release(out);
+    return NULL;
+}
+
+static wk_tensor *index_fill_impl(wk_tensor *self, int64_t dim, wk_tensor *index, wk_scalar value) {
+    if (index->dtype != WK_INT64) return WK_FAIL(WK_INDEX_ERROR, "index_fill_(): Expected dtype int64 for index.");
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0) return NULL;
+    if (index->ndim > 1) return WK_FAIL(WK_RUNTIME_ERROR, "Index has to be a vector/scalar");
+    if (wk__check_scalar_fits(value, self->dtype) < 0) return NULL;
+    wk_tensor *out = wk__clone(self);
+    if (!out || wk__numel(index) == 0 || wk__numel(out) == 0) return out;
+    dim_iter g;
+    int bad;
+    int64_t badv;
+    if (dim_iter_init(&g, out, d, index, true, &bad, &badv) < 0) {
+        if (bad) oob_error(WK_INDEX_ERROR, "", badv, d, nonempty_size(out, (int)d));
+        wk_release(out);
+        return NULL;
+    }
+    wk_tensor *v = wk__full(0, NULL, self->dtype, value);
+    wk_tensor *ve = v ? wk__expand_to(v, g.ndim, g.shape) : NULL;
+    if (!ve || run3(g.tr, ve, g.offr, scatter_loop(wk_dtype_size(self->dtype)), NULL) < 0) {
+        wk_release(out);
+        out = NULL;
+    }
+    wk_release(ve);
+    wk_release(v);
+    dim_iter_free(&g);
+    return out;
+}
+
+wk_tensor *wk_impl_index_fill_int_Scalar(wk_tensor *self, int64_t dim, wk_tensor *index, wk_scalar value) {
+    return index_fill_impl(self, dim, index, value);
+}
+
+wk_tensor *wk_impl_index_fill_int_Tensor(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *value) {
+    if (value->ndim != 0)
+        return WK_FAIL(WK_RUNTIME_ERROR, "index_fill_ only supports a 0-dimensional value tensor, but got tensor with %d "
+                                         "dimension(s).", value->ndim);
+    wk_scalar v;
+    if (wk_item(value, &v) < 0) return NULL;
+    return index_fill_impl(self, dim, index, v);
+}
+
+static int cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The sorted distinct values of an int64 index (torch's _unique for index_fill's backward). */
+wk_tensor *wk_impl_ix_unique_index(wk_tensor *index) {
+    wk_tensor *c = wk__to_dtype(index, WK_INT64), *cc = c ? wk__contiguous(c) : NULL;
+    wk_release(c);
+    if (!cc) return NULL;
+    int64_t n = wk__numel(cc);
+    int64_t *v = wk__malloc(sizeof(int64_t) * (size_t)(n ? n : 1)); /* [n] sorted copy */
+    if (!v) {
+        wk_release(cc);
+        return NULL;
+    }
+    memcpy(v, wk__data(cc), sizeof(int64_t) * (size_t)n);
+    wk_release(cc);
+    qsort(v, (size_t)n, sizeof(int64_t), cmp_i64);
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (k == 0 || v[k - 1] != v[i]) v[k++] = v[i];
+    wk_tensor *r = wk_from_data(v, WK_INT64, 1, &k);
+    free(v);
+    return r;
+}
+
+/* ================================================================================================
+ * take, put, take_along_dim
+ * ================================================================================================ */
+
+/* Flat offsets (bytes into the contiguous `flat`) of index values, wrapping negatives; IndexError like torch. */
+static wk_tensor *flat_offsets(const wk_tensor *index, int64_t numel, size_t esz) {
+    int bad;
+    int64_t badv;
+    wk_tensor *off = dim_offsets(index, numel, (int64_t)esz, true, &bad, &badv);
+    if (!off && bad)
+        wk__error(WK_INDEX_ERROR, "out of range: tried to access index %lld on a tensor of %lld elements.",
+                  (long long)badv, (long long)numel);
+    return off;
+}
+
+wk_tensor *wk_impl_take(wk_tensor *self, wk_tensor *index) {
+    if (index->dtype != WK_INT64)
+        return WK_FAIL(WK_RUNTIME_ERROR, "take(): Expected a long tensor for index, but got %s",
+                       wk_dtype_scalar_name(index->dtype));
+    int64_t n = wk__numel(self);
+    if (n == 0 && wk__numel(index) != 0) return WK_FAIL(WK_INDEX_ERROR, "take(): tried to take from an empty tensor");
+    wk_tensor *out = wk__empty(index->ndim, index->sizes, self->dtype);
+    if (!out || wk__numel(out) == 0) return out;
+    size_t esz = wk_dtype_size(self->dtype);
+    wk_tensor *flat = wk__contiguous(self), *off = NULL, *fr = NULL;
+    if (!flat) goto fail;
+    off = flat_offsets(index, n, esz);
+    if (!off) goto fail;
+    int64_t zeros[WK_MAX_DIM] = {0};
+    fr = restride(flat, index->ndim, index->sizes, zeros, flat->offset);
+    if (!fr || run3(out, fr, off, gather_loop(esz), NULL) < 0) goto fail;
+    goto done;
+fail:
+    wk_release(out);
+    out = NULL;
+done:
+    wk_release(flat);
+    wk_release(off);
+    wk_release(fr);
+    return out;
+}
+
+wk_tensor *wk_impl_put(wk_tensor *self, wk_tensor *index, wk_tensor *source, bool accumulate) {
+    if (index->dtype != WK_INT64)
+        return WK_FAIL(WK_RUNTIME_ERROR, "put_(): Expected a long tensor for index, but got %s",
+                       wk_dtype_scalar_name(index->dtype));
+    if (self->dtype != source->dtype)
+        return WK_FAIL(WK_RUNTIME_ERROR, "put_(): self and source expected to have the same dtype, but got self.dtype = "
+                                         "%s and source.dtype = %s",
+                       wk_dtype_scalar_name(self->dtype), wk_dtype_scalar_name(source->dtype));
+    int64_t k = wk__numel(index), n = wk__numel(self);
+    if (wk__numel(source) != k)
+        return WK_FAIL(WK_INDEX_ERROR, "put_(): Expected source and index to have the same number of elements, but got "
+                                       "source.numel() = %lld, index.numel() = %lld",
+                       (long long)wk__numel(source), (long long)k);
+    if (n == 0 && k != 0) return WK_FAIL(WK_INDEX_ERROR, "put_(): Tried to put elements into an empty tensor");
+    wk_tensor *out = wk__clone(self); /* contiguous: flat offsets address it directly */
+    if (!out || k == 0) return out;
+    size_t esz = wk_dtype_size(self->dtype);
+    int64_t one = 1;
+    wk_tensor *ic = wk__contiguous(index), *sc = wk__contiguous(source), *iv = NULL, *sv = NULL, *off = NULL, *dr = NULL;
+    if (!ic || !sc) goto fail;
+    iv = wk__alias(ic, 1, &k, &one, ic->offset); /* both flattened: index.reshape(source.sizes()) */
+    sv = wk__alias(sc, 1, &k, &one, sc->offset);
+    if (!iv || !sv) goto fail;
+    off = flat_offsets(iv, n, esz);
+    if (!off) goto fail;
+    int64_t zero = 0;
+    dr = restride(out, 1, &k, &zero, out->offset);
+    if (!dr || run3(dr, sv, off, accumulate ? red_add[self->dtype] : scatter_loop(esz), NULL) < 0) goto fail;
+    goto done;
+fail:
+    wk_release(out);
+    out = NULL;
+done:
+    wk_release(ic);
+    wk_release(sc);
+    wk_release(iv);
+    wk_release(sv);
+    wk_release(off);
+    wk_release(dr);
+    return out;
+}
+
+/* torch's take_along_dim: composite over broadcast + gather (so its grad_fn is GatherBackward0). */
+wk_tensor *wk_impl_take_along_dim(wk_tensor *self, wk_tensor *indices, wk_optint dim) {
+    if (!dim.has) {
+        int64_t m1 = -1;
+        wk_tensor *sv = wk_view(self, wk_ints(&m1, 1)), *iv = sv ? wk_view(indices, wk_ints(&m1, 1)) : NULL;
+        wk_tensor *r = iv ? wk_gather(sv, 0, iv, false) : NULL;
+        wk_release(sv);
+        wk_release(iv);
+        return r;
+    }
+    if (self->ndim != indices->ndim)
+        return WK_FAIL(WK_RUNTIME_ERROR, "torch.take_along_dim(): input and indices should have the same number of "
+                                         "dimensions, but got %d dimensions for input, and %d dimensions for indices",
+                       self->ndim, indices->ndim);
+    if (indices->dtype != WK_INT64)
+        return WK_FAIL(WK_RUNTIME_ERROR, "torch.take_along_dim(): dtype of indices should be Long but got %s",
+                       wk_dtype_scalar_name(indices->dtype));
+    int64_t d;
+    if (wk__wrap_dim(dim.v, self->ndim, &d) < 0) return NULL;
+    int nd = self->ndim, n1, n2;
+    int64_t s[WK_MAX_DIM], b1[WK_MAX_DIM], b2[WK_MAX_DIM];
+    memcpy(s, self->sizes, sizeof(int64_t) * (size_t)nd);
+    if (nd) s[d] = indices->sizes[d];
+    if (wk__broadcast_shapes(nd, s, nd, indices->sizes, &n1, b1) < 0) return NULL;
+    memcpy(s, indices->sizes, sizeof(int64_t) * (size_t)nd);
+    if (nd) s[d] = self->sizes[d];
+    if (wk__broadcast_shapes(nd, s, nd, self->sizes, &n2, b2) < 0) return NULL;
+    wk_tensor *ib = wk_expand(indices, wk_ints(b1, n1), false), *sb = ib ? wk_expand(self, wk_ints(b2, n2), false) : NULL;
+    wk_tensor *r = sb ? wk_gather(sb, d, ib, false) : NULL;
+    wk_release(ib);
+    wk_release(sb);
+    return r;
+}
+
+/* ================================================================================================
+ * scatter_reduce (the two-argument overload with include_self) and its backward
+ * ================================================================================================ */
+
+wk_tensor *wk_impl_scatter_reduce_two(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *src,
+                                      const char *reduce, bool include_self) {
+    return scatter_reduce_checked(self, dim, index, src, wk_int(0), reduce, true, include_self);
+}
+
+/* A contiguous float64 copy of t (0-d as [1]); *out points at its data. */
+static wk_tensor *as_f64(const wk_tensor *t, double **out) {
+    wk_tensor *v = nonempty_view(t), *c = v ? wk__empty(v->ndim, v->sizes, WK_FLOAT64) : NULL;
+    if (c && wk__copy_(c, v) < 0) {
+        wk_release(c);
+        c = NULL;
+    }
+    wk_release(v);
+    if (c) *out = (double *)wk__data(c);
+    return c;
+}
+
+/* torch's scatter_reduce_backward, computed in float64 over the index positions p (index's shape) and the places
+ * q(p) of self they reduce into. Returns grad_self (self's shape) or grad_src (index's shape) in grad's dtype. */
+wk_tensor *wk_impl_ix_scatter_reduce_grad(wk_tensor *grad, wk_tensor *self, int64_t dim, wk_tensor *index,
+                                          wk_tensor *src, const char *reduce, bool include_self, wk_tensor *result,
+                                          bool for_self) {
+    red_kind k;
+    int64_t d;
+    if (parse_reduce(reduce, true, &k) < 0 || wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
+    double *G, *S, *R, *X;            /* grad, self, result [self numel]; src [src numel], all contiguous */
+    wk_tensor *tg = as_f64(grad, &G), *ts = as_f64(self, &S), *tr = as_f64(result, &R), *tx = as_f64(src, &X);
+    wk_tensor *ti = NULL, *i1 = NULL, *x1 = NULL, *s1 = NULL, *out = NULL, *o64 = NULL;
+    double *N = NULL, *A = NULL, *B = NULL; /* per self place: counts / products; per index position: B */
+    if (!tg || !ts || !tr || !tx) goto done;
+    i1 = nonempty_view(index);
+    ti = i1 ? wk__to_dtype(i1, WK_INT64) : NULL;
+    wk_tensor *tic = ti ? wk__contiguous(ti) : NULL;
+    wk_release(ti);
+    ti = tic;
+    s1 = nonempty_view(self);
+    x1 = nonempty_view(src);
+    if (!ti || !s1 || !x1) goto done;
+    const int64_t *I = (const int64_t *)wk__data(ti);
+    int nd = i1->ndim;
+    int64_t ns = wk__numel(s1), np = wk__numel(i1);
+    int64_t sst[WK_MAX_DIM], xst[WK_MAX_DIM]; /* contiguous strides of self's and src's float64 copies */
+    wk__contiguous_strides(s1->ndim, s1->sizes, sst);
+    wk__contiguous_strides(x1->ndim, x1->sizes, xst);
+    int64_t *Q = wk__malloc(sizeof(int64_t) * (size_t)(np ? np : 1)), *P = wk__malloc(sizeof(int64_t) * (size_t)(np ? np : 1));
+    N = wk__calloc((size_t)(ns ? ns : 1), sizeof(double));
+    A = wk__calloc((size_t)(ns ? ns : 1), sizeof(double));
+    B = wk__calloc((size_t)(np ? np : 1), sizeof(double));
+    if (!Q || !P || !N || !A || !B) {
+        free(Q);
+        free(P);
+        goto done;
+    }
+    int64_t coord[WK_MAX_DIM] = {0};
+    for (int64_t p = 0; p < np; p++) { /* Q[p]: self place, P[p]: src element */
+        int64_t q = 0, x = 0;
+        for (int i = 0; i < nd; i++) {
+            int64_t c = i == d ? I[p] : coord[i];
+            q += c * sst[i];
+            x += coord[i] * xst[i];
+        }
+        Q[p] = q;
+        P[p] = x;
+        for (int i = nd - 1; i >= 0; i--) {
+            if (++coord[i] < i1->sizes[i]) break;
+            coord[i] = 0;
+        }
+    }
+    int64_t nout = for_self ? ns : np;
+    o64 = wk__zeros(for_self ? s1->ndim : nd, for_self ? s1->sizes : i1->sizes, WK_FLOAT64);
+    if (!o64) {
+        free(Q);
+        free(P);
+        goto done;
+    }
+    double *O = (double *)wk__data(o64);
+    switch (k) {
+    case RED_SUM:
+        if (for_self) memcpy(O, G, sizeof(double) * (size_t)ns);
+        else
+            for (int64_t p = 0; p < np; p++) O[p] = G[Q[p]];
+        break;
+    case RED_MEAN:
+        for (int64_t q = 0; q < ns; q++) N[q] = include_self ? 1 : 0;
+        for (int64_t p = 0; p < np; p++) N[Q[p]] += 1;
+        for (int64_t q = 0; q < ns; q++)
+            if (N[q] == 0) N[q] = 1;
+        if (for_self)
+            for (int64_t q = 0; q < ns; q++) O[q] = G[q] / N[q];
+        else
+            for (int64_t p = 0; p < np; p++) O[p] = G[Q[p]] / N[Q[p]];
+        break;
+    case RED_AMAX:
+    case RED_AMIN: /* the gradient is shared evenly among the values equal to the result */
+        for (int64_t q = 0; q < ns; q++) N[q] = S[q] == R[q];
+        for (int64_t p = 0; p < np; p++) N[Q[p]] += X[P[p]] == R[Q[p]];
+        if (for_self)
+            for (int64_t q = 0; q < ns; q++) O[q] = (S[q] == R[q]) * (G[q] / N[q]);
+        else
+            for (int64_t p = 0; p < np; p++) O[p] = (X[P[p]] == R[Q[p]]) * (G[Q[p]] / N[Q[p]]);
+        break;
+    case RED_PROD:
+        if (for_self) { /* grad * (self with zeros as 1).scatter_reduce(prod) / (self with zeros as 1) */
+            for (int64_t q = 0; q < ns; q++) A[q] = S[q] == 0 ? 1 : S[q];
+            for (int64_t q = 0; q < ns; q++) N[q] = A[q];
+            if (!include_self)
+                for (int64_t p = 0; p < np; p++) N[Q[p]] = 1;
+            for (int64_t p = 0; p < np; p++) N[Q[p]] *= X[P[p]];
+            for (int64_t q = 0; q < ns; q++) O[q] = G[q] * N[q] / A[q];
+        } else { /* a lone zero among the values meeting at a place gets the product of the others */
+            for (int64_t p = 0; p < np; p++) A[Q[p]] += X[P[p]] == 0;
+            for (int64_t q = 0; q < ns; q++) N[q] = S[q];
+            if (!include_self)
+                for (int64_t p = 0; p < np; p++) N[Q[p]] = 1;
+            for (int64_t p = 0; p < np; p++) {
+                bool single = X[P[p]] == 0 && A[Q[p]] == 1;
+                N[Q[p]] *= single ? 1 : X[P[p]];
+            }
+            for (int64_t p = 0; p < np; p++) {
+                double x = X[P[p]];
+                bool single = x == 0 && A[Q[p]] == 1;
+                O[p] = single ? G[Q[p]] * N[Q[p]] : G[Q[p]] * R[Q[p]] / (x == 0 ? 1 : x);
+            }
+        }
+        break;
+    default: break;
+    }
+    if (for_self && !include_self)
+        for (int64_t p = 0; p < np; p++) O[Q[p]] = 0;
+    free(Q);
+    free(P);
+    out = wk__empty(for_self ? self->ndim : index->ndim, for_self ? self->sizes : index->sizes, grad->dtype);
+    if (out) {
+        wk_tensor *o1 = nonempty_view(out);
+        if (!o1 || wk__copy_(o1, o64) < 0) {
+            wk_release(out);
+            out = NULL;
+        }
+        wk_release(o1);
+    }
+    WK_UNUSED(nout);
+done:
+    free(N);
+    free(A);
+    free(B);
+    wk_release(tg);
+    wk_release(ts);
+    wk_release(tr);
+    wk_release(tx);
+    wk_release(ti);
+    wk_release(i1);
+    wk_release(s1);
+    wk_release(x1);
+    wk_release(o64);
+    return out;
 }
