@@ -21,6 +21,22 @@ static int is_numpy_int(PyObject *o) {
     return r > 0;
 }
 
+/* numpy.ndarray exactly (an array index is one tensor index, never a tuple of indices). */
+static int is_numpy_array(PyObject *o) {
+    static PyObject *np_ndarray = NULL;
+    if (!np_ndarray) {
+        PyObject *mods = PyImport_GetModuleDict();
+        PyObject *np = mods ? PyDict_GetItemString(mods, "numpy") : NULL;
+        if (!np) return 0;
+        np_ndarray = PyObject_GetAttrString(np, "ndarray");
+        if (!np_ndarray) {
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    return (PyObject *)Py_TYPE(o) == np_ndarray;
+}
+
 static int check_long(PyObject *o) { return (PyLong_Check(o) && !PyBool_Check(o)) || is_numpy_int(o); }
 
 static int unpack_long(PyObject *o, int64_t *v) {
@@ -145,6 +161,7 @@ static int bare_item(PyObject *index, wk_index_item *it) {
 /* torch's treatSequenceAsTuple (NumPy's heuristic for short non-tuple sequences). */
 static int treat_sequence_as_tuple(PyObject *index) {
     if (PyTuple_Check(index)) return 1;
+    if (WK_PyTensor_Check(index) || is_numpy_array(index)) return 0;
     if (!PySequence_Check(index)) return 0;
     Py_ssize_t n = PySequence_Size(index);
     if (n < 0) {
