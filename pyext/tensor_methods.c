@@ -289,6 +289,7 @@ static PyObject *g_is_leaf(PyObject *self, void *c) {
 }
 static PyObject *g_grad_fn(PyObject *self, void *c) {
     (void)c;
+    if (wk__view_refresh(SELF) < 0) return wk_py_raise(); /* Note [View grad_fn refresh] */
     wk_node *n = wk_grad_fn(SELF);
     if (!n) Py_RETURN_NONE;
     return wk_py_node_wrap(n);

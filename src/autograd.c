@@ -129,7 +129,13 @@ static wk_node *grad_accumulator(wk_tensor *leaf) {
     return n;
 }
 
-bool wk__tensor_requires_grad(const wk_tensor *t) { return t && (t->requires_grad || t->grad_fn); }
+static int view_refresh(wk_tensor *t, bool report);
+
+bool wk__tensor_requires_grad(const wk_tensor *t) {
+    if (!t) return false;
+    if (t->is_view) view_refresh((wk_tensor *)t, false);
+    return t->requires_grad || t->grad_fn;
+}
 
 bool wk__any_requires_grad(int n, wk_tensor *const *ts) {
     if (grad_disabled) return false;
@@ -141,6 +147,7 @@ bool wk__any_requires_grad(int n, wk_tensor *const *ts) {
 wk_edge wk__gradient_edge(wk_tensor *t) {
     wk_edge e = {NULL, 0};
     if (!t) return e;
+    if (t->is_view) view_refresh(t, false);
     if (t->grad_fn) {
         e.fn = wk__node_retain(t->grad_fn);
         e.input_nr = t->output_nr;
@@ -152,6 +159,7 @@ wk_edge wk__gradient_edge(wk_tensor *t) {
 
 int wk__node_set_next(wk_node *n, uint32_t i, const wk_tensor *t) {
     if (!t) return 0;
+    if (t->is_view && view_refresh((wk_tensor *)t, true) < 0) return -1;
     wk_input_meta *m = &n->meta[i];
     m->ndim = t->ndim;
     m->dtype = t->dtype;
@@ -167,6 +175,7 @@ void wk__set_history(wk_tensor *out, wk_node *n, uint32_t output_nr) {
     out->grad_fn = wk__node_retain(n);
     out->output_nr = output_nr;
     out->requires_grad = false; /* non-leaf: requires grad through grad_fn */
+    if (out->is_view) out->view_version = out->version->version; /* Note [View grad_fn refresh] */
     wk__node_release(old);
 }
 
@@ -213,6 +222,10 @@ void wk__save(wk_saved *s, const wk_tensor *t, bool is_output, wk_node *owner) {
 }
 
 static void strip_backward(const char *name, char *out, size_t n) {
+    if (!strcmp(name, "CopySlices") || !strcmp(name, "AccumulateGrad")) { /* torch's C++ names for these two */
+        snprintf(out, n, "torch::autograd::%s", name);
+        return;
+    }
     snprintf(out, n, "%s", name);
     char *p = strstr(out, "Backward");
     if (p) *p = 0;
@@ -268,27 +281,85 @@ void wk__saved_release(wk_saved *s) {
 }
 
 /* ---- in-place bookkeeping ---- */
-int wk__check_inplace(const wk_tensor *self) {
+
+/* torch's handle_view_on_rebase: the error for rebasing a view that was made by a multi-output op, in no_grad mode or
+ * in inference mode. `indirect`: the base or another view was modified, not this one. */
+static int view_rebase_error(const wk_tensor *t, bool indirect) {
+    uint8_t cm = t->view_meta;
+    if (cm == WK_VIEW_DEFAULT) return 0;
+    const char *modified = indirect ? "its base or another view of its base has been" : "is being";
+    char name[96] = "";
+    if (t->grad_fn) strip_backward(t->grad_fn->vt->name, name, sizeof name);
+    wk_strbuf b = {0};
+    if (cm == WK_VIEW_INFERENCE || cm == WK_VIEW_NO_GRAD || !t->grad_fn) {
+        if (t->grad_fn)
+            wk_sb_printf(&b, "Output %u of %s is a view of a view which was created in", t->output_nr, name);
+        else
+            wk_sb_puts(&b, "A view was created in");
+        if (cm == WK_VIEW_INFERENCE)
+            wk_sb_printf(&b, " inference mode and %s modified inplace in normal mode.", modified);
+        else
+            wk_sb_printf(&b, " no_grad mode and %s modified inplace with grad mode enabled.", modified);
+    } else {
+        wk_sb_printf(&b, "Output %u of %s is a view and %s modified inplace.", t->output_nr, name, modified);
+    }
+    if (cm == WK_VIEW_MULTI_OUTPUT)
+        wk_sb_puts(&b, " This view is the output of a function that returns multiple views. Such functions do not "
+                       "allow the output views to be modified inplace. You should replace the inplace operation by an "
+                       "out-of-place one.");
+    else if (cm == WK_VIEW_NO_GRAD)
+        wk_sb_puts(&b, " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
+                       "code by moving both the view and the inplace either both inside the no_grad block (if you "
+                       "don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked).");
+    else if (cm == WK_VIEW_INFERENCE)
+        wk_sb_puts(&b, " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
+                       "code by moving both the view and the inplace either both inside the inference_mode block (if "
+                       "you don't want the inplace to be tracked) or both outside (if you want the inplace to be "
+                       "tracked).");
+    wk__error(WK_RUNTIME_ERROR, "%s", b.s ? b.s : "");
+    wk_sb_free(&b);
+    return -1;
+}
+
+int wk__check_inplace_rg(const wk_tensor *self, bool other_requires_grad) {
     if (grad_disabled) return 0;
+    bool base_rg = self->is_view && self->view_base && wk__tensor_requires_grad(self->view_base);
+    if (!other_requires_grad && !wk__tensor_requires_grad(self) && !base_rg) return 0;
+    if (self->is_view && self->view_base) {
+        if (view_rebase_error(self, false) < 0) return -1;
+        if (self->view_base->requires_grad && !self->view_base->grad_fn) {
+            wk__error(WK_RUNTIME_ERROR,
+                      "a view of a leaf Variable that requires grad is being used in an in-place operation.");
+            return -1;
+        }
+    }
     if (self->requires_grad && !self->grad_fn && !self->is_view) {
         wk__error(WK_RUNTIME_ERROR, "a leaf Variable that requires grad is being used in an in-place operation.");
-        return -1;
-    }
-    if (self->is_view && self->view_base && self->view_base->requires_grad && !self->view_base->grad_fn) {
-        wk__error(WK_RUNTIME_ERROR,
-                  "a view of a leaf Variable that requires grad is being used in an in-place operation.");
         return -1;
     }
     return 0;
 }
 
-void wk__mark_view(wk_tensor *view, const wk_tensor *base) {
+int wk__check_inplace(const wk_tensor *self) { return wk__check_inplace_rg(self, false); }
+
+static void mark_view(wk_tensor *view, const wk_tensor *base, uint8_t meta) {
     const wk_tensor *root = base->is_view && base->view_base ? base->view_base : base;
+    if (inference_mode) meta = WK_VIEW_INFERENCE;
+    else if (grad_disabled) meta = WK_VIEW_NO_GRAD;
+    if (base->is_view && base->view_base && (meta == WK_VIEW_DEFAULT || base->view_meta == WK_VIEW_INFERENCE))
+        meta = base->view_meta; /* torch's propagate_creation_meta */
     view->is_view = true;
+    view->view_meta = meta;
+    view->view_version = view->version->version;
     wk_tensor *old = view->view_base;
     view->view_base = wk_retain((wk_tensor *)root);
     wk_release(old);
+    /* torch: a view made in no_grad mode of a base that requires grad requires grad itself (with no grad_fn) */
+    if (meta == WK_VIEW_NO_GRAD && !view->grad_fn && wk__tensor_requires_grad(root)) view->requires_grad = true;
 }
+
+void wk__mark_view(wk_tensor *view, const wk_tensor *base) { mark_view(view, base, WK_VIEW_DEFAULT); }
+void wk__mark_view_multi(wk_tensor *view, const wk_tensor *base) { mark_view(view, base, WK_VIEW_MULTI_OUTPUT); }
 
 /* CopySlices (Note [In-place on views]): after an in-place op on a view, the base's history becomes
  * CopySlices(base's old history, the op's node); the view's history becomes AsStridedBackward0 of the base.
@@ -303,9 +374,44 @@ typedef struct {
     wk_dtype dtype;
 } copy_slices;
 
+/* create_graph: the same computation through recorded ops (g.copy_(grad); g.as_strided(view) gets the op's gradient
+ * copied in), so the gradient it returns is differentiable again (Note [Double backward]). */
+static int copy_slices_apply_graph(copy_slices *n, wk_tensor *grad, wk_tensor **go) {
+    wk_tensor *g = wk__empty_strided(n->base_ndim, n->base_sizes, n->base_strides, grad->dtype);
+    wk_tensor *slice = NULL, *sc = NULL, *r = NULL, **fgo = NULL;
+    uint32_t nf = n->fn->num_next;
+    int rc = -1;
+    if (!g || !(r = wk_copy_(g, grad, false))) goto done;
+    wk_release(r);
+    r = NULL;
+    slice = wk_as_strided(g, wk_ints(n->sizes, n->ndim), wk_ints(n->strides, n->ndim), wk_some(n->offset - n->base_offset));
+    sc = slice ? wk_clone(slice) : NULL;
+    fgo = wk__calloc(nf ? nf : 1, sizeof *fgo);
+    wk_tensor *fgi[1] = {sc};
+    if (!sc || !fgo || n->fn->vt->apply(n->fn, fgi, fgo) < 0) goto done;
+    r = fgo[0] ? wk_copy_(slice, fgo[0], false) : wk_zero_(slice);
+    if (!r) goto done;
+    go[0] = wk_retain(g);
+    for (uint32_t i = 1; i < nf; i++) {
+        go[i] = fgo[i];
+        fgo[i] = NULL;
+    }
+    rc = 0;
+done:
+    if (fgo)
+        for (uint32_t i = 0; i < nf; i++) wk_release(fgo[i]);
+    free(fgo);
+    wk_release(r);
+    wk_release(sc);
+    wk_release(slice);
+    wk_release(g);
+    return rc;
+}
+
 static int copy_slices_apply(wk_node *n_, wk_tensor **gi, wk_tensor **go) {
     copy_slices *n = (copy_slices *)n_;
     if (!gi[0]) return 0;
+    if (!grad_disabled) return copy_slices_apply_graph(n, gi[0], go);
     /* g_base: a contiguous-with-base-geometry clone of the incoming gradient */
     wk_tensor *g = wk__empty_strided(n->base_ndim, n->base_sizes, n->base_strides, gi[0]->dtype);
     if (!g || wk__copy_(g, gi[0]) < 0) goto fail;
@@ -358,6 +464,16 @@ static int as_strided_view_apply(wk_node *n_, wk_tensor **gi, wk_tensor **go) {
     if (!gi[0]) return 0;
     wk_tensor *g = wk__empty_strided(n->base_ndim, n->base_sizes, n->base_strides, gi[0]->dtype);
     if (!g || wk__fill_(g, wk_int(0)) < 0) goto fail;
+    if (!grad_disabled) { /* create_graph: zeros.as_strided(view).copy_(grad), recorded */
+        wk_tensor *v = wk_as_strided(g, wk_ints(n->sizes, n->ndim), wk_ints(n->strides, n->ndim),
+                                     wk_some(n->offset - n->base_offset));
+        wk_tensor *r = v ? wk_copy_(v, gi[0], false) : NULL;
+        wk_release(v);
+        if (!r) goto fail;
+        wk_release(r);
+        go[0] = g;
+        return 0;
+    }
     wk_tensor *slice = wk__alias(g, n->ndim, n->sizes, n->strides, n->offset - n->base_offset);
     if (!slice || wk__copy_(slice, gi[0]) < 0) {
         wk_release(slice);
@@ -371,6 +487,32 @@ fail:
     return -1;
 }
 static const wk_node_vtable AS_STRIDED_VIEW = {"AsStridedBackward0", as_strided_view_apply, NULL, NULL, NULL};
+
+static int view_refresh(wk_tensor *t, bool report) {
+    if (!t->is_view || !t->view_base || t->view_version == t->version->version) return 0;
+    wk_tensor *base = t->view_base;
+    if (!t->grad_fn && !base->requires_grad && !base->grad_fn) return 0; /* nothing flows: keep no history */
+    if (t->view_meta != WK_VIEW_DEFAULT) return report ? view_rebase_error(t, true) : 0;
+    as_strided_view *av = (as_strided_view *)wk__node_new(&AS_STRIDED_VIEW, sizeof(as_strided_view), 1, 1);
+    if (!av) return report ? -1 : 0;
+    av->ndim = t->ndim;
+    memcpy(av->sizes, t->sizes, sizeof t->sizes);
+    memcpy(av->strides, t->strides, sizeof t->strides);
+    av->offset = t->offset;
+    av->base_ndim = base->ndim;
+    memcpy(av->base_sizes, base->sizes, sizeof base->sizes);
+    memcpy(av->base_strides, base->strides, sizeof base->strides);
+    av->base_offset = base->offset;
+    if (wk__node_set_next(&av->base, 0, base) < 0) {
+        wk__node_release(&av->base);
+        return report ? -1 : 0;
+    }
+    wk__set_history(t, &av->base, 0); /* also records the version: the view is fresh again */
+    wk__node_release(&av->base);
+    return 0;
+}
+
+int wk__view_refresh(wk_tensor *t) { return view_refresh(t, true); }
 
 int wk__rebase_history(wk_tensor *self, wk_node *fn) {
     wk_tensor *base = self->is_view ? self->view_base : NULL;
@@ -940,8 +1082,14 @@ int wk_backward(wk_tensor *t, wk_tensor *gradient, bool retain_graph, bool creat
 
 /* ---- tensor-level autograd API ---- */
 bool wk_requires_grad(const wk_tensor *t) { return wk__tensor_requires_grad(t); }
-bool wk_is_leaf(const wk_tensor *t) { return t->grad_fn == NULL; }
-wk_node *wk_grad_fn(const wk_tensor *t) { return t->grad_fn; }
+bool wk_is_leaf(const wk_tensor *t) {
+    if (t->is_view) view_refresh((wk_tensor *)t, false);
+    return t->grad_fn == NULL;
+}
+wk_node *wk_grad_fn(const wk_tensor *t) {
+    if (t->is_view) view_refresh((wk_tensor *)t, false);
+    return t->grad_fn;
+}
 wk_tensor *wk_grad(const wk_tensor *t) { return t->grad; }
 uint32_t wk_version_get(const wk_tensor *t) { return t->version->version; }
 

@@ -109,12 +109,24 @@ WK_INTERNAL void wk__saved_release(wk_saved *s);
 WK_INTERNAL int wk__check_saved(wk_saved *s, wk_node *owner); /* version / freed checks only */
 
 /* ---- in-place checks (Note [In-place correctness]) ---- */
+/* How a view was made (torch's CreationMeta): in-place ops on views made by multi-output ops (unbind, split), in
+ * no_grad mode or in inference mode are refused when they would be recorded. */
+enum { WK_VIEW_DEFAULT = 0, WK_VIEW_MULTI_OUTPUT = 1, WK_VIEW_NO_GRAD = 2, WK_VIEW_INFERENCE = 3 };
 /* Errors for in-place on a leaf that requires grad (or a view of one), in grad mode. */
 WK_INTERNAL int wk__check_inplace(const wk_tensor *self);
+/* The same, knowing whether another input of the in-place op requires grad (then views made by multi-output ops
+ * or in no_grad mode are refused too, with torch's messages). */
+WK_INTERNAL int wk__check_inplace_rg(const wk_tensor *self, bool other_requires_grad);
+/* Note [View grad_fn refresh]: when the base or another view of it was modified in place since a view's grad_fn was
+ * set, the view's history is regenerated as AsStridedBackward0 of the base's current history (torch does this
+ * lazily in grad_fn()). Returns -1 with torch's error for views that may not be rebased. */
+WK_INTERNAL int wk__view_refresh(wk_tensor *t);
 /* After an in-place op on `self` recorded by node n (output 0). Handles views of tensors that need grad. */
 WK_INTERNAL int wk__rebase_history(wk_tensor *self, wk_node *n);
 /* A differentiable view: marks `view` as a view of `base` for in-place bookkeeping. */
 WK_INTERNAL void wk__mark_view(wk_tensor *view, const wk_tensor *base);
+/* The same for one output of an op that returns several views (unbind, split, ...). */
+WK_INTERNAL void wk__mark_view_multi(wk_tensor *view, const wk_tensor *base);
 
 /* ---- engine ---- */
 /* Runs backward from roots with the given gradients (NULL entries: implicit ones for scalars).

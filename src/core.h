@@ -76,6 +76,8 @@ struct wk_tensor {
     bool requires_grad;     /* meaningful for leaves; non-leaves require grad iff grad_fn != NULL */
     bool retains_grad;
     bool is_view;           /* shares storage with view_base as a differentiable view */
+    uint8_t view_meta;      /* how the view was made (WK_VIEW_* in autograd.h: torch's CreationMeta) */
+    uint32_t view_version;  /* the version counter when the view's grad_fn was last set (Note [View grad_fn refresh]) */
     wk_node *grad_fn;       /* strong; NULL for leaves */
     uint32_t output_nr;     /* which output of grad_fn this is */
     wk_tensor *grad;        /* strong; NULL if none */

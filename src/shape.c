@@ -553,13 +553,15 @@ static wk_tensor *take_geometry(wk_tensor *self, wk_tensor *r) {
     memcpy(self->sizes, r->sizes, sizeof self->sizes);
     memcpy(self->strides, r->strides, sizeof self->strides);
     self->offset = r->offset;
-    if (r->grad_fn) wk__set_history(self, r->grad_fn, r->output_nr);
     wk__bump_version(self);
+    if (r->grad_fn) wk__set_history(self, r->grad_fn, r->output_nr); /* after the bump: a view stays fresh */
     wk_release(r);
     return wk_retain(self);
 }
 
 wk_tensor *wk_impl_t_(wk_tensor *self) {
+    if (self->ndim > 2)
+        return WK_FAIL(WK_RUNTIME_ERROR, "t_() expects a tensor with <= 2 dimensions, but self is %dD", self->ndim);
     if (wk__check_inplace(self) < 0) return NULL;
     return take_geometry(self, wk__t_meta(self));
 }

@@ -761,7 +761,7 @@ def emit_wrappers(op, opnames):
             o.append('    wk_tensorvec v = wk_impl_%s(%s);' % (op.impl, call_args(op)))
             o.append('    if (!v.data) return v;')
             if op.view:
-                o.append('    for (int64_t i_ = 0; i_ < v.len; i_++) wk__mark_view(v.data[i_], self);')
+                o.append('    for (int64_t i_ = 0; i_ < v.len; i_++) wk__mark_view_multi(v.data[i_], self);')
             o.append('    if (!rg_) return v;')
             o.append('    {')
             o += emit_record(op, fields, None, '        ')
@@ -783,12 +783,12 @@ def emit_wrappers(op, opnames):
         assert k == 'tensor', op.schema
         o.append('%s {' % proto(op, '_'))
         o += arg_null_checks(op)
-        o.append('    if (wk__check_inplace(self) < 0) return NULL;')
         diff = diff_inputs(op) if op.differentiable else []
         uses_self = any('self' in formula_names(f) for f in op.formulas.values()) if op.differentiable else False
         o.append('    bool rg_ = %s;' % (requires_grad_expr(diff) if diff else 'false'))
         if op.differentiable:
             o.append('    if (!rg_ && wk__grad_enabled() && self->is_view && self->view_base && wk__tensor_requires_grad(self->view_base)) rg_ = true;')
+        o.append('    if (wk__check_inplace_rg(self, rg_) < 0) return NULL;')
         if uses_self:  # the formulas need self as it was before the write: keep a (recorded) copy
             users = [p for p in diff if 'self' in formula_names(op.formulas.get(p.name, ''))]
             cond = ' || '.join('wk__tensor_requires_grad(%s)' % cident(p.name) for p in users) or 'true'
