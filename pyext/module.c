@@ -2,6 +2,8 @@
  * functions that are not ops (tensor(), grad mode, backward entry points). */
 #include "pyext.h"
 
+#include "cpu/threadpool.h"
+
 PyTypeObject *wk_DtypeType;
 PyTypeObject *wk_SizeType;
 PyObject *wk_dtype_objs[WK_NUM_DTYPES];
@@ -373,7 +375,22 @@ static PyObject *m_get_printoptions(PyObject *m, PyObject *unused) {
     return Py_BuildValue("(idiii)", precision, threshold, edgeitems, linewidth, sci);
 }
 
+static PyObject *m_get_num_threads(PyObject *m, PyObject *unused) {
+    (void)m;
+    (void)unused;
+    return PyLong_FromLong(wk_get_num_threads());
+}
+static PyObject *m_set_num_threads(PyObject *m, PyObject *v) {
+    (void)m;
+    long n = PyLong_AsLong(v);
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n > INT32_MAX || wk_set_num_threads((int)n) < 0) return wk_py_raise();
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_functions[] = {
+    {"get_num_threads", m_get_num_threads, METH_NOARGS, NULL},
+    {"set_num_threads", m_set_num_threads, METH_O, NULL},
     {"_set_printoptions", m_set_printoptions, METH_VARARGS, NULL},
     {"_get_printoptions", m_get_printoptions, METH_NOARGS, NULL},
     {"tensor", (PyCFunction)(void (*)(void))m_tensor, METH_VARARGS | METH_KEYWORDS, NULL},

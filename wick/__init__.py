@@ -2,7 +2,7 @@
 from . import _C
 from ._C import (  # noqa: F401
     dtype, Size, bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64,
-    get_default_dtype, is_grad_enabled, is_inference_mode_enabled, tensor,
+    get_default_dtype, is_grad_enabled, is_inference_mode_enabled, tensor, get_num_threads, set_num_threads,
 )
 from ._tensor import Tensor  # noqa: F401
 from ._ops import *  # noqa: F401,F403

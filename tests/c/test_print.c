@@ -385,6 +385,11 @@ static void test_api(void) {
 
 int main(int argc, char **argv) {
     if (argc > 1) run_cases(argv[1]);
+    else { /* from the repository root, or from tests/c as `make test-c` runs it */
+        FILE *probe = fopen("tests/print/cases.txt", "r");
+        if (probe) fclose(probe);
+        run_cases(probe ? "tests/print/cases.txt" : "../print/cases.txt");
+    }
     test_api();
     printf("%d passed, %d failed\n", n_pass, n_fail);
     return n_fail != 0;
