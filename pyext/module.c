@@ -139,6 +139,24 @@ static int size_init(PyObject *m) {
 }
 
 /* ---- torch.return_types: named tuples of ops that return several tensors ---- */
+/* torch's repr: "torch.return_types.max(\nvalues=tensor(...),\nindices=tensor(...))" */
+static PyObject *return_type_repr(PyObject *self) {
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject *out = PyUnicode_FromFormat("%s(\n", tp->tp_name);
+    Py_ssize_t n = PyTuple_GET_SIZE(self);
+    PyObject *fields = PyObject_GetAttrString((PyObject *)tp, "_wk_fields");
+    for (Py_ssize_t i = 0; out && fields && i < n; i++) {
+        PyObject *r = PyObject_Repr(PyTuple_GET_ITEM(self, i));
+        PyObject *part = r ? PyUnicode_FromFormat("%U=%U%s", PyTuple_GET_ITEM(fields, i), r, i + 1 < n ? ",\n" : ")")
+                           : NULL;
+        Py_XDECREF(r);
+        PyUnicode_AppendAndDel(&out, part);
+    }
+    Py_XDECREF(fields);
+    if (!fields) Py_CLEAR(out);
+    return out;
+}
+
 static PyObject *m_register_return_type(PyObject *m, PyObject *args) {
     (void)m;
     const char *name;
@@ -161,6 +179,9 @@ static PyObject *m_register_return_type(PyObject *m, PyObject *args) {
     desc->n_in_sequence = (int)n;
     PyTypeObject *t = PyStructSequence_NewType(desc);
     if (!t) return NULL;
+    t->tp_repr = return_type_repr;
+    PyType_Modified(t);
+    if (PyObject_SetAttrString((PyObject *)t, "_wk_fields", fields) < 0) return NULL;
     if (PyDict_SetItemString(wk_return_types, name, (PyObject *)t) < 0) return NULL;
     return (PyObject *)t;
 }

@@ -1,8 +1,13 @@
-/* reduce.c — sum, mean and the reduction framework (reduce.h). */
+/* reduce.c — the reduction framework (reduce.h) and the reductions: sum, nansum, mean, nanmean, prod, amax, amin,
+ * aminmax, all, any, count_nonzero, max/min/argmax/argmin, var, std, var_mean, std_mean, logsumexp,
+ * linalg_vector_norm; and the backward helpers they share with the sorting and scan ops. */
 #include "reduce.h"
 
-#include "cpu/loops.h"
+#include "autograd.h"
 #include "ops_impl.h"
+#include "pointwise.h"
+
+/* ================================================================================================ framework */
 
 int wk__reduce_mask(const wk_tensor *self, wk_intlist dim, bool *mask) {
     int nd = self->ndim;
@@ -25,6 +30,8 @@ int wk__reduce_mask(const wk_tensor *self, wk_intlist dim, bool *mask) {
     }
     return count;
 }
+
+int wk__reduce_dim(const wk_tensor *self, int64_t dim, int64_t *out) { return wk__wrap_dim(dim, self->ndim, out); }
 
 int wk__reduce_shape(const wk_tensor *self, const bool *mask, bool keepdim, int64_t *out) {
     int n = 0;
@@ -52,76 +59,181 @@ wk_tensor *wk__squeeze_mask(const wk_tensor *t, const bool *mask) {
     return wk__alias(t, n, sizes, strides, t->offset);
 }
 
-/* accumulate: acc (double or int64) += x */
-#define SUM_ACC_LOOP(NAME, ST_T, ACC_T, LD)                                          \
-    static void NAME(char **d, const int64_t *s, int64_t n, void *ctx) {             \
-        (void)ctx;                                                                   \
-        if (s[0] == 0) {                                                             \
-            ACC_T acc = *(ACC_T *)d[0];                                              \
-            const char *p = d[1];                                                    \
-            for (int64_t i = 0; i < n; i++, p += s[1]) acc += (ACC_T)LD(*(const ST_T *)p); \
-            *(ACC_T *)d[0] = acc;                                                    \
-            return;                                                                  \
-        }                                                                            \
-        char *o = d[0];                                                              \
-        const char *p = d[1];                                                        \
-        for (int64_t i = 0; i < n; i++, o += s[0], p += s[1]) *(ACC_T *)o += (ACC_T)LD(*(const ST_T *)p); \
-    }
-SUM_ACC_LOOP(sum_f32, float, double, WK_LD_ID)
-SUM_ACC_LOOP(sum_f64, double, double, WK_LD_ID)
-SUM_ACC_LOOP(sum_f16, uint16_t, double, WK_LD_F16)
-SUM_ACC_LOOP(sum_bf16, uint16_t, double, WK_LD_BF16)
-SUM_ACC_LOOP(sum_u8, uint8_t, int64_t, WK_LD_I)
-SUM_ACC_LOOP(sum_i8, int8_t, int64_t, WK_LD_I)
-SUM_ACC_LOOP(sum_i16, int16_t, int64_t, WK_LD_I)
-SUM_ACC_LOOP(sum_i32, int32_t, int64_t, WK_LD_I)
-SUM_ACC_LOOP(sum_i64, uint64_t, uint64_t, WK_LD_I)
-static const wk_loop_fn SUM_ACC[WK_NUM_DTYPES] = {
-    [WK_BOOL] = sum_u8,  [WK_UINT8] = sum_u8,     [WK_INT8] = sum_i8,      [WK_INT16] = sum_i16, [WK_INT32] = sum_i32,
-    [WK_INT64] = sum_i64, [WK_FLOAT16] = sum_f16, [WK_BFLOAT16] = sum_bf16, [WK_FLOAT32] = sum_f32, [WK_FLOAT64] = sum_f64,
-};
-
-/* Sums self over the masked dims into a new keepdim-shaped tensor of `out_dtype`. */
-static wk_tensor *sum_keepdim(const wk_tensor *self, const bool *mask, wk_dtype out_dtype) {
-    int64_t shape[WK_MAX_DIM];
-    int nd = wk__reduce_shape(self, mask, true, shape);
-    bool fl = wk_dtype_is_floating(self->dtype) || wk_dtype_is_floating(out_dtype);
-    wk_tensor *src = (wk_tensor *)self, *cast = NULL;
-    if (wk_dtype_is_floating(out_dtype) && !wk_dtype_is_floating(self->dtype)) {
-        cast = wk__to_dtype(self, WK_FLOAT64); /* sum(int_tensor, dtype=float) */
-        if (!cast) return NULL;
-        src = cast;
-    }
-    wk_tensor *acc = wk__zeros(nd, shape, fl ? WK_FLOAT64 : WK_INT64);
-    wk_tensor *view = acc ? wk__reduce_view(acc, src) : NULL;
-    wk_tensor *out = NULL;
-    if (view) {
-        wk_tensor *ops[2] = {view, src};
-        wk_iter_apply(2, ops, SUM_ACC[src->dtype], NULL);
-        out = wk__to_dtype(acc, out_dtype);
-    }
-    wk_release(view);
-    wk_release(acc);
-    wk_release(cast);
-    return out;
-}
-
-static wk_dtype sum_dtype(const wk_tensor *self, wk_dtype dtype) {
-    if (dtype != WK_DTYPE_NONE) return dtype;
-    return wk_dtype_is_integral(self->dtype, true) ? WK_INT64 : self->dtype;
-}
-
-wk_tensor *wk_impl_sum_dim(wk_tensor *self, wk_intlist dim, bool keepdim, wk_dtype dtype) {
-    bool mask[WK_MAX_DIM];
-    if (wk__reduce_mask(self, dim, mask) < 0) return NULL;
-    wk_tensor *k = sum_keepdim(self, mask, sum_dtype(self, dtype));
+wk_tensor *wk__reduce_finish(wk_tensor *k, const bool *mask, bool keepdim) {
     if (!k || keepdim) return k;
     wk_tensor *r = wk__squeeze_mask(k, mask);
     wk_release(k);
     return r;
 }
 
+int64_t wk__reduce_count(const wk_tensor *self, const bool *mask) {
+    int64_t n = 1;
+    for (int i = 0; i < self->ndim; i++)
+        if (mask[i]) n *= self->sizes[i];
+    return n;
+}
+
+int wk__check_nonempty_dims(const wk_tensor *self, const bool *mask, const char *name) {
+    for (int i = 0; i < self->ndim; i++)
+        if (mask[i] && self->sizes[i] == 0) {
+            wk__error(WK_INDEX_ERROR, "%s(): Expected reduction dim %d to have non-zero size.", name, i);
+            return -1;
+        }
+    return 0;
+}
+
+wk_tensor *wk__reduce_acc(const wk_tensor *self, const bool *mask, wk_dtype acc_dtype, wk_scalar init,
+                          wk_loop_fn loop, void *ctx) {
+    int64_t shape[WK_MAX_DIM];
+    int nd = wk__reduce_shape(self, mask, true, shape);
+    wk_tensor *acc = wk__full(nd, shape, acc_dtype, init);
+    if (!acc) return NULL;
+    wk_tensor *view = wk__reduce_view(acc, self);
+    if (!view) {
+        wk_release(acc);
+        return NULL;
+    }
+    wk_tensor *ops[2] = {view, (wk_tensor *)self};
+    wk_iter_apply(2, ops, loop, ctx);
+    wk_release(view);
+    return acc;
+}
+
+int wk__rows_apply(int nops, wk_tensor *const *ops, int64_t dim, wk_loop_fn fn, wk_rows_ctx *ctx) {
+    wk_tensor *al[WK_MAX_OPS] = {0};
+    int rc = -1;
+    for (int k = 0; k < nops; k++) {
+        const wk_tensor *t = ops[k];
+        int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM];
+        int nd = t->ndim ? t->ndim : 1;
+        if (t->ndim == 0) {
+            sizes[0] = 1;
+            strides[0] = 1;
+        } else {
+            memcpy(sizes, t->sizes, sizeof(int64_t) * (size_t)nd);
+            memcpy(strides, t->strides, sizeof(int64_t) * (size_t)nd);
+        }
+        ctx->rs[k] = strides[dim] * (int64_t)wk_dtype_size(t->dtype);
+        sizes[dim] = 1;
+        al[k] = wk__alias(t, nd, sizes, strides, t->offset);
+        if (!al[k]) goto done;
+    }
+    rc = wk_iter_apply(nops, al, fn, ctx);
+done:
+    for (int k = 0; k < nops; k++) wk_release(al[k]);
+    return rc;
+}
+
+/* Accumulating loop: operand 0 is the accumulator (ACC_T; stride 0 inside a reduced run), operand 1 the input.
+ * UPDATE is a statement over `acc` and `x` (the loaded input, as ACC_T); C is the op's double parameter. */
+#define ACC_LOOP(NAME, ST_T, ACC_T, LD, UPDATE)                                               \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *ctx_) {                    \
+        const double C = ctx_ ? *(const double *)ctx_ : 0;                                    \
+        (void)C;                                                                              \
+        const char *p = d[1];                                                                 \
+        if (s[0] == 0) {                                                                      \
+            ACC_T acc = *(ACC_T *)d[0];                                                       \
+            for (int64_t i = 0; i < n; i++, p += s[1]) {                                      \
+                ACC_T x = (ACC_T)LD(*(const ST_T *)p);                                        \
+                UPDATE;                                                                       \
+            }                                                                                 \
+            *(ACC_T *)d[0] = acc;                                                             \
+            return;                                                                           \
+        }                                                                                     \
+        char *o = d[0];                                                                       \
+        for (int64_t i = 0; i < n; i++, o += s[0], p += s[1]) {                               \
+            ACC_T acc = *(ACC_T *)o;                                                          \
+            ACC_T x = (ACC_T)LD(*(const ST_T *)p);                                            \
+            UPDATE;                                                                           \
+            *(ACC_T *)o = acc;                                                                \
+        }                                                                                     \
+    }
+/* One accumulating op over every dtype: UF for floating inputs (double acc), UI for integral/bool (int64 acc). */
+#define ACC_OP(OP, UF, UI)                                                                                   \
+    ACC_LOOP(OP##_BOOL, uint8_t, int64_t, WK_LD_I, UI)                                                       \
+    ACC_LOOP(OP##_UINT8, uint8_t, int64_t, WK_LD_I, UI)                                                      \
+    ACC_LOOP(OP##_INT8, int8_t, int64_t, WK_LD_I, UI)                                                        \
+    ACC_LOOP(OP##_INT16, int16_t, int64_t, WK_LD_I, UI)                                                      \
+    ACC_LOOP(OP##_INT32, int32_t, int64_t, WK_LD_I, UI)                                                      \
+    ACC_LOOP(OP##_INT64, int64_t, int64_t, WK_LD_I, UI)                                                      \
+    ACC_LOOP(OP##_FLOAT16, uint16_t, double, WK_LDD_F16, UF)                                                 \
+    ACC_LOOP(OP##_BFLOAT16, uint16_t, double, WK_LDD_BF16, UF)                                               \
+    ACC_LOOP(OP##_FLOAT32, float, double, WK_LD_ID, UF)                                                      \
+    ACC_LOOP(OP##_FLOAT64, double, double, WK_LD_ID, UF)                                                     \
+    static const wk_loop_fn OP[WK_NUM_DTYPES] = {                                                            \
+        [WK_BOOL] = OP##_BOOL,       [WK_UINT8] = OP##_UINT8,       [WK_INT8] = OP##_INT8,                   \
+        [WK_INT16] = OP##_INT16,     [WK_INT32] = OP##_INT32,       [WK_INT64] = OP##_INT64,                 \
+        [WK_FLOAT16] = OP##_FLOAT16, [WK_BFLOAT16] = OP##_BFLOAT16, [WK_FLOAT32] = OP##_FLOAT32,             \
+        [WK_FLOAT64] = OP##_FLOAT64};
+
+#define WRAP_ADD(a, b) ((int64_t)((uint64_t)(a) + (uint64_t)(b)))
+#define WRAP_MUL(a, b) ((int64_t)((uint64_t)(a) * (uint64_t)(b)))
+
+ACC_OP(SUM, acc += x, acc = WRAP_ADD(acc, x))
+ACC_OP(NANSUM, if (!WK_ISNAN(x)) acc += x, acc = WRAP_ADD(acc, x))
+ACC_OP(NOTNAN, acc += !WK_ISNAN(x), ((void)x, acc += 1))
+ACC_OP(PROD, acc *= x, acc = WRAP_MUL(acc, x))
+ACC_OP(AMAX, if (x > acc || WK_ISNAN(x)) acc = x, if (x > acc) acc = x)
+ACC_OP(AMIN, if (x < acc || WK_ISNAN(x)) acc = x, if (x < acc) acc = x)
+ACC_OP(ALL, acc = acc && x != 0, acc = acc && x != 0)
+ACC_OP(ANY, acc = acc || x != 0, acc = acc || x != 0)
+ACC_OP(NONZERO, acc += x != 0, acc += x != 0)
+/* vector norms (floating inputs only; C = ord) */
+ACC_OP(NORM_P, acc += pow(fabs(x), C), (void)x)
+ACC_OP(NORM_1, acc += fabs(x), (void)x)
+ACC_OP(NORM_2, acc += x * x, (void)x)
+ACC_OP(NORM_0, acc += x != 0, (void)x)
+ACC_OP(NORM_INF, double a = fabs(x); if (a > acc || WK_ISNAN(a)) acc = a, (void)x)
+ACC_OP(NORM_NINF, double a = fabs(x); if (a < acc || WK_ISNAN(a)) acc = a, (void)x)
+
+static wk_dtype acc_dtype_of(wk_dtype dt) { return wk_dtype_is_floating(dt) ? WK_FLOAT64 : WK_INT64; }
+
+/* The accumulator for `table` over self's masked dims, keepdim-shaped. */
+static wk_tensor *reduce_table(const wk_tensor *self, const bool *mask, const wk_loop_fn *table, wk_scalar init,
+                               double param) {
+    return wk__reduce_acc(self, mask, acc_dtype_of(self->dtype), init, table[self->dtype], &param);
+}
+
+/* An int[1]? dim argument as a mask; `none_is_all` false makes an empty list reduce nothing (all.dims). */
+static int dims_mask(const wk_tensor *self, wk_intlist dim, bool *mask) { return wk__reduce_mask(self, dim, mask); }
+
+/* ================================================================================================ sum / mean */
+
+static wk_dtype sum_dtype(const wk_tensor *self, wk_dtype dtype) {
+    if (dtype != WK_DTYPE_NONE) return dtype;
+    return wk_dtype_is_integral(self->dtype, true) ? WK_INT64 : self->dtype;
+}
+
+/* Sums self (cast to `dtype` first when given, as torch does) over the masked dims into a keepdim tensor. */
+static wk_tensor *sum_keepdim(const wk_tensor *self, const bool *mask, const wk_loop_fn *table, wk_dtype out_dtype,
+                              wk_dtype dtype_arg) {
+    wk_tensor *src = (wk_tensor *)self, *cast = NULL;
+    if (dtype_arg != WK_DTYPE_NONE && dtype_arg != self->dtype) {
+        cast = wk__to_dtype(self, dtype_arg);
+        if (!cast) return NULL;
+        src = cast;
+    }
+    wk_tensor *acc = reduce_table(src, mask, table, wk_int(0), 0);
+    wk_release(cast);
+    if (!acc) return NULL;
+    wk_tensor *out = wk__to_dtype(acc, out_dtype);
+    wk_release(acc);
+    return out;
+}
+
+wk_tensor *wk_impl_sum_dim(wk_tensor *self, wk_intlist dim, bool keepdim, wk_dtype dtype) {
+    bool mask[WK_MAX_DIM];
+    if (dims_mask(self, dim, mask) < 0) return NULL;
+    return wk__reduce_finish(sum_keepdim(self, mask, SUM, sum_dtype(self, dtype), dtype), mask, keepdim);
+}
+
 wk_tensor *wk_impl_sum(wk_tensor *self, wk_dtype dtype) { return wk_impl_sum_dim(self, wk_none_ints(), false, dtype); }
+
+wk_tensor *wk_impl_nansum(wk_tensor *self, wk_intlist dim, bool keepdim, wk_dtype dtype) {
+    bool mask[WK_MAX_DIM];
+    if (dims_mask(self, dim, mask) < 0) return NULL;
+    return wk__reduce_finish(sum_keepdim(self, mask, NANSUM, sum_dtype(self, dtype), dtype), mask, keepdim);
+}
 
 static int mean_check(const wk_tensor *self, wk_dtype dtype, const char *name) {
     wk_dtype d = dtype != WK_DTYPE_NONE ? dtype : self->dtype;
@@ -135,55 +247,583 @@ static int mean_check(const wk_tensor *self, wk_dtype dtype, const char *name) {
     return 0;
 }
 
+/* acc (double, keepdim) /= count in place */
+static void scale_acc(wk_tensor *acc, double count) {
+    double *p = (double *)wk__data(acc);
+    int64_t n = wk__numel(acc);
+    for (int64_t i = 0; i < n; i++) p[i] = p[i] / count;
+}
+
 wk_tensor *wk_impl_mean_dim(wk_tensor *self, wk_intlist dim, bool keepdim, wk_dtype dtype) {
     if (mean_check(self, dtype, "mean") < 0) return NULL;
     bool mask[WK_MAX_DIM];
-    if (wk__reduce_mask(self, dim, mask) < 0) return NULL;
+    if (dims_mask(self, dim, mask) < 0) return NULL;
     wk_dtype out = dtype != WK_DTYPE_NONE ? dtype : self->dtype;
-    int64_t count = 1;
-    for (int i = 0; i < self->ndim; i++)
-        if (mask[i]) count *= self->sizes[i];
-    wk_tensor *s = sum_keepdim(self, mask, WK_FLOAT64);
+    wk_tensor *s = sum_keepdim(self, mask, SUM, WK_FLOAT64, dtype);
     if (!s) return NULL;
-    /* divide in double, then round once to the output dtype */
-    double *p = (double *)wk__data(s);
-    int64_t n = wk__numel(s);
-    for (int64_t i = 0; i < n; i++) p[i] = p[i] / (double)count;
+    scale_acc(s, (double)wk__reduce_count(self, mask)); /* divide in double, round once to the output dtype */
     wk_tensor *k = wk__to_dtype(s, out);
     wk_release(s);
-    if (!k || keepdim) return k;
-    wk_tensor *r = wk__squeeze_mask(k, mask);
-    wk_release(k);
-    return r;
+    return wk__reduce_finish(k, mask, keepdim);
 }
 
 wk_tensor *wk_impl_mean(wk_tensor *self, wk_dtype dtype) { return wk_impl_mean_dim(self, wk_none_ints(), false, dtype); }
 
-/* grad of a dim reduction: put the reduced dims back (unsqueeze) and expand to the input's sizes */
-static wk_tensor *unreduce(wk_tensor *grad, wk_intlist sizes, wk_intlist dim, bool keepdim) {
-    int nd = (int)sizes.len;
+/* nanmean = nansum / (number of non-nan elements): composite, as in torch (its grad_fn is DivBackward0). */
+wk_tensor *wk_impl_nanmean(wk_tensor *self, wk_intlist dim, bool keepdim, wk_dtype dtype) {
+    if (!wk_dtype_is_floating(self->dtype)) {
+        wk__error(WK_RUNTIME_ERROR, "nanmean(): expected input to have floating point or complex dtype but got %s",
+                  wk_dtype_scalar_name(self->dtype));
+        return NULL;
+    }
+    bool mask[WK_MAX_DIM];
+    if (dims_mask(self, dim, mask) < 0) return NULL;
+    wk_tensor *cnt = wk__reduce_finish(sum_keepdim(self, mask, NOTNAN, WK_INT64, WK_DTYPE_NONE), mask, keepdim);
+    if (!cnt) return NULL;
+    wk_tensor *s = wk_nansum(self, dim, keepdim, dtype);
+    wk_tensor *r = s ? wk_div(s, cnt, NULL) : NULL;
+    wk_release(s);
+    wk_release(cnt);
+    return r;
+}
+
+/* ================================================================================================ prod */
+
+wk_tensor *wk_impl_prod_dim_int(wk_tensor *self, int64_t dim, bool keepdim, wk_dtype dtype) {
+    int64_t d;
+    if (wk__reduce_dim(self, dim, &d) < 0) return NULL;
     bool mask[WK_MAX_DIM] = {0};
-    if (!dim.data || dim.len <= 0) {
-        for (int i = 0; i < nd; i++) mask[i] = true;
+    if (self->ndim) mask[d] = true;
+    wk_tensor *src = (wk_tensor *)self, *cast = NULL;
+    if (dtype != WK_DTYPE_NONE && dtype != self->dtype) {
+        if (!(cast = wk__to_dtype(self, dtype))) return NULL;
+        src = cast;
+    }
+    wk_tensor *acc = reduce_table(src, mask, PROD, wk_int(1), 0);
+    wk_release(cast);
+    if (!acc) return NULL;
+    wk_tensor *k = wk__to_dtype(acc, sum_dtype(self, dtype));
+    wk_release(acc);
+    return wk__reduce_finish(k, mask, keepdim);
+}
+
+wk_tensor *wk_impl_prod(wk_tensor *self, wk_dtype dtype) {
+    bool mask[WK_MAX_DIM];
+    wk__reduce_mask(self, wk_none_ints(), mask);
+    wk_tensor *src = (wk_tensor *)self, *cast = NULL;
+    if (dtype != WK_DTYPE_NONE && dtype != self->dtype) {
+        if (!(cast = wk__to_dtype(self, dtype))) return NULL;
+        src = cast;
+    }
+    wk_tensor *acc = reduce_table(src, mask, PROD, wk_int(1), 0);
+    wk_release(cast);
+    if (!acc) return NULL;
+    wk_tensor *k = wk__to_dtype(acc, sum_dtype(self, dtype));
+    wk_release(acc);
+    return wk__reduce_finish(k, mask, false);
+}
+
+/* ================================================================================================ amax / amin */
+
+static wk_tensor *amax_amin(wk_tensor *self, wk_intlist dim, bool keepdim, bool is_max, const char *name) {
+    bool mask[WK_MAX_DIM];
+    if (wk__reduce_mask(self, dim, mask) < 0) return NULL;
+    if (wk__numel(self) == 0) {
+        if (!dim.data || dim.len <= 0 || self->ndim == 0) {
+            wk__error(WK_RUNTIME_ERROR,
+                      "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim "
+                      "with the 'dim' argument.",
+                      name);
+            return NULL;
+        }
+        if (wk__check_nonempty_dims(self, mask, name) < 0) return NULL;
+    }
+    bool fl = wk_dtype_is_floating(self->dtype);
+    wk_scalar init = fl ? wk_float(is_max ? -INFINITY : INFINITY) : wk_int(is_max ? INT64_MIN : INT64_MAX);
+    wk_tensor *acc = reduce_table(self, mask, is_max ? AMAX : AMIN, init, 0);
+    if (!acc) return NULL;
+    wk_tensor *k = wk__to_dtype(acc, self->dtype);
+    wk_release(acc);
+    return wk__reduce_finish(k, mask, keepdim);
+}
+
+wk_tensor *wk_impl_amax(wk_tensor *self, wk_intlist dim, bool keepdim) { return amax_amin(self, dim, keepdim, true, "amax"); }
+wk_tensor *wk_impl_amin(wk_tensor *self, wk_intlist dim, bool keepdim) { return amax_amin(self, dim, keepdim, false, "amin"); }
+
+/* max() / min(): full reductions (the value only; ties get the gradient evenly, see _amax_backward). */
+wk_tensor *wk_impl_max(wk_tensor *self) { return amax_amin(self, wk_none_ints(), false, true, "max"); }
+wk_tensor *wk_impl_min(wk_tensor *self) { return amax_amin(self, wk_none_ints(), false, false, "min"); }
+
+int wk_impl_aminmax(wk_tensor *self, wk_optint dim, bool keepdim, wk_tensor **outs) {
+    int64_t d = 0;
+    bool mask[WK_MAX_DIM] = {0};
+    if (dim.has) {
+        if (wk__reduce_dim(self, dim.v, &d) < 0) return -1;
+        if (self->ndim) mask[d] = true;
+        if (self->ndim && self->sizes[d] == 0) {
+            wk__error(WK_INDEX_ERROR, "aminmax: Expected reduction dim %lld to have non-zero size.", (long long)d);
+            return -1;
+        }
     } else {
-        for (int64_t k = 0; k < dim.len; k++) {
-            int64_t d;
-            if (wk__wrap_dim(dim.data[k], nd, &d) < 0) return NULL;
-            if (nd) mask[d] = true;
+        wk__reduce_mask(self, wk_none_ints(), mask);
+        if (wk__numel(self) == 0) {
+            wk__error(WK_RUNTIME_ERROR,
+                      "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.");
+            return -1;
         }
     }
-    wk_tensor *g = wk_retain(grad);
-    if (!keepdim) {
-        int64_t shape[WK_MAX_DIM];
-        int j = 0;
-        for (int i = 0; i < nd; i++) shape[i] = mask[i] ? 1 : grad->sizes[j++];
-        wk_release(g);
-        g = wk_reshape(grad, wk_ints(shape, nd));
-        if (!g) return NULL;
+    int64_t one = d;
+    wk_intlist dl = dim.has ? wk_ints(&one, 1) : wk_none_ints();
+    outs[0] = amax_amin(self, dl, keepdim, false, "aminmax");
+    outs[1] = outs[0] ? amax_amin(self, dl, keepdim, true, "aminmax") : NULL;
+    if (!outs[1]) {
+        wk_release(outs[0]);
+        outs[0] = NULL;
+        return -1;
     }
+    return 0;
+}
+
+/* ================================================================================================ all / any */
+
+static wk_tensor *all_any(wk_tensor *self, const bool *mask, bool keepdim, bool is_all) {
+    wk_tensor *acc = reduce_table(self, mask, is_all ? ALL : ANY, wk_int(is_all), 0);
+    if (!acc) return NULL;
+    wk_tensor *k = wk__to_dtype(acc, self->dtype == WK_UINT8 ? WK_UINT8 : WK_BOOL);
+    wk_release(acc);
+    return wk__reduce_finish(k, mask, keepdim);
+}
+
+static wk_tensor *all_any_dims(wk_tensor *self, wk_intlist dim, bool keepdim, bool is_all) {
+    bool mask[WK_MAX_DIM] = {0};
+    if (dim.data && dim.len == 0) { /* all(dim=()) reduces nothing */
+        wk_tensor *k = all_any(self, mask, true, is_all);
+        return k;
+    }
+    if (wk__reduce_mask(self, dim, mask) < 0) return NULL;
+    return all_any(self, mask, keepdim, is_all);
+}
+
+wk_tensor *wk_impl_all(wk_tensor *self) { return all_any_dims(self, wk_none_ints(), false, true); }
+wk_tensor *wk_impl_any(wk_tensor *self) { return all_any_dims(self, wk_none_ints(), false, false); }
+wk_tensor *wk_impl_all_dim(wk_tensor *self, int64_t dim, bool keepdim) {
+    return all_any_dims(self, wk_ints(&dim, 1), keepdim, true);
+}
+wk_tensor *wk_impl_any_dim(wk_tensor *self, int64_t dim, bool keepdim) {
+    return all_any_dims(self, wk_ints(&dim, 1), keepdim, false);
+}
+wk_tensor *wk_impl_all_dims(wk_tensor *self, wk_intlist dim, bool keepdim) { return all_any_dims(self, dim, keepdim, true); }
+wk_tensor *wk_impl_any_dims(wk_tensor *self, wk_intlist dim, bool keepdim) { return all_any_dims(self, dim, keepdim, false); }
+
+wk_tensor *wk_impl_count_nonzero_dim_IntList(wk_tensor *self, wk_intlist dim) {
+    bool mask[WK_MAX_DIM];
+    if (wk__reduce_mask(self, dim, mask) < 0) return NULL;
+    return wk__reduce_finish(sum_keepdim(self, mask, NONZERO, WK_INT64, WK_DTYPE_NONE), mask, false);
+}
+
+wk_tensor *wk_impl_count_nonzero(wk_tensor *self, wk_optint dim) {
+    return wk_impl_count_nonzero_dim_IntList(self, dim.has ? wk_ints(&dim.v, 1) : wk_none_ints());
+}
+
+/* ======================================================================== max.dim / min.dim / argmax / argmin
+ * Note [Row reductions]. Operands: 0 values (may alias 1 for argmax), 1 indices (int64), 2 self. The first NaN
+ * wins (torch propagates NaN and reports its index); among equal values the first index wins. */
+#define ARGEXT_ROW(E, ST_T, CT, LD, ST)                                                     \
+    static void argext_##E(char **d, const int64_t *s, int64_t n, void *ctx_) {             \
+        const wk_rows_ctx *c = ctx_;                                                        \
+        const bool is_max = *(const bool *)c->arg;                                          \
+        for (int64_t i = 0; i < n; i++) {                                                   \
+            const char *p = d[2] + i * s[2];                                                \
+            CT best = LD(*(const ST_T *)p);                                                 \
+            int64_t bi = 0;                                                                 \
+            if (!WK_ISNAN(best))                                                            \
+                for (int64_t j = 1; j < c->len; j++) {                                      \
+                    CT v = LD(*(const ST_T *)(p + j * c->rs[2]));                           \
+                    if (WK_ISNAN(v)) {                                                      \
+                        bi = j;                                                             \
+                        break;                                                              \
+                    }                                                                       \
+                    if (is_max ? v > best : v < best) {                                     \
+                        best = v;                                                           \
+                        bi = j;                                                             \
+                    }                                                                       \
+                }                                                                           \
+            *(ST_T *)(d[0] + i * s[0]) = *(const ST_T *)(p + bi * c->rs[2]);                \
+            *(int64_t *)(d[1] + i * s[1]) = bi;                                             \
+        }                                                                                   \
+    }
+WK_REDUCE_ALL_DTYPES(ARGEXT_ROW)
+#define ARGEXT_TAB(E, ...) [WK_##E] = argext_##E,
+static const wk_loop_fn ARGEXT[WK_NUM_DTYPES] = {WK_REDUCE_ALL_DTYPES(ARGEXT_TAB)};
+
+/* values and indices of the max/min of self along dim (self ndim >= 0), keepdim-shaped (size 1 at dim) */
+static int argext_keepdim(const wk_tensor *self, int64_t d, bool is_max, wk_tensor **vals, wk_tensor **idx) {
+    int64_t shape[WK_MAX_DIM];
+    int nd = self->ndim;
+    memcpy(shape, self->sizes, sizeof(int64_t) * (size_t)nd);
+    if (nd) shape[d] = 1;
+    *vals = wk__empty(nd, shape, self->dtype);
+    *idx = wk__empty(nd, shape, WK_INT64);
+    if (!*vals || !*idx) goto fail;
+    wk_rows_ctx c = {.len = nd ? self->sizes[d] : 1, .arg = &is_max};
+    wk_tensor *ops[3] = {*vals, *idx, (wk_tensor *)self};
+    if (wk__rows_apply(3, ops, d, ARGEXT[self->dtype], &c) < 0) goto fail;
+    return 0;
+fail:
+    wk_release(*vals);
+    wk_release(*idx);
+    *vals = *idx = NULL;
+    return -1;
+}
+
+static int max_min_dim(wk_tensor *self, int64_t dim, bool keepdim, bool is_max, wk_tensor **outs) {
+    const char *name = is_max ? "max" : "min";
+    int64_t d;
+    if (wk__reduce_dim(self, dim, &d) < 0) return -1;
+    bool mask[WK_MAX_DIM] = {0};
+    if (self->ndim) mask[d] = true;
+    if (wk__check_nonempty_dims(self, mask, name) < 0) return -1;
+    wk_tensor *v, *i;
+    if (argext_keepdim(self, d, is_max, &v, &i) < 0) return -1;
+    outs[0] = wk__reduce_finish(v, mask, keepdim);
+    outs[1] = wk__reduce_finish(i, mask, keepdim);
+    if (!outs[0] || !outs[1]) {
+        wk_release(outs[0]);
+        wk_release(outs[1]);
+        return -1;
+    }
+    return 0;
+}
+
+int wk_impl_max_dim(wk_tensor *self, int64_t dim, bool keepdim, wk_tensor **outs) {
+    return max_min_dim(self, dim, keepdim, true, outs);
+}
+int wk_impl_min_dim(wk_tensor *self, int64_t dim, bool keepdim, wk_tensor **outs) {
+    return max_min_dim(self, dim, keepdim, false, outs);
+}
+
+static wk_tensor *argmax_argmin(wk_tensor *self, wk_optint dim, bool keepdim, bool is_max) {
+    const char *name = is_max ? "argmax" : "argmin";
+    if (self->dtype == WK_BOOL) {
+        wk__error(WK_RUNTIME_ERROR, "%s(): does not support bool input", name);
+        return NULL;
+    }
+    wk_tensor *v = NULL, *i = NULL;
+    if (!dim.has) { /* the index into the flattened (row-major) tensor */
+        if (wk__numel(self) == 0) {
+            wk__error(WK_INDEX_ERROR, "%s(): Expected reduction dim to be specified for input.numel() == 0.", name);
+            return NULL;
+        }
+        wk_tensor *c = wk__contiguous(self);
+        if (!c) return NULL;
+        int64_t n = wk__numel(c), one = 1;
+        wk_tensor *flat = wk__alias(c, 1, &n, &one, c->offset);
+        wk_release(c);
+        if (!flat) return NULL;
+        int rc = argext_keepdim(flat, 0, is_max, &v, &i);
+        wk_release(flat);
+        wk_release(v);
+        if (rc < 0) return NULL;
+        int64_t shape[WK_MAX_DIM], strides[WK_MAX_DIM];
+        int nd = keepdim ? self->ndim : 0;
+        for (int k = 0; k < nd; k++) shape[k] = 1, strides[k] = 1;
+        wk_tensor *r = wk__alias(i, nd, shape, strides, i->offset);
+        wk_release(i);
+        return r;
+    }
+    int64_t d;
+    if (wk__reduce_dim(self, dim.v, &d) < 0) return NULL;
+    bool mask[WK_MAX_DIM] = {0};
+    if (self->ndim) mask[d] = true;
+    if (wk__check_nonempty_dims(self, mask, name) < 0) return NULL;
+    if (argext_keepdim(self, d, is_max, &v, &i) < 0) return NULL;
+    wk_release(v);
+    return wk__reduce_finish(i, mask, keepdim);
+}
+
+wk_tensor *wk_impl_argmax(wk_tensor *self, wk_optint dim, bool keepdim) { return argmax_argmin(self, dim, keepdim, true); }
+wk_tensor *wk_impl_argmin(wk_tensor *self, wk_optint dim, bool keepdim) { return argmax_argmin(self, dim, keepdim, false); }
+
+/* ================================================================================================ var / std
+ * Two passes in double: the mean, then the sum of squared deviations from it (stable for large offsets). */
+static void var_pass2(char **d, const int64_t *s, int64_t n, void *ctx) {
+    wk_dtype dt = *(const wk_dtype *)ctx;
+    char *o = d[0];
+    const char *m = d[1], *p = d[2];
+    for (int64_t i = 0; i < n; i++, o += s[0], m += s[1], p += s[2]) {
+        double x = wk__load_double(p, dt), dev = x - *(const double *)m;
+        *(double *)o += dev * dev;
+    }
+}
+
+static int var_check(const wk_tensor *self) {
+    if (!wk_dtype_is_floating(self->dtype)) {
+        wk__error(WK_RUNTIME_ERROR, "std and var only support floating point and complex dtypes");
+        return -1;
+    }
+    return 0;
+}
+
+static double correction_of(wk_scalar correction) {
+    return correction.tag == WK_SCALAR_NONE ? 1.0 : wk__scalar_to_double(correction);
+}
+
+/* keepdim-shaped double tensors: *var_out = sum((x - mean)^2) / max(0, N - correction), *mean_out = mean */
+static int var_keepdim(const wk_tensor *self, const bool *mask, double correction, wk_tensor **var_out,
+                       wk_tensor **mean_out) {
+    int64_t count = wk__reduce_count(self, mask);
+    wk_tensor *mean = sum_keepdim(self, mask, SUM, WK_FLOAT64, WK_DTYPE_NONE);
+    if (!mean) return -1;
+    scale_acc(mean, (double)count);
+    int64_t shape[WK_MAX_DIM];
+    int nd = wk__reduce_shape(self, mask, true, shape);
+    wk_tensor *acc = wk__zeros(nd, shape, WK_FLOAT64);
+    wk_tensor *av = acc ? wk__reduce_view(acc, self) : NULL;
+    wk_tensor *mv = av ? wk__reduce_view(mean, self) : NULL;
+    if (!mv) {
+        wk_release(av);
+        wk_release(acc);
+        wk_release(mean);
+        return -1;
+    }
+    wk_tensor *ops[3] = {av, mv, (wk_tensor *)self};
+    wk_dtype dt = self->dtype;
+    wk_iter_apply(3, ops, var_pass2, &dt);
+    wk_release(av);
+    wk_release(mv);
+    double dof = (double)count - correction;
+    scale_acc(acc, dof > 0 ? dof : 0);
+    *var_out = acc;
+    *mean_out = mean;
+    return 0;
+}
+
+static void sqrt_acc(wk_tensor *acc) {
+    double *p = (double *)wk__data(acc);
+    int64_t n = wk__numel(acc);
+    for (int64_t i = 0; i < n; i++) p[i] = sqrt(p[i]);
+}
+
+/* var / std / var_mean / std_mean share this: outs[0] = var or std, outs[1] = mean (or NULL if not wanted) */
+static int var_std(wk_tensor *self, wk_intlist dim, double correction, bool keepdim, bool take_sqrt, wk_tensor **outs,
+                   bool want_mean) {
+    if (var_check(self) < 0) return -1;
+    bool mask[WK_MAX_DIM];
+    if (wk__reduce_mask(self, dim, mask) < 0) return -1;
+    wk_tensor *v, *m;
+    if (var_keepdim(self, mask, correction, &v, &m) < 0) return -1;
+    if (take_sqrt) sqrt_acc(v);
+    outs[0] = wk__reduce_finish(wk__to_dtype(v, self->dtype), mask, keepdim);
+    outs[1] = want_mean ? wk__reduce_finish(wk__to_dtype(m, self->dtype), mask, keepdim) : NULL;
+    wk_release(v);
+    wk_release(m);
+    if (!outs[0] || (want_mean && !outs[1])) {
+        wk_release(outs[0]);
+        wk_release(outs[1]);
+        return -1;
+    }
+    return 0;
+}
+
+static wk_tensor *var_std1(wk_tensor *self, wk_intlist dim, double correction, bool keepdim, bool take_sqrt) {
+    wk_tensor *outs[2] = {0};
+    if (var_std(self, dim, correction, keepdim, take_sqrt, outs, false) < 0) return NULL;
+    return outs[0];
+}
+
+wk_tensor *wk_impl_var(wk_tensor *self, bool unbiased) { return var_std1(self, wk_none_ints(), unbiased, false, false); }
+wk_tensor *wk_impl_var_dim(wk_tensor *self, wk_intlist dim, bool unbiased, bool keepdim) {
+    return var_std1(self, dim, unbiased, keepdim, false);
+}
+wk_tensor *wk_impl_var_correction(wk_tensor *self, wk_intlist dim, wk_scalar correction, bool keepdim) {
+    return var_std1(self, dim, correction_of(correction), keepdim, false);
+}
+wk_tensor *wk_impl_std(wk_tensor *self, bool unbiased) { return var_std1(self, wk_none_ints(), unbiased, false, true); }
+wk_tensor *wk_impl_std_dim(wk_tensor *self, wk_intlist dim, bool unbiased, bool keepdim) {
+    return var_std1(self, dim, unbiased, keepdim, true);
+}
+wk_tensor *wk_impl_std_correction(wk_tensor *self, wk_intlist dim, wk_scalar correction, bool keepdim) {
+    return var_std1(self, dim, correction_of(correction), keepdim, true);
+}
+int wk_impl_var_mean(wk_tensor *self, bool unbiased, wk_tensor **outs) {
+    return var_std(self, wk_none_ints(), unbiased, false, false, outs, true);
+}
+int wk_impl_var_mean_dim(wk_tensor *self, wk_intlist dim, bool unbiased, bool keepdim, wk_tensor **outs) {
+    return var_std(self, dim, unbiased, keepdim, false, outs, true);
+}
+int wk_impl_var_mean_correction(wk_tensor *self, wk_intlist dim, wk_scalar correction, bool keepdim, wk_tensor **outs) {
+    return var_std(self, dim, correction_of(correction), keepdim, false, outs, true);
+}
+int wk_impl_std_mean(wk_tensor *self, bool unbiased, wk_tensor **outs) {
+    return var_std(self, wk_none_ints(), unbiased, false, true, outs, true);
+}
+int wk_impl_std_mean_dim(wk_tensor *self, wk_intlist dim, bool unbiased, bool keepdim, wk_tensor **outs) {
+    return var_std(self, dim, unbiased, keepdim, true, outs, true);
+}
+int wk_impl_std_mean_correction(wk_tensor *self, wk_intlist dim, wk_scalar correction, bool keepdim, wk_tensor **outs) {
+    return var_std(self, dim, correction_of(correction), keepdim, true, outs, true);
+}
+
+/* ================================================================================================ logsumexp
+ * As torch: m = amax (an infinite m is replaced by 0), result = log(sum(exp(x - m))) + m. */
+static void lse_pass2(char **d, const int64_t *s, int64_t n, void *ctx) {
+    wk_dtype dt = *(const wk_dtype *)ctx;
+    char *o = d[0];
+    const char *m = d[1], *p = d[2];
+    for (int64_t i = 0; i < n; i++, o += s[0], m += s[1], p += s[2])
+        *(double *)o += exp(wk__load_double(p, dt) - *(const double *)m);
+}
+
+wk_tensor *wk_impl_logsumexp(wk_tensor *self, wk_intlist dim, bool keepdim) {
+    bool mask[WK_MAX_DIM];
+    if (wk__reduce_mask(self, dim, mask) < 0) return NULL;
+    wk_dtype out_dt = wk_dtype_is_floating(self->dtype) ? self->dtype : wk_get_default_dtype();
+    wk_tensor *m = reduce_table(self, mask, AMAX, wk_dtype_is_floating(self->dtype) ? wk_float(-INFINITY) : wk_int(INT64_MIN), 0);
+    if (!m) return NULL;
+    if (m->dtype != WK_FLOAT64) {
+        wk_tensor *md = wk__to_dtype(m, WK_FLOAT64);
+        wk_release(m);
+        if (!(m = md)) return NULL;
+    }
+    double *mp = (double *)wk__data(m);
+    int64_t nm = wk__numel(m);
+    for (int64_t i = 0; i < nm; i++)
+        if (isinf(mp[i])) mp[i] = 0;
+    int64_t shape[WK_MAX_DIM];
+    int nd = wk__reduce_shape(self, mask, true, shape);
+    wk_tensor *acc = wk__zeros(nd, shape, WK_FLOAT64);
+    wk_tensor *av = acc ? wk__reduce_view(acc, self) : NULL;
+    wk_tensor *mv = av ? wk__reduce_view(m, self) : NULL;
+    if (!mv) {
+        wk_release(av);
+        wk_release(acc);
+        wk_release(m);
+        return NULL;
+    }
+    wk_tensor *ops[3] = {av, mv, self};
+    wk_dtype dt = self->dtype;
+    wk_iter_apply(3, ops, lse_pass2, &dt);
+    double *ap = (double *)wk__data(acc);
+    for (int64_t i = 0; i < nm; i++) ap[i] = log(ap[i]) + mp[i];
+    wk_release(av);
+    wk_release(mv);
+    wk_release(m);
+    wk_tensor *k = wk__to_dtype(acc, out_dt);
+    wk_release(acc);
+    return wk__reduce_finish(k, mask, keepdim);
+}
+
+/* ================================================================================================ norms */
+
+wk_tensor *wk_impl_linalg_vector_norm(wk_tensor *self, wk_scalar ord, wk_intlist dim, bool keepdim, wk_dtype dtype) {
+    if (!wk_dtype_is_floating(self->dtype)) {
+        wk__error(WK_RUNTIME_ERROR, "linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s",
+                  wk_dtype_scalar_name(self->dtype));
+        return NULL;
+    }
+    if (dtype != WK_DTYPE_NONE) {
+        if (!wk_dtype_is_floating(dtype)) {
+            wk__error(WK_RUNTIME_ERROR, "linalg.vector_norm: dtype should be floating point or complex, but got %s",
+                      wk_dtype_scalar_name(dtype));
+            return NULL;
+        }
+        if (wk_promote_types(self->dtype, dtype) != dtype) {
+            wk__error(WK_RUNTIME_ERROR,
+                      "linalg.vector_norm: the dtype of the input (%s) should be convertible without narrowing to the "
+                      "specified dtype (%s)",
+                      wk_dtype_scalar_name(self->dtype), wk_dtype_scalar_name(dtype));
+            return NULL;
+        }
+    }
+    double p = wk__scalar_to_double(ord);
+    bool mask[WK_MAX_DIM];
+    if (wk__reduce_mask(self, dim, mask) < 0) return NULL;
+    if (p < 0 || isinf(p)) { /* no identity: an empty reduced dim is an error */
+        if (wk__numel(self) == 0 && (!dim.data || dim.len <= 0)) {
+            wk__error(WK_RUNTIME_ERROR,
+                      "linalg.vector_norm cannot compute the %s norm on an empty tensor because the operation does not "
+                      "have an identity",
+                      isinf(p) ? (p > 0 ? "inf" : "-inf") : ord.tag == WK_SCALAR_FLOAT ? "negative" : "negative");
+            return NULL;
+        }
+        for (int i = 0; i < self->ndim; i++)
+            if (mask[i] && self->sizes[i] == 0) {
+                wk__error(WK_RUNTIME_ERROR,
+                          "linalg.vector_norm cannot compute the %s norm on the dimension %d because this dimension is "
+                          "empty and the operation does not have an identity",
+                          isinf(p) ? (p > 0 ? "inf" : "-inf") : "negative", i);
+                return NULL;
+            }
+    }
+    wk_dtype out_dt = dtype != WK_DTYPE_NONE ? dtype : self->dtype;
+    const wk_loop_fn *table;
+    double init = 0;
+    if (p == 2) table = NORM_2;
+    else if (p == 1) table = NORM_1;
+    else if (p == 0) table = NORM_0;
+    else if (p == INFINITY) table = NORM_INF;
+    else if (p == -INFINITY) table = NORM_NINF, init = INFINITY;
+    else table = NORM_P;
+    wk_tensor *acc = reduce_table(self, mask, table, wk_float(init), p);
+    if (!acc) return NULL;
+    double *a = (double *)wk__data(acc);
+    int64_t n = wk__numel(acc);
+    if (p == 2)
+        for (int64_t i = 0; i < n; i++) a[i] = sqrt(a[i]);
+    else if (table == NORM_P)
+        for (int64_t i = 0; i < n; i++) a[i] = pow(a[i], 1.0 / p);
+    wk_tensor *k = wk__to_dtype(acc, out_dt);
+    wk_release(acc);
+    return wk__reduce_finish(k, mask, keepdim);
+}
+
+/* ================================================================================================ backward helpers
+ * Gradients of reductions put the reduced dims back (unsqueeze) and expand to the input's sizes. */
+static int grad_mask(wk_intlist sizes, wk_intlist dim, bool *mask) {
+    int nd = (int)sizes.len;
+    for (int i = 0; i < nd; i++) mask[i] = false;
+    if (!dim.data || dim.len <= 0) {
+        for (int i = 0; i < nd; i++) mask[i] = true;
+        return 0;
+    }
+    for (int64_t k = 0; k < dim.len; k++) {
+        int64_t d;
+        if (wk__wrap_dim(dim.data[k], nd, &d) < 0) return -1;
+        if (nd) mask[d] = true;
+    }
+    return 0;
+}
+
+/* grad (reduced, maybe without keepdim) reshaped to keepdim form: recorded, so it stays differentiable */
+static wk_tensor *restore_dims(wk_tensor *grad, wk_intlist sizes, const bool *mask, bool keepdim) {
+    if (keepdim) return wk_retain(grad);
+    int nd = (int)sizes.len;
+    int64_t shape[WK_MAX_DIM];
+    int j = 0;
+    for (int i = 0; i < nd; i++) shape[i] = mask[i] ? 1 : grad->sizes[j++];
+    if (grad->ndim == 0) return wk_expand(grad, wk_ints(shape, nd), false); /* a 0-d grad: every dim was reduced */
+    return wk_reshape(grad, wk_ints(shape, nd));
+}
+
+static wk_tensor *unreduce_mask(wk_tensor *grad, wk_intlist sizes, const bool *mask, bool keepdim) {
+    wk_tensor *g = restore_dims(grad, sizes, mask, keepdim);
+    if (!g) return NULL;
     wk_tensor *r = wk_expand(g, sizes, false);
     wk_release(g);
     return r;
+}
+
+static wk_tensor *unreduce(wk_tensor *grad, wk_intlist sizes, wk_intlist dim, bool keepdim) {
+    bool mask[WK_MAX_DIM];
+    if (grad_mask(sizes, dim, mask) < 0) return NULL;
+    return unreduce_mask(grad, sizes, mask, keepdim);
+}
+
+static int64_t count_of(wk_intlist sizes, const bool *mask) {
+    int64_t n = 1;
+    for (int64_t i = 0; i < sizes.len; i++)
+        if (mask[i]) n *= sizes.data[i];
+    return n;
 }
 
 wk_tensor *wk_impl_sum_backward(wk_tensor *grad, wk_intlist sizes, wk_intlist dim, bool keepdim) {
@@ -191,17 +831,11 @@ wk_tensor *wk_impl_sum_backward(wk_tensor *grad, wk_intlist sizes, wk_intlist di
 }
 
 wk_tensor *wk_impl_mean_backward(wk_tensor *grad, wk_intlist sizes, wk_intlist dim, bool keepdim) {
-    int64_t count = 1;
-    if (!dim.data || dim.len <= 0) count = wk__prod(sizes.data, (int)sizes.len);
-    else
-        for (int64_t k = 0; k < dim.len; k++) {
-            int64_t d;
-            if (wk__wrap_dim(dim.data[k], (int)sizes.len, &d) < 0) return NULL;
-            if (sizes.len) count *= sizes.data[d];
-        }
-    wk_tensor *e = unreduce(grad, sizes, dim, keepdim);
+    bool mask[WK_MAX_DIM];
+    if (grad_mask(sizes, dim, mask) < 0) return NULL;
+    wk_tensor *e = unreduce_mask(grad, sizes, mask, keepdim);
     if (!e) return NULL;
-    wk_tensor *r = wk_div_Scalar(e, wk_int(count));
+    wk_tensor *r = wk_div_Scalar(e, wk_int(count_of(sizes, mask)));
     wk_release(e);
     return r;
 }
@@ -217,7 +851,7 @@ wk_tensor *wk_impl_sum_to_size(wk_tensor *self, wk_intlist size) {
         else if (size.data[i - lead] == 1 && self->sizes[i] != 1) mask[i] = true;
         else if (size.data[i - lead] != self->sizes[i]) goto bad;
     }
-    wk_tensor *k = sum_keepdim(self, mask, self->dtype);
+    wk_tensor *k = sum_keepdim(self, mask, SUM, self->dtype, WK_DTYPE_NONE);
     if (!k) return NULL;
     wk_tensor *r = wk__alias(k, ns, size.data, k->strides + lead, k->offset);
     wk_release(k);
@@ -230,4 +864,467 @@ bad:;
     wk_sb_free(&a);
     wk_sb_free(&b);
     return NULL;
+}
+
+/* nansum: the gradient skips NaN inputs: where(isnan(self), 0, grad) */
+static void nan_zero_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
+    const wk_dtype *dt = ctx; /* [0] grad/out dtype, [1] self dtype */
+    for (int64_t i = 0; i < n; i++) {
+        double x = wk__load_double(d[2] + i * s[2], dt[1]);
+        double g = wk__load_double(d[1] + i * s[1], dt[0]);
+        wk__store_scalar(d[0] + i * s[0], dt[0], wk_float(WK_ISNAN(x) ? 0.0 : g));
+    }
+}
+
+wk_tensor *wk_impl__nan_zero(wk_tensor *grad, wk_tensor *self) {
+    wk_tensor *g = wk__expand_to(grad, self->ndim, self->sizes);
+    if (!g) return NULL;
+    wk_tensor *out = wk__empty(self->ndim, self->sizes, grad->dtype);
+    if (out) {
+        wk_dtype dt[2] = {grad->dtype, self->dtype};
+        wk_tensor *ops[3] = {out, g, self};
+        wk_iter_apply(3, ops, nan_zero_loop, dt);
+    }
+    wk_release(g);
+    return out;
+}
+
+wk_tensor *wk_impl_nansum_backward(wk_tensor *grad, wk_tensor *self, wk_intlist dim, bool keepdim) {
+    wk_intlist sizes = wk_ints(self->sizes, self->ndim);
+    wk_tensor *e = unreduce(grad, sizes, dim, keepdim);
+    if (!e) return NULL;
+    wk_tensor *r = wk__nan_zero(e, self);
+    wk_release(e);
+    return r;
+}
+
+/* ---- value-selecting reductions (max.dim, median.dim, mode, kthvalue, sort, topk, cummax): scatter the gradient
+ * back to the selected indices along dim; its adjoint gathers. Indices are int64, keepdim-shaped or not. */
+typedef struct {
+    wk_dtype dt;
+} sel_ctx;
+
+/* operands: 0 out (row of length c->len along dim), 1 indices, 2 values (rows of length c->arg-provided k) */
+static void scatter_add_rows(char **d, const int64_t *s, int64_t n, void *ctx_) {
+    const wk_rows_ctx *c = ctx_;
+    const int64_t *kp = c->arg;
+    wk_dtype dt = (wk_dtype)kp[1];
+    for (int64_t i = 0; i < n; i++) {
+        char *o = d[0] + i * s[0];
+        const char *ip = d[1] + i * s[1], *vp = d[2] + i * s[2];
+        for (int64_t j = 0; j < kp[0]; j++) {
+            int64_t ix = *(const int64_t *)(ip + j * c->rs[1]);
+            if (ix < 0 || ix >= c->len) continue; /* validated by the forward op */
+            char *dst = o + ix * c->rs[0];
+            double v = wk__load_double(vp + j * c->rs[2], dt) + wk__load_double(dst, dt);
+            wk__store_scalar(dst, dt, wk_float(v));
+        }
+    }
+}
+
+/* operands: 0 out (rows of k), 1 indices (rows of k), 2 self (rows of c->len) */
+static void gather_rows(char **d, const int64_t *s, int64_t n, void *ctx_) {
+    const wk_rows_ctx *c = ctx_;
+    const int64_t *kp = c->arg;
+    size_t es = (size_t)kp[1];
+    for (int64_t i = 0; i < n; i++) {
+        char *o = d[0] + i * s[0];
+        const char *ip = d[1] + i * s[1], *sp = d[2] + i * s[2];
+        for (int64_t j = 0; j < kp[0]; j++) {
+            int64_t ix = *(const int64_t *)(ip + j * c->rs[1]);
+            if (ix < 0 || ix >= c->len) ix = 0;
+            memcpy(o + j * c->rs[0], sp + ix * c->rs[2], es);
+        }
+    }
+}
+
+/* t (reduced along dim, keepdim or not) as keepdim-shaped alias */
+static wk_tensor *keepdim_alias(const wk_tensor *t, int nd, int64_t d, bool keepdim) {
+    if (keepdim || nd == 0) return wk_retain((wk_tensor *)t);
+    int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM];
+    int j = 0;
+    for (int i = 0; i < nd; i++) {
+        if (i == d) {
+            sizes[i] = 1;
+            strides[i] = 1;
+        } else {
+            sizes[i] = t->sizes[j];
+            strides[i] = t->strides[j];
+            j++;
+        }
+    }
+    return wk__alias(t, nd, sizes, strides, t->offset);
+}
+
+wk_tensor *wk_impl_value_selecting_reduction_backward(wk_tensor *grad, int64_t dim, wk_tensor *indices,
+                                                      wk_intlist sizes, bool keepdim) {
+    int nd = (int)sizes.len;
+    int64_t d;
+    if (wk__wrap_dim(dim, nd, &d) < 0) return NULL;
+    wk_tensor *out = wk__zeros(nd, sizes.data, grad->dtype);
+    wk_tensor *g = out ? keepdim_alias(grad, nd, d, keepdim) : NULL;
+    wk_tensor *ix = g ? keepdim_alias(indices, nd, d, keepdim) : NULL;
+    if (!ix) goto fail;
+    int64_t k = nd ? ix->sizes[d] : 1;
+    int64_t kp[2] = {k, grad->dtype};
+    wk_rows_ctx c = {.len = nd ? sizes.data[d] : 1, .arg = kp};
+    wk_tensor *ops[3] = {out, ix, g};
+    if (wk__numel(g) > 0 && wk__rows_apply(3, ops, d, scatter_add_rows, &c) < 0) goto fail;
+    wk_release(g);
+    wk_release(ix);
+    return out;
+fail:
+    wk_release(g);
+    wk_release(ix);
+    wk_release(out);
+    return NULL;
+}
+
+wk_tensor *wk_impl_gather_with_keepdimed_indices(wk_tensor *self, int64_t dim, wk_tensor *indices, bool keepdim) {
+    int nd = self->ndim;
+    int64_t d;
+    if (wk__wrap_dim(dim, nd, &d) < 0) return NULL;
+    wk_tensor *ix = keepdim_alias(indices, nd, d, keepdim);
+    if (!ix) return NULL;
+    wk_tensor *out = wk__empty(nd, ix->sizes, self->dtype);
+    if (out) {
+        int64_t kp[2] = {nd ? ix->sizes[d] : 1, (int64_t)wk_dtype_size(self->dtype)};
+        wk_rows_ctx c = {.len = nd ? self->sizes[d] : 1, .arg = kp};
+        wk_tensor *ops[3] = {out, ix, self};
+        if (wk__numel(out) > 0) wk__rows_apply(3, ops, d, gather_rows, &c);
+    }
+    wk_release(ix);
+    if (!out || keepdim || nd == 0) return out;
+    bool mask[WK_MAX_DIM] = {0};
+    mask[d] = true;
+    return wk__reduce_finish(out, mask, false);
+}
+
+/* ---- max()/min()/median()/amax/amin: the gradient is shared evenly among the inputs equal to the result.
+ * evenly (full max/min/median): mask = result is nan ? isnan(self) : self == result, out = mask ? g / count : 0.
+ * !evenly (amax/amin): mask = self == result, out = (g / count) * mask (so a count of 0 gives nan, as torch). */
+typedef struct {
+    bool evenly;
+} amax_ctx;
+
+/* operands: 0 out (grad dtype), 1 grad view, 2 count view, 3 result view, 4 self */
+typedef struct {
+    wk_dtype gdt, sdt;
+    bool evenly;
+} amax_bw_ctx;
+static void amax_bw_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
+    const amax_bw_ctx *c = ctx;
+    for (int64_t i = 0; i < n; i++) {
+        double x = wk__load_double(d[4] + i * s[4], c->sdt), r = *(const double *)(d[3] + i * s[3]);
+        double g = wk__load_double(d[1] + i * s[1], c->gdt), cnt = *(const double *)(d[2] + i * s[2]);
+        bool m = x == r || (c->evenly && WK_ISNAN(r) && WK_ISNAN(x));
+        double v = c->evenly ? (m ? g / cnt : 0.0) : (g / cnt) * (double)m;
+        wk__store_scalar(d[0] + i * s[0], c->gdt, wk_float(v));
+    }
+}
+
+static void amax_count_loop2(char **d, const int64_t *s, int64_t n, void *ctx) {
+    const amax_bw_ctx *c = ctx;
+    for (int64_t i = 0; i < n; i++) {
+        double x = wk__load_double(d[2] + i * s[2], c->sdt), r = *(const double *)(d[1] + i * s[1]);
+        *(double *)(d[0] + i * s[0]) += (x == r || (c->evenly && WK_ISNAN(r) && WK_ISNAN(x)));
+    }
+}
+
+/* t reduced over mask (keepdim or not) seen in keepdim shape `shape` */
+static wk_tensor *keepdim_alias_mask(const wk_tensor *t, int nd, const bool *mask, bool keepdim, const int64_t *shape) {
+    if (keepdim) return wk_retain((wk_tensor *)t);
+    int64_t strides[WK_MAX_DIM];
+    int j = 0;
+    for (int i = 0; i < nd; i++) strides[i] = mask[i] ? 1 : t->strides[j++];
+    return wk__alias(t, nd, shape, strides, t->offset);
+}
+
+wk_tensor *wk_impl__amax_backward(wk_tensor *grad, wk_tensor *self, wk_tensor *result, wk_intlist dim, bool keepdim,
+                                  bool evenly) {
+    wk_intlist sizes = wk_ints(self->sizes, self->ndim);
+    bool mask[WK_MAX_DIM];
+    if (grad_mask(sizes, dim, mask) < 0) return NULL;
+    int nd = self->ndim;
+    int64_t shape[WK_MAX_DIM];
+    wk__reduce_shape(self, mask, true, shape);
+    wk_tensor *res_d = wk__to_dtype(result, WK_FLOAT64);
+    wk_tensor *res_k = res_d ? keepdim_alias_mask(res_d, nd, mask, keepdim, shape) : NULL;
+    wk_tensor *cnt = res_k ? wk__zeros(nd, shape, WK_FLOAT64) : NULL;
+    wk_tensor *cv = cnt ? wk__reduce_view(cnt, self) : NULL;
+    wk_tensor *rv = cv ? wk__reduce_view(res_k, self) : NULL;
+    wk_tensor *g_k = rv ? keepdim_alias_mask(grad, nd, mask, keepdim, shape) : NULL;
+    wk_tensor *gv = g_k ? wk__reduce_view(g_k, self) : NULL;
+    wk_tensor *out = gv ? wk__empty(nd, self->sizes, grad->dtype) : NULL;
+    if (out) {
+        amax_bw_ctx c = {grad->dtype, self->dtype, evenly};
+        wk_tensor *o1[3] = {cv, rv, self};
+        wk_iter_apply(3, o1, amax_count_loop2, &c);
+        wk_tensor *o2[5] = {out, gv, cv, rv, self};
+        wk_iter_apply(5, o2, amax_bw_loop, &c);
+    }
+    wk_release(res_d);
+    wk_release(res_k);
+    wk_release(cnt);
+    wk_release(cv);
+    wk_release(rv);
+    wk_release(g_k);
+    wk_release(gv);
+    return out;
+}
+
+/* The adjoint of _amax_backward in its (linear) grad argument: sum over the reduced dims of gg * W, where W is the
+ * gradient _amax_backward gives for an upstream gradient of ones. Recorded, so it is differentiable again. */
+wk_tensor *wk_impl__amax_backward_adjoint(wk_tensor *gg, wk_tensor *self, wk_tensor *result, wk_intlist dim,
+                                          bool keepdim, bool evenly) {
+    wk_tensor *ones = wk__full(result->ndim, result->sizes, gg->dtype, wk_int(1));
+    wk_tensor *w = ones ? wk_impl__amax_backward(ones, self, result, dim, keepdim, evenly) : NULL;
+    wk_tensor *m = w ? wk_mul(gg, w) : NULL;
+    wk_tensor *r = m ? wk_sum_dim(m, dim, keepdim, WK_DTYPE_NONE) : NULL;
+    wk_release(ones);
+    wk_release(w);
+    wk_release(m);
+    return r;
+}
+
+/* ---- prod: grad * (result / self) when self has no zero (differentiable again); otherwise the product of the
+ * other elements of each slice, computed directly (torch's prod_safe_zeros_backward gives the same values). */
+static bool any_zero(const wk_tensor *t) {
+    wk_tensor *c = wk__contiguous(t);
+    if (!c) return false;
+    int64_t n = wk__numel(c);
+    const char *p = wk__data(c);
+    size_t es = wk_dtype_size(c->dtype);
+    bool z = false;
+    for (int64_t i = 0; i < n && !z; i++) z = wk__load_double(p + (size_t)i * es, c->dtype) == 0;
+    wk_release(c);
+    return z;
+}
+
+/* operands: 0 out (double rows), 1 self rows; out[j] = prod_{k != j} self[k] */
+static void prod_others_rows(char **d, const int64_t *s, int64_t n, void *ctx_) {
+    const wk_rows_ctx *c = ctx_;
+    wk_dtype dt = *(const wk_dtype *)c->arg;
+    for (int64_t i = 0; i < n; i++) {
+        char *o = d[0] + i * s[0];
+        const char *p = d[1] + i * s[1];
+        double pre = 1; /* prefix products into out, then multiply by suffix products */
+        for (int64_t j = 0; j < c->len; j++) {
+            *(double *)(o + j * c->rs[0]) = pre;
+            pre *= wk__load_double(p + j * c->rs[1], dt);
+        }
+        double suf = 1;
+        for (int64_t j = c->len - 1; j >= 0; j--) {
+            *(double *)(o + j * c->rs[0]) *= suf;
+            suf *= wk__load_double(p + j * c->rs[1], dt);
+        }
+    }
+}
+
+wk_tensor *wk_impl__prod_others(wk_tensor *self, wk_intlist dim) {
+    wk_tensor *src = NULL;
+    int64_t d = 0;
+    if (!dim.data || dim.len <= 0) { /* all elements: one flat row */
+        wk_tensor *c = wk__contiguous(self);
+        if (!c) return NULL;
+        int64_t n = wk__numel(c), one = 1;
+        src = wk__alias(c, 1, &n, &one, c->offset);
+        wk_release(c);
+    } else {
+        if (wk__wrap_dim(dim.data[0], self->ndim, &d) < 0) return NULL;
+        src = wk_retain(self);
+    }
+    if (!src) return NULL;
+    wk_tensor *out = wk__empty(src->ndim, src->sizes, WK_FLOAT64);
+    if (out && wk__numel(out) > 0) {
+        wk_dtype dt = src->dtype;
+        wk_rows_ctx c = {.len = src->ndim ? src->sizes[d] : 1, .arg = &dt};
+        wk_tensor *ops[2] = {out, src};
+        wk__rows_apply(2, ops, d, prod_others_rows, &c);
+    }
+    wk_release(src);
+    if (!out) return NULL;
+    wk_tensor *r = wk__to_dtype(out, self->dtype);
+    wk_release(out);
+    if (!r) return NULL;
+    int64_t st[WK_MAX_DIM];
+    wk__contiguous_strides(self->ndim, self->sizes, st);
+    wk_tensor *v = wk__alias(r, self->ndim, self->sizes, st, r->offset);
+    wk_release(r);
+    return v;
+}
+
+wk_tensor *wk_impl_prod_backward(wk_tensor *grad, wk_tensor *self, wk_tensor *result, wk_intlist dim, bool keepdim) {
+    if (self->ndim == 0) return wk_retain(grad);
+    wk_intlist sizes = wk_ints(self->sizes, self->ndim);
+    bool mask[WK_MAX_DIM];
+    if (grad_mask(sizes, dim, mask) < 0) return NULL;
+    wk_tensor *g = restore_dims(grad, sizes, mask, keepdim);
+    if (!g) return NULL;
+    wk_tensor *out = NULL;
+    if (!any_zero(self)) {
+        wk_tensor *r = restore_dims(result, sizes, mask, keepdim);
+        wk_tensor *q = r ? wk_div(r, self, NULL) : NULL;
+        out = q ? wk_mul(g, q) : NULL;
+        wk_release(r);
+        wk_release(q);
+    } else {
+        wk_tensor *o = wk__prod_others(self, dim);
+        out = o ? wk_mul(g, o) : NULL;
+        wk_release(o);
+    }
+    wk_release(g);
+    return out;
+}
+
+/* ---- _masked_div(a, b, scale) = b == 0 ? 0 : a / (scale * b): the std and 2-norm gradients' safe division */
+typedef struct {
+    double scale;
+} mdiv_ctx;
+WK_BINARY_FLOAT(mdiv_k, mdiv_ctx, b == 0 ? 0 : a / (C->scale * b))
+static const wk_loop_fn MDIV[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(mdiv_k)};
+
+wk_tensor *wk_impl__masked_div(wk_tensor *a, wk_tensor *b, double scale) {
+    wk_dtype dt = wk__result_type2(a, b);
+    if (!wk_dtype_is_floating(dt)) dt = wk_get_default_dtype();
+    mdiv_ctx c = {scale};
+    return wk__binary_op("_masked_div", a, b, dt, dt, MDIV, &c);
+}
+
+/* ---- var / std: (2 / dof) * grad * (self - mean) */
+wk_tensor *wk_impl_var_backward(wk_tensor *grad, wk_tensor *self, wk_intlist dim, wk_scalar correction, bool keepdim) {
+    wk_intlist sizes = wk_ints(self->sizes, self->ndim);
+    bool mask[WK_MAX_DIM];
+    if (grad_mask(sizes, dim, mask) < 0) return NULL;
+    double dof = (double)count_of(sizes, mask) - correction_of(correction);
+    if (dof < 0) dof = 0;
+    wk_tensor *g = restore_dims(grad, sizes, mask, keepdim);
+    wk_tensor *g2 = g ? wk_mul_Scalar(g, wk_float(2.0 / dof)) : NULL;
+    wk_tensor *m = g2 ? wk_mean_dim(self, dim, true, WK_DTYPE_NONE) : NULL;
+    wk_tensor *dev = m ? wk_sub(self, m, wk_int(1)) : NULL;
+    wk_tensor *out = dev ? wk_mul(g2, dev) : NULL;
+    wk_release(g);
+    wk_release(g2);
+    wk_release(m);
+    wk_release(dev);
+    return out;
+}
+
+wk_tensor *wk_impl_std_backward(wk_tensor *result, wk_tensor *grad, wk_tensor *self, wk_intlist dim,
+                                wk_scalar correction, bool keepdim) {
+    wk_tensor *g = wk__masked_div(grad, result, 2.0);
+    wk_tensor *out = g ? wk_var_backward(g, self, dim, correction, keepdim) : NULL;
+    wk_release(g);
+    return out;
+}
+
+/* ---- logsumexp: grad * exp(self - result) */
+wk_tensor *wk_impl_logsumexp_backward(wk_tensor *grad, wk_tensor *self, wk_tensor *result, wk_intlist dim,
+                                      bool keepdim) {
+    wk_intlist sizes = wk_ints(self->sizes, self->ndim);
+    bool mask[WK_MAX_DIM];
+    if (grad_mask(sizes, dim, mask) < 0) return NULL;
+    wk_tensor *g = restore_dims(grad, sizes, mask, keepdim);
+    wk_tensor *r = g ? restore_dims(result, sizes, mask, keepdim) : NULL;
+    wk_tensor *dx = r ? wk_sub(self, r, wk_int(1)) : NULL;
+    wk_tensor *e = dx ? wk_exp(dx) : NULL;
+    wk_tensor *out = e ? wk_mul(g, e) : NULL;
+    wk_release(g);
+    wk_release(r);
+    wk_release(dx);
+    wk_release(e);
+    return out;
+}
+
+/* ---- vector norm. ord 2 is composed (differentiable again): grad * (self / norm, 0 where norm == 0). The other
+ * orders use a direct kernel with torch's formulas (norm_backward in FunctionsManual). */
+typedef struct {
+    double p;
+    wk_dtype gdt, sdt;
+} nbw_ctx;
+
+static double sgn_d(double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : x == 0 ? 0.0 : x; }
+
+/* operands: 0 count view (double), 1 norm view (double), 2 self */
+static void norm_count_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
+    const nbw_ctx *c = ctx;
+    for (int64_t i = 0; i < n; i++) {
+        double a = fabs(wk__load_double(d[2] + i * s[2], c->sdt)), r = *(const double *)(d[1] + i * s[1]);
+        *(double *)(d[0] + i * s[0]) += (a == r || WK_ISNAN(a));
+    }
+}
+
+/* operands: 0 out, 1 grad view, 2 norm view (double), 3 count view (double), 4 self */
+static void norm_bw_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
+    const nbw_ctx *c = ctx;
+    double p = c->p;
+    for (int64_t i = 0; i < n; i++) {
+        double x = wk__load_double(d[4] + i * s[4], c->sdt), g = wk__load_double(d[1] + i * s[1], c->gdt);
+        double nr = *(const double *)(d[2] + i * s[2]), v;
+        if (p == 0) v = 0;
+        else if (p == 1) v = sgn_d(x) * g;
+        else if (isinf(p)) {
+            double a = fabs(x), cnt = *(const double *)(d[3] + i * s[3]);
+            v = sgn_d(x) * ((g / cnt) * (double)(a == nr || WK_ISNAN(a)));
+        } else if (p < 1) {
+            double sc = x == 0 ? 0 : pow(fabs(x), p - 1);
+            v = sgn_d(x) * sc * g * pow(nr, 1 - p);
+        } else if (p < 2) {
+            double sv = g / pow(nr, p - 1);
+            if (nr == 0) sv = 0;
+            v = sgn_d(x) * pow(fabs(x), p - 1) * sv;
+        } else {
+            double sv = g / pow(nr, p - 1);
+            if (nr == 0) sv = 0;
+            v = x * pow(fabs(x), p - 2) * sv;
+        }
+        wk__store_scalar(d[0] + i * s[0], c->gdt, wk_float(v));
+    }
+}
+
+wk_tensor *wk_impl_linalg_vector_norm_backward(wk_tensor *grad, wk_tensor *self, wk_scalar ord, wk_tensor *result,
+                                               wk_intlist dim, bool keepdim) {
+    double p = wk__scalar_to_double(ord);
+    wk_intlist sizes = wk_ints(self->sizes, self->ndim);
+    bool mask[WK_MAX_DIM];
+    if (grad_mask(sizes, dim, mask) < 0) return NULL;
+    int nd = self->ndim;
+    if (p == 2) {
+        wk_tensor *g = restore_dims(grad, sizes, mask, keepdim);
+        wk_tensor *r = g ? restore_dims(result, sizes, mask, keepdim) : NULL;
+        wk_tensor *q = r ? wk__masked_div(self, r, 1.0) : NULL;
+        wk_tensor *out = q ? wk_mul(g, q) : NULL;
+        wk_release(g);
+        wk_release(r);
+        wk_release(q);
+        return out;
+    }
+    int64_t shape[WK_MAX_DIM];
+    wk__reduce_shape(self, mask, true, shape);
+    wk_tensor *res_d = wk__to_dtype(result, WK_FLOAT64);
+    wk_tensor *res_k = res_d ? keepdim_alias_mask(res_d, nd, mask, keepdim, shape) : NULL;
+    wk_tensor *cnt = res_k ? wk__zeros(nd, shape, WK_FLOAT64) : NULL;
+    wk_tensor *cv = cnt ? wk__reduce_view(cnt, self) : NULL;
+    wk_tensor *rv = cv ? wk__reduce_view(res_k, self) : NULL;
+    wk_tensor *g_k = rv ? keepdim_alias_mask(grad, nd, mask, keepdim, shape) : NULL;
+    wk_tensor *gv = g_k ? wk__reduce_view(g_k, self) : NULL;
+    wk_dtype odt = grad->dtype;
+    wk_tensor *out = gv ? wk__empty(nd, self->sizes, odt) : NULL;
+    if (out) {
+        nbw_ctx c = {p, grad->dtype, self->dtype};
+        if (isinf(p)) {
+            wk_tensor *o1[3] = {cv, rv, self};
+            wk_iter_apply(3, o1, norm_count_loop, &c);
+        }
+        wk_tensor *o2[5] = {out, gv, rv, cv, self};
+        wk_iter_apply(5, o2, norm_bw_loop, &c);
+    }
+    wk_release(res_d);
+    wk_release(res_k);
+    wk_release(cnt);
+    wk_release(cv);
+    wk_release(rv);
+    wk_release(g_k);
+    wk_release(gv);
+    return out;
 }
