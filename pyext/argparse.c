@@ -458,7 +458,7 @@ static void describe_sig(PyObject *lst, const wk_sig *sig) {
     for (int i = 0; sig->params[i].name; i++) {
         const wk_param *p = &sig->params[i];
         if (p->kwonly && !star) {
-            PyUnicode_AppendAndDel(&s, PyUnicode_FromString(i ? ", *" : "*"));
+            PyUnicode_AppendAndDel(&s, PyUnicode_FromString(i ? ", *" : "*, "));
             star = true;
         }
         PyUnicode_AppendAndDel(&s, PyUnicode_FromFormat("%s%s %s%s%s", i ? ", " : "", ptype_name(p->type), p->name,

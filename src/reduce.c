@@ -556,9 +556,10 @@ static void var_pass2(char **d, const int64_t *s, int64_t n, void *ctx) {
     }
 }
 
-static int var_check(const wk_tensor *self) {
+static int var_check(const wk_tensor *self, const char *name) {
     if (!wk_dtype_is_floating(self->dtype)) {
-        wk__error(WK_RUNTIME_ERROR, "std and var only support floating point and complex dtypes");
+        if (name) wk__error(WK_RUNTIME_ERROR, "%s only support floating point and complex dtypes", name);
+        else wk__error(WK_RUNTIME_ERROR, "std and var only support floating point and complex dtypes");
         return -1;
     }
     return 0;
@@ -607,7 +608,7 @@ static void sqrt_acc(wk_tensor *acc) {
 /* var / std / var_mean / std_mean share this: outs[0] = var or std, outs[1] = mean (or NULL if not wanted) */
 static int var_std(wk_tensor *self, wk_intlist dim, double correction, bool keepdim, bool take_sqrt, wk_tensor **outs,
                    bool want_mean) {
-    if (var_check(self) < 0) return -1;
+    if (var_check(self, want_mean ? (take_sqrt ? "std_mean" : "var_mean") : NULL) < 0) return -1;
     bool mask[WK_MAX_DIM];
     if (wk__reduce_mask(self, dim, mask) < 0) return -1;
     wk_tensor *v, *m;
@@ -749,7 +750,7 @@ wk_tensor *wk_impl_linalg_vector_norm(wk_tensor *self, wk_scalar ord, wk_intlist
         for (int i = 0; i < self->ndim; i++)
             if (mask[i] && self->sizes[i] == 0) {
                 wk__error(WK_RUNTIME_ERROR,
-                          "linalg.vector_norm cannot compute the %s norm on the dimension %d because this dimension is "
+                          "linalg.vector_norm cannot compute the %s norm on the dimension %dbecause this dimension is "
                           "empty and the operation does not have an identity",
                           isinf(p) ? (p > 0 ? "inf" : "-inf") : "negative", i);
                 return NULL;

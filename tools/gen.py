@@ -594,7 +594,12 @@ def emit_node(op, opnames):
         f = op.formulas.get(p.name)
         if f is None:
             continue
-        o.append('    if (wk__needs_grad(n_, %d)) { /* %s: %s */' % (i, p.name, f))
+        cond = ''
+        m = re.match(r'^undefined_if\((.*)\)$', f.strip())
+        if m:  # undefined_if(COND, EXPR): no gradient at all (None, not zeros) when COND holds
+            parts = split_top(m.group(1))
+            cond, f = ' && !(%s)' % parts[0], ', '.join(parts[1:])
+        o.append('    if (wk__needs_grad(n_, %d)%s) { /* %s: %s */' % (i, cond, p.name, f))
         o.append('        go[%d] = wk_retain(%s);' % (i, rewrite_formula(f, opnames, {p.name for p in op.params})))
         o.append('        if (!go[%d]) return wk__pool_end(&pool, -1);' % i)
         o.append('    }')

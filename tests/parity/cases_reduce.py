@@ -93,7 +93,7 @@ print_case("print_sum_grad_fn", lambda T: T.tensor(A23, requires_grad=True).sum(
 B23 = [[True, False, True], [False, False, True]]
 NAN23 = [[1.5, float("nan"), 0.25], [float("nan"), 0.5, -1.25]]
 cases("sum_dtype_all", lambda T, dtype: T.tensor(A23).sum(0, dtype=dtype), dtype=FLOATS + [D.int64, D.int32])
-cases("sum_keepdim_tuple", lambda T, d, k: T.tensor(A234).sum(d, keepdim=k), d=[(0, 1), (-1, -3), (0, 1, 2)], keepdim=BOOLS)
+cases("sum_keepdim_tuple", lambda T, d, keepdim: T.tensor(A234).sum(d, keepdim=keepdim), d=[(0, 1), (-1, -3), (0, 1, 2)], keepdim=BOOLS)
 case("sum_dim_none", lambda T: T.tensor(A234).sum(dim=None))
 case("sum_dim_empty_list", lambda T: T.tensor(A234).sum(()))
 case("sum_bool", lambda T: T.tensor(B23).sum(1))
@@ -111,7 +111,7 @@ error_case("sum_dup_dims", lambda T: T.tensor(A23).sum((0, 0)))
 error_case("sum_dup_dims_neg", lambda T: T.tensor(A23).sum((0, -2)))
 error_case("sum_0d_dim_oob", lambda T: T.tensor(2.5).sum(1))
 error_case("sum_bad_type", lambda T: T.tensor(A23).sum("x"))
-cases("mean_dim_tuple", lambda T, d, k: T.tensor(A234).mean(d, keepdim=k), d=[(0, 2), (-1, 0)], keepdim=BOOLS)
+cases("mean_dim_tuple", lambda T, d, keepdim: T.tensor(A234).mean(d, keepdim=keepdim), d=[(0, 2), (-1, 0)], keepdim=BOOLS)
 cases("mean_dtype_arg", lambda T, dtype: T.tensor(I23).mean(dtype=dtype), dtype=[D.float32, D.float64, D.float16])
 error_case("mean_dtype_arg_int", lambda T: T.tensor(A23).mean(dtype=T.int64))
 case("mean_out", lambda T: T.mean(T.tensor(A23), 0, out=T.zeros(3)))
@@ -182,8 +182,8 @@ error_case("min_empty_full", lambda T: T.zeros(0).min())
 error_case("min_empty_dim", lambda T: T.zeros(2, 0).min(1))
 error_case("max_dim_oob", lambda T: T.tensor(A23).max(2))
 error_case("max_0d_dim_oob", lambda T: T.tensor(2.5).max(1))
-cases("amax_dims", lambda T, d, k: T.tensor(A234).amax(d, keepdim=k), d=[0, -1, (0, 1), (2, 0), (), (0, 1, 2)], keepdim=BOOLS)
-cases("amin_dims", lambda T, d, k: T.tensor(A234).amin(d, keepdim=k), d=[1, -2, (0, 2), ()], keepdim=BOOLS)
+cases("amax_dims", lambda T, d, keepdim: T.tensor(A234).amax(d, keepdim=keepdim), d=[0, -1, (0, 1), (2, 0), (), (0, 1, 2)], keepdim=BOOLS)
+cases("amin_dims", lambda T, d, keepdim: T.tensor(A234).amin(d, keepdim=keepdim), d=[1, -2, (0, 2), ()], keepdim=BOOLS)
 cases("amax_dtype", lambda T, dtype: T.tensor(I23, dtype=dtype).amax(1), dtype=ALL)
 cases("amin_dtype", lambda T, dtype: T.tensor(I23, dtype=dtype).amin(), dtype=ALL)
 case("amax_nan", lambda T: T.tensor(NANS).amax(1))
@@ -249,7 +249,7 @@ grad_case("max_dim_grad2", lambda T, x: (x * x).max(0).values, A234, order=2)
 # ============================================================================ all / any / count_nonzero
 cases("all_dtype", lambda T, dtype: T.tensor(I23, dtype=dtype).all(), dtype=ALL)
 cases("any_dtype", lambda T, dtype: T.tensor([[0, 0, 3], [0, 0, 0]], dtype=dtype).any(1), dtype=ALL)
-cases("all_dims", lambda T, d, k: T.tensor(B23).all(d, keepdim=k), d=dims(2), keepdim=BOOLS)
+cases("all_dims", lambda T, d, keepdim: T.tensor(B23).all(d, keepdim=keepdim), d=dims(2), keepdim=BOOLS)
 cases("any_dims_tuple", lambda T, d: T.tensor([[[True, False], [False, False]], [[False, False], [True, True]]]).any(d),
       d=[(0, 1), (-1,), (0, 2), ()])
 case("all_dim_none", lambda T: T.tensor(B23).all(dim=None))
@@ -269,8 +269,8 @@ error_case("count_nonzero_oob", lambda T: T.tensor(I23).count_nonzero(2))
 
 # ============================================================================ var / std
 VAR_D = [None, 0, 1, -1, (0, 1), (0, 2)]
-cases("var_dims_keepdim", lambda T, d, k: T.tensor(A234).var(d, keepdim=k), d=VAR_D, keepdim=BOOLS)
-cases("std_dims_keepdim", lambda T, d, k: T.tensor(A234).std(d, keepdim=k), d=VAR_D, keepdim=BOOLS)
+cases("var_dims_keepdim", lambda T, d, keepdim: T.tensor(A234).var(d, keepdim=keepdim), d=VAR_D, keepdim=BOOLS)
+cases("std_dims_keepdim", lambda T, d, keepdim: T.tensor(A234).std(d, keepdim=keepdim), d=VAR_D, keepdim=BOOLS)
 cases("var_unbiased_dim", lambda T, u: T.tensor(A234).var(1, u), u=BOOLS)
 cases("std_unbiased_dim_kw", lambda T, u: T.tensor(A234).std(dim=2, unbiased=u, keepdim=True), u=BOOLS)
 cases("var_correction_all", lambda T, c: T.tensor(A234).var(correction=c), c=[0, 1, 2, 1.5, 0.5])
@@ -314,7 +314,7 @@ grad_case("std_grad2", lambda T, x: x.std(0), A23, order=2)
 grad_case("var_grad_half", lambda T, x: x.var(), inp(A23, dtype=D.float64))
 
 # ============================================================================ logsumexp
-cases("logsumexp_dims", lambda T, d, k: T.tensor(A234).logsumexp(d, keepdim=k), d=[0, -1, (0, 2), (0, 1, 2)], keepdim=BOOLS)
+cases("logsumexp_dims", lambda T, d, keepdim: T.tensor(A234).logsumexp(d, keepdim=keepdim), d=[0, -1, (0, 2), (0, 1, 2)], keepdim=BOOLS)
 cases("logsumexp_dtype", lambda T, dtype: T.tensor(I23, dtype=dtype).logsumexp(1), dtype=ALL)
 case("logsumexp_big", lambda T: T.tensor([1000.0, 1000.5, 999.0]).logsumexp(0))
 case("logsumexp_neg_inf", lambda T: T.tensor([[-float("inf"), -float("inf")], [-float("inf"), 1.0]]).logsumexp(1))
@@ -331,7 +331,7 @@ grad_case("logsumexp_grad_big", lambda T, x: x.logsumexp(0), [1000.0, 1000.5, 99
 
 # ============================================================================ norms
 NPS = [1, 2, 3.5, 0, 0.5, -1, float("inf"), float("-inf")]
-cases("norm_p_dim", lambda T, p, d, k: T.tensor(A234).norm(p, dim=d, keepdim=k), p=NPS, d=[1, (0, 2)], keepdim=BOOLS)
+cases("norm_p_dim", lambda T, p, d, keepdim: T.tensor(A234).norm(p, dim=d, keepdim=keepdim), p=NPS, d=[1, (0, 2)], keepdim=BOOLS)
 cases("torch_norm", lambda T, p: T.norm(T.tensor(A23), p), p=NPS + ["fro"])
 cases("vector_norm_dim", lambda T, p: T.linalg.vector_norm(T.tensor(A234), p, dim=(0, 1)), p=NPS)
 cases("vector_norm_kw", lambda T, p: T.linalg.vector_norm(T.tensor(A234), ord=p, dim=-1, keepdim=True), p=NPS)
