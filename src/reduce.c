@@ -354,6 +354,9 @@ wk_tensor *wk_impl_amin(wk_tensor *self, wk_intlist dim, bool keepdim) { return 
 wk_tensor *wk_impl_max(wk_tensor *self) { return amax_amin(self, wk_none_ints(), false, true, "max"); }
 wk_tensor *wk_impl_min(wk_tensor *self) { return amax_amin(self, wk_none_ints(), false, false, "min"); }
 
+wk_tensor *wk_impl_max_other(wk_tensor *self, wk_tensor *other) { return wk_maximum(self, other); }
+wk_tensor *wk_impl_min_other(wk_tensor *self, wk_tensor *other) { return wk_minimum(self, other); }
+
 int wk_impl_aminmax(wk_tensor *self, wk_optint dim, bool keepdim, wk_tensor **outs) {
     int64_t d = 0;
     bool mask[WK_MAX_DIM] = {0};

@@ -364,3 +364,11 @@ grad_case("norm_grad_keepdim", lambda T, x: x.norm(3.5, dim=(0, 2), keepdim=True
 grad_case("vector_norm_grad", lambda T, x: T.linalg.vector_norm(x, 2, -1), A234)
 grad_case("norm_grad2", lambda T, x: x.norm(), A23, order=2)
 grad_case("norm_grad2_dim", lambda T, x: x.norm(dim=0), A23, order=2)
+
+# torch.max(a, b) / torch.min(a, b): the binary overloads are maximum / minimum
+case("min_binary", lambda T: T.min(T.tensor(A23), T.tensor([[0., 0., 1.], [4., -1., 0.]])))
+case("max_binary_method_broadcast", lambda T: T.tensor(A23).max(T.tensor([0.5, 0.0, 1.0])))
+case("max_binary_nan", lambda T: T.max(T.tensor([1.0, float("nan")]), T.tensor([float("nan"), 2.0])))
+case("max_binary_out", lambda T: T.max(T.tensor(A23), T.tensor(A23) * 0, out=T.zeros(2, 3)))
+grad_case("max_binary_grad", lambda T, a, b: T.max(a, b), [[1.0, 2.0, 3.0]], [[3.0, 2.0, 1.0]])
+grad_case("min_binary_grad", lambda T, a, b: a.min(b), [[1.0, 2.0, 3.0]], [[3.0, 2.0, 1.0]])
