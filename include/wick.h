@@ -176,6 +176,19 @@ typedef struct {
 WK_API wk_tensor *wk_getitem(wk_tensor *self, const wk_index_item *items, int64_t n, bool tuple);
 WK_API int wk_setitem(wk_tensor *self, const wk_index_item *items, int64_t n, bool tuple, wk_tensor *value);
 WK_API int wk_setitem_scalar(wk_tensor *self, const wk_index_item *items, int64_t n, bool tuple, wk_scalar value);
+/* The same, one item at a time (a front converting its index lazily gets torch's error order):
+ * st = wk_index_begin(self, wk_index_count(...)); wk_index_step(st, &item)...; wk_index_get_end(st) or
+ * wk_index_set_end(st, value) (both consume st; wk_index_abort(st) drops it after a failed step). */
+typedef struct wk_index_state wk_index_state;
+WK_API int64_t wk_index_count(const wk_index_item *items, int64_t n); /* indexed dims: ints, slices, tensors (masks: ndim) */
+WK_API wk_index_state *wk_index_begin(wk_tensor *self, int64_t specified);
+WK_API int wk_index_step(wk_index_state *st, const wk_index_item *item);
+WK_API wk_tensor *wk_index_get_end(wk_index_state *st);
+WK_API int wk_index_set_end(wk_index_state *st, wk_tensor *value);
+WK_API void wk_index_abort(wk_index_state *st);
+/* x[item] = value for a bare (non-tuple) item; and the value tensor x[...] = <Python scalar> writes. */
+WK_API int wk_setitem_single(wk_tensor *self, const wk_index_item *item, wk_tensor *value);
+WK_API wk_tensor *wk_setitem_value(const wk_tensor *self, wk_scalar value);
 
 /* ---- printing ---- */
 WK_API char *wk_repr(const wk_tensor *t); /* torch's repr(); free with wk_free_string */

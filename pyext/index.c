@@ -64,17 +64,6 @@ static int unpack_slice(PyObject *o, wk_index_item *it) {
     return 0;
 }
 
-/* Tensors made from Python sequences, kept alive until the C call returns. */
-typedef struct {
-    wk_tensor **v;
-    Py_ssize_t n;
-} made_tensors;
-
-static void made_free(made_tensors *m) {
-    for (Py_ssize_t i = 0; i < m->n; i++) wk_release(m->v[i]);
-    PyMem_Free(m->v);
-}
-
 /* torch's indexing_tensor_from_data: a list of bools (or uint8) keeps its dtype, anything else becomes int64. */
 static wk_tensor *sequence_to_tensor(PyObject *seq) {
     wk_tensor *t = wk_py_tensor_from_data(seq, WK_DTYPE_NONE, NULL);
@@ -86,8 +75,9 @@ static wk_tensor *sequence_to_tensor(PyObject *seq) {
 }
 
 /* One element of an index tuple. */
-static int convert_item(PyObject *o, wk_index_item *it, made_tensors *made) {
+static int convert_item(PyObject *o, wk_index_item *it, wk_tensor **made) {
     memset(it, 0, sizeof *it);
+    *made = NULL;
     if (check_long(o)) {
         it->kind = WK_IDX_INT;
         return unpack_long(o, &it->i);
@@ -114,7 +104,7 @@ static int convert_item(PyObject *o, wk_index_item *it, made_tensors *made) {
     if (PySequence_Check(o)) {
         wk_tensor *t = sequence_to_tensor(o);
         if (!t) return -1;
-        made->v[made->n++] = t;
+        *made = t;
         it->kind = WK_IDX_TENSOR;
         it->t = t;
         return 0;
@@ -200,51 +190,62 @@ static PyObject *wrap_tuple(PyObject *index) {
     return PyTuple_Pack(1, index);
 }
 
-/* Converts the index into items (PyMem-allocated). Returns the count, or -1 with a Python error set. */
-static Py_ssize_t convert_index(PyObject *index, wk_index_item **items, bool *tuple, made_tensors *made) {
-    *items = NULL;
-    made->v = NULL;
-    made->n = 0;
-    wk_index_item one;
-    int b = bare_item(index, &one);
-    if (b < 0) return -1;
-    if (b == 1) {
-        *items = PyMem_Malloc(sizeof one);
-        if (!*items) return PyErr_NoMemory(), -1;
-        **items = one;
-        *tuple = false;
-        return 1;
+/* torch's count_specified_dimensions over the index tuple as written (before any item is converted). */
+static int64_t count_specified(PyObject *tup) {
+    int64_t count = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(tup); i++) {
+        PyObject *o = PyTuple_GET_ITEM(tup, i);
+        if (WK_PyTensor_Check(o)) {
+            wk_tensor *t = wk_py_self(o);
+            wk_dtype d = wk_tensor_dtype(t);
+            count += d == WK_BOOL || d == WK_UINT8 ? wk_ndim(t) : 1;
+        } else if (o != Py_None && o != Py_Ellipsis && o != Py_True && o != Py_False) {
+            count++;
+        }
     }
-    *tuple = true;
+    return count;
+}
+
+/* The tuple path (applySlicing): begin, then convert and apply one item at a time, so errors come in torch's order.
+ * Returns the state ready for get_end / set_end, or NULL with a Python error set. */
+static wk_index_state *apply_index(wk_tensor *self, PyObject *index) {
     PyObject *tup = wrap_tuple(index);
-    if (!tup) return -1;
-    Py_ssize_t n = PyTuple_GET_SIZE(tup);
-    *items = PyMem_Malloc(sizeof(wk_index_item) * (size_t)(n ? n : 1));
-    made->v = PyMem_Malloc(sizeof(wk_tensor *) * (size_t)(n ? n : 1));
-    if (!*items || !made->v) {
+    if (!tup) return NULL;
+    wk_index_state *st = wk_index_begin(self, count_specified(tup));
+    if (!st) {
         Py_DECREF(tup);
-        PyErr_NoMemory();
-        return -1;
+        wk_py_raise();
+        return NULL;
     }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (convert_item(PyTuple_GET_ITEM(tup, i), &(*items)[i], made) < 0) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(tup); i++) {
+        wk_index_item it;
+        wk_tensor *made;
+        if (convert_item(PyTuple_GET_ITEM(tup, i), &it, &made) < 0) {
+            wk_index_abort(st);
             Py_DECREF(tup);
-            return -1;
+            return NULL;
+        }
+        int rc = wk_index_step(st, &it); /* the state keeps what it needs of `made` */
+        wk_release(made);
+        if (rc < 0) {
+            wk_index_abort(st);
+            Py_DECREF(tup);
+            wk_py_raise();
+            return NULL;
         }
     }
     Py_DECREF(tup);
-    return n;
+    return st;
 }
 
 PyObject *wk_py_index_get(PyObject *self, PyObject *index) {
-    wk_index_item *items;
-    bool tuple;
-    made_tensors made;
-    Py_ssize_t n = convert_index(index, &items, &tuple, &made);
-    PyObject *r = n < 0 ? NULL : wk_py_wrap(wk_getitem(wk_py_self(self), items, n, tuple));
-    made_free(&made);
-    PyMem_Free(items);
-    return r;
+    wk_tensor *t = wk_py_self(self);
+    wk_index_item one;
+    int b = bare_item(index, &one);
+    if (b < 0) return NULL;
+    if (b == 1) return wk_py_wrap(wk_getitem(t, &one, 1, false));
+    wk_index_state *st = apply_index(t, index);
+    return st ? wk_py_wrap(wk_index_get_end(st)) : NULL;
 }
 
 /* c10's checked_convert names, for a complex value with an imaginary part */
@@ -294,16 +295,24 @@ int wk_py_index_set(PyObject *self, PyObject *index, PyObject *value) {
                      wk__legacy_type_name(wk_tensor_dtype(t)));
         return -1;
     }
-    wk_index_item *items;
-    bool tuple;
-    made_tensors made;
-    Py_ssize_t n = convert_index(index, &items, &tuple, &made);
-    int rc = -1;
-    if (n >= 0) {
-        rc = vt ? wk_setitem(t, items, n, tuple, vt) : wk_setitem_scalar(t, items, n, tuple, vs);
-        if (rc < 0) wk_py_raise();
+    wk_tensor *v = vt ? wk_retain(vt) : wk_setitem_value(t, vs);
+    if (!v) {
+        wk_py_raise();
+        return -1;
     }
-    made_free(&made);
-    PyMem_Free(items);
+    int rc = -1;
+    wk_index_item one;
+    int b = bare_item(index, &one);
+    if (b == 1) {
+        rc = wk_setitem_single(t, &one, v);
+        if (rc < 0) wk_py_raise();
+    } else if (b == 0) {
+        wk_index_state *st = apply_index(t, index);
+        if (st) {
+            rc = wk_index_set_end(st, v);
+            if (rc < 0) wk_py_raise();
+        }
+    }
+    wk_release(v);
     return rc;
 }

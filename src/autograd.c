@@ -758,7 +758,6 @@ static wk_tensor *validate_grad(wk_node *fn, uint32_t i, wk_tensor *g) {
     bool same = g->ndim == m->ndim && !memcmp(g->sizes, m->sizes, sizeof(int64_t) * (size_t)m->ndim);
     if (!same) {
         wk_tensor *r = wk_sum_to_size(g, wk_ints(m->sizes, m->ndim));
-        wk_release(g);
         if (!r) {
             wk_strbuf a = {0}, b = {0};
             wk_sb_ints(&a, g->sizes, g->ndim);
@@ -769,8 +768,10 @@ static wk_tensor *validate_grad(wk_node *fn, uint32_t i, wk_tensor *g) {
                       fn->vt->name, i, a.s, b.s);
             wk_sb_free(&a);
             wk_sb_free(&b);
+            wk_release(g); /* after the message: it reads g's sizes */
             return NULL;
         }
+        wk_release(g);
         g = r;
     }
     if (g->dtype != m->dtype && m->dtype != WK_DTYPE_NONE) {

@@ -317,7 +317,7 @@ wk_tensor *wk_impl_nonzero(wk_tensor *self) {
     int64_t coord[WK_MAX_DIM] = {0};
     for (int64_t i = 0; i < numel; i++) {
         if (m[i]) {
-            memcpy(out, coord, sizeof(int64_t) * (size_t)nd);
+            if (nd) memcpy(out, coord, sizeof(int64_t) * (size_t)nd); /* 0-d: rows of no columns */
             out += nd;
         }
         for (int d = nd - 1; d >= 0; d--) { /* odometer over self's shape */
@@ -906,92 +906,127 @@ static bool is_int_scalar_tensor(const wk_tensor *t) {
     return t->ndim == 0 && wk_dtype_is_integral(t->dtype, true);
 }
 
-/* applySlicing: the basic items applied one by one; the tensors collected into `out`. Returns the sliced tensor
- * (a new reference; self itself when nothing was applied). */
-static wk_tensor *apply_slicing(wk_tensor *self, const wk_index_item *items, int64_t n, idx_list *out) {
+/* Note [Indexing state]: applySlicing as a stream, so that a front converts and applies one item at a time and the
+ * errors come in torch's order (the too-many-indices count first, then each item's conversion and its view).
+ *     st = wk_index_begin(self, specified); wk_index_step(st, &item)...; wk_index_get_end(st) / wk_index_set_end(st, v)
+ * `specified` is torch's count of indexed dims over the index as the user wrote it (ints, slices and other objects 1,
+ * masks their ndim, None / ... / bools 0); wk_index_count() computes it from items. */
+struct wk_index_state {
+    wk_tensor *self;   /* strong: the indexed tensor */
+    wk_tensor *result; /* strong: self after the items so far */
+    idx_list out;      /* the index tensors collected so far */
+    int64_t dim;       /* the dim of result the next item applies to */
+    int64_t specified; /* indexed dims of the whole index */
+    int64_t i;         /* items applied so far (torch's real_dim) */
+};
+
+int64_t wk_index_count(const wk_index_item *items, int64_t n) {
     int64_t specified = 0;
     for (int64_t i = 0; i < n; i++) {
         const wk_index_item *it = &items[i];
-        if (it->kind == WK_IDX_TENSOR) {
-            if (!it->t) return WK_FAIL(WK_TYPE_ERROR, "indexing: a tensor index item holds no tensor");
-            specified += is_mask_dtype(it->t->dtype) ? it->t->ndim : 1;
-        } else if (it->kind == WK_IDX_INT || it->kind == WK_IDX_SLICE) {
-            specified++;
-        }
+        if (it->kind == WK_IDX_TENSOR) specified += it->t && is_mask_dtype(it->t->dtype) ? it->t->ndim : 1;
+        else if (it->kind == WK_IDX_INT || it->kind == WK_IDX_SLICE) specified++;
     }
+    return specified;
+}
+
+void wk_index_abort(wk_index_state *st) {
+    if (!st) return;
+    wk_release(st->self);
+    wk_release(st->result);
+    idx_free(&st->out);
+    free(st);
+}
+
+wk_index_state *wk_index_begin(wk_tensor *self, int64_t specified) {
+    if (!self) return WK_FAIL(WK_TYPE_ERROR, "indexing: self must be a Tensor, not None");
     if (specified > self->ndim) {
         wk__error(WK_INDEX_ERROR, "too many indices for tensor of dimension %d", self->ndim);
         return NULL;
     }
-    wk_tensor *result = wk_retain(self), *next = NULL;
-    int64_t dim = 0;
-    for (int64_t i = 0; i < n; i++) {
-        const wk_index_item *it = &items[i];
-        switch (it->kind) {
-        case WK_IDX_INT:
-            next = apply_select(result, dim, it->i, i);
-            break;
-        case WK_IDX_SLICE:
-            next = apply_slice(result, dim, it->start, it->stop, it->step, false);
-            dim++;
-            if (next && push_nulls(out, 1) < 0) goto fail_next;
-            break;
-        case WK_IDX_ELLIPSIS: {
-            int64_t k = self->ndim - specified;
-            dim += k;
-            if (push_nulls(out, k) < 0) goto fail;
-            next = wk_retain(result);
-            break;
+    wk_index_state *st = wk__calloc(1, sizeof *st);
+    if (!st) return NULL;
+    st->self = wk_retain(self);
+    st->result = wk_retain(self);
+    st->specified = specified;
+    return st;
+}
+
+/* handleDimInMultiDimIndexing for one item. On error the state stays valid (abort it). */
+int wk_index_step(wk_index_state *st, const wk_index_item *it) {
+    if (!st || !it) {
+        wk__error(WK_TYPE_ERROR, "indexing: no index state or item");
+        return -1;
+    }
+    wk_tensor *result = st->result, *next = NULL;
+    idx_list *out = &st->out;
+    int64_t i = st->i;
+    switch (it->kind) {
+    case WK_IDX_INT:
+        next = apply_select(result, st->dim, it->i, i);
+        break;
+    case WK_IDX_SLICE:
+        next = apply_slice(result, st->dim, it->start, it->stop, it->step, false);
+        if (next) st->dim++;
+        if (next && push_nulls(out, 1) < 0) goto fail_next;
+        break;
+    case WK_IDX_ELLIPSIS: {
+        int64_t k = st->self->ndim - st->specified;
+        st->dim += k;
+        if (push_nulls(out, k) < 0) return -1;
+        next = wk_retain(result);
+        break;
+    }
+    case WK_IDX_NONE:
+        next = wk_unsqueeze(result, st->dim);
+        if (next) st->dim++;
+        if (next && push_nulls(out, 1) < 0) goto fail_next;
+        break;
+    case WK_IDX_BOOL: {
+        next = wk_unsqueeze(result, st->dim);
+        wk_tensor *b = next ? bool_index(it->i != 0) : NULL;
+        if (next && (!b || record_tensor(out, b, &st->dim) < 0)) {
+            wk_release(b);
+            goto fail_next;
         }
-        case WK_IDX_NONE:
-            next = wk_unsqueeze(result, dim);
-            dim++;
-            if (next && push_nulls(out, 1) < 0) goto fail_next;
-            break;
-        case WK_IDX_BOOL: {
-            next = wk_unsqueeze(result, dim);
-            wk_tensor *b = next ? bool_index(it->i != 0) : NULL;
-            if (next && (!b || record_tensor(out, b, &dim) < 0)) {
+        wk_release(b);
+        break;
+    }
+    case WK_IDX_TENSOR: {
+        const wk_tensor *t = it->t;
+        if (!t) {
+            wk__error(WK_TYPE_ERROR, "indexing: a tensor index item holds no tensor");
+            return -1;
+        }
+        if (is_int_scalar_tensor(t) && !is_mask_dtype(t->dtype)) {
+            wk_scalar v = wk__load_scalar(wk__data(t), t->dtype);
+            next = apply_select(result, st->dim, v.v.i, i);
+        } else if (is_int_scalar_tensor(t)) { /* 0-d bool / uint8: like a Python bool */
+            next = wk_unsqueeze(result, st->dim);
+            wk_tensor *b = next ? bool_index(wk__load_scalar(wk__data(t), t->dtype).v.i != 0) : NULL;
+            if (next && (!b || record_tensor(out, b, &st->dim) < 0)) {
                 wk_release(b);
                 goto fail_next;
             }
             wk_release(b);
-            break;
+        } else {
+            if (record_tensor(out, t, &st->dim) < 0) return -1;
+            next = wk_retain(result);
         }
-        case WK_IDX_TENSOR: {
-            const wk_tensor *t = it->t;
-            if (is_int_scalar_tensor(t) && !is_mask_dtype(t->dtype)) {
-                wk_scalar v = wk__load_scalar(wk__data(t), t->dtype);
-                next = apply_select(result, dim, v.v.i, i);
-            } else if (is_int_scalar_tensor(t)) { /* 0-d bool / uint8: like a Python bool */
-                next = wk_unsqueeze(result, dim);
-                wk_tensor *b = next ? bool_index(wk__load_scalar(wk__data(t), t->dtype).v.i != 0) : NULL;
-                if (next && (!b || record_tensor(out, b, &dim) < 0)) {
-                    wk_release(b);
-                    goto fail_next;
-                }
-                wk_release(b);
-            } else {
-                if (record_tensor(out, t, &dim) < 0) goto fail;
-                next = wk_retain(result);
-            }
-            break;
-        }
-        default:
-            wk__error(WK_TYPE_ERROR, "indexing: invalid index item kind %d", (int)it->kind);
-            goto fail;
-        }
-        if (!next) goto fail;
-        wk_release(result);
-        result = next;
-        next = NULL;
+        break;
     }
-    return result;
+    default:
+        wk__error(WK_TYPE_ERROR, "indexing: invalid index item kind %d", (int)it->kind);
+        return -1;
+    }
+    if (!next) return -1;
+    wk_release(st->result);
+    st->result = next;
+    st->i++;
+    return 0;
 fail_next:
     wk_release(next);
-fail:
-    wk_release(result);
-    return NULL;
+    return -1;
 }
 
 static wk_opttensorlist as_list(const idx_list *l) {
@@ -1001,42 +1036,51 @@ static wk_opttensorlist as_list(const idx_list *l) {
     return r;
 }
 
+wk_tensor *wk_index_get_end(wk_index_state *st) {
+    if (!st) return WK_FAIL(WK_TYPE_ERROR, "indexing: no index state");
+    wk_tensor *r;
+    if (st->out.n == 0) r = st->result == st->self ? wk_ix_alias(st->self) : wk_retain(st->result);
+    else r = wk_index(st->result, as_list(&st->out));
+    wk_index_abort(st);
+    return r;
+}
+
+/* A bare index's shortcuts (get_item with one index). Returns 1 with *r set if handled. */
+static int getitem_single(wk_tensor *self, const wk_index_item *it, wk_tensor **r) {
+    switch (it->kind) {
+    case WK_IDX_INT: *r = apply_select(self, 0, it->i, 0); return 1;
+    case WK_IDX_SLICE: *r = apply_slice(self, 0, it->start, it->stop, it->step, true); return 1;
+    case WK_IDX_NONE: *r = wk_unsqueeze(self, 0); return 1;
+    case WK_IDX_ELLIPSIS: *r = wk_ix_alias(self); return 1;
+    case WK_IDX_BOOL: {
+        wk_tensor *u = wk_unsqueeze(self, 0), *b = u ? bool_index(it->i != 0) : NULL;
+        *r = NULL;
+        if (b) {
+            const wk_tensor *l[1] = {b};
+            wk_opttensorlist ol = {l, 1};
+            *r = wk_index(u, ol);
+        }
+        wk_release(b);
+        wk_release(u);
+        return 1;
+    }
+    default: return 0;
+    }
+}
+
 wk_tensor *wk_getitem(wk_tensor *self, const wk_index_item *items, int64_t n, bool tuple) {
     if (!self) return WK_FAIL(WK_TYPE_ERROR, "indexing: self must be a Tensor, not None");
     if (n < 0 || (n > 0 && !items)) return WK_FAIL(WK_TYPE_ERROR, "indexing: invalid index list");
-    if (!tuple && n == 1) {
-        const wk_index_item *it = &items[0];
-        switch (it->kind) {
-        case WK_IDX_INT: return apply_select(self, 0, it->i, 0);
-        case WK_IDX_SLICE: return apply_slice(self, 0, it->start, it->stop, it->step, true);
-        case WK_IDX_NONE: return wk_unsqueeze(self, 0);
-        case WK_IDX_ELLIPSIS: return wk_ix_alias(self);
-        case WK_IDX_BOOL: {
-            wk_tensor *u = wk_unsqueeze(self, 0), *b = u ? bool_index(it->i != 0) : NULL, *r = NULL;
-            if (b) {
-                const wk_tensor *l[1] = {b};
-                wk_opttensorlist ol = {l, 1};
-                r = wk_index(u, ol);
-            }
-            wk_release(b);
-            wk_release(u);
-            return r;
-        }
-        default: break;
+    wk_tensor *r = NULL;
+    if (!tuple && n == 1 && getitem_single(self, &items[0], &r)) return r;
+    wk_index_state *st = wk_index_begin(self, wk_index_count(items, n));
+    for (int64_t i = 0; st && i < n; i++) {
+        if (wk_index_step(st, &items[i]) < 0) {
+            wk_index_abort(st);
+            return NULL;
         }
     }
-    idx_list l = {0};
-    wk_tensor *sliced = apply_slicing(self, items, n, &l), *r = NULL;
-    if (!sliced) goto done;
-    if (l.n == 0) {
-        r = sliced == self ? wk_ix_alias(self) : wk_retain(sliced);
-        goto done;
-    }
-    r = wk_index(sliced, as_list(&l));
-done:
-    wk_release(sliced);
-    idx_free(&l);
-    return r;
+    return st ? wk_index_get_end(st) : NULL;
 }
 
 /* copy_to: dst.copy_(src) when the shapes agree, dst.fill_(src) for a 0-d src, else src without its leading
@@ -1074,48 +1118,13 @@ static int copy_to(wk_tensor *dst, wk_tensor *src) {
     return 0;
 }
 
-int wk_setitem(wk_tensor *self, const wk_index_item *items, int64_t n, bool tuple, wk_tensor *value) {
-    if (!self || !value) {
-        wk__error(WK_TYPE_ERROR, "indexing: self and value must be Tensors");
-        return -1;
-    }
-    if (n < 0 || (n > 0 && !items)) {
-        wk__error(WK_TYPE_ERROR, "indexing: invalid index list");
-        return -1;
-    }
-    if (!tuple && n == 1) {
-        const wk_index_item *it = &items[0];
-        wk_tensor *dst = NULL;
-        switch (it->kind) {
-        case WK_IDX_BOOL:
-            if (!it->i) return 0; /* x[False] = v does nothing */
-            /* fallthrough */
-        case WK_IDX_NONE: dst = wk_unsqueeze(self, 0); break;
-        case WK_IDX_ELLIPSIS: dst = wk_retain(self); break;
-        case WK_IDX_INT: dst = apply_select(self, 0, it->i, 0); break;
-        case WK_IDX_SLICE: dst = apply_slice(self, 0, it->start, it->stop, it->step, false); break;
-        default: break;
-        }
-        if (it->kind != WK_IDX_TENSOR) {
-            if (!dst) return -1;
-            int rc = copy_to(dst, value);
-            wk_release(dst);
-            return rc;
-        }
-    }
-    idx_list l = {0};
-    int rc = -1;
-    wk_tensor *sliced = apply_slicing(self, items, n, &l), *v = NULL, *r = NULL;
-    if (!sliced) goto done;
-    if (l.n == 0) {
-        rc = copy_to(sliced, value);
-        goto done;
-    }
-    int k = 0; /* the value without its leading size-1 dims (slicePrefix1sSize) */
+/* The advanced half of setitem: the value without its leading size-1 dims, index_put_ into the sliced tensor. */
+static int setitem_advanced(wk_tensor *sliced, idx_list *l, wk_tensor *value) {
+    int k = 0; /* slicePrefix1sSize */
     while (k < value->ndim && value->sizes[k] == 1) k++;
-    v = k ? wk_view(value, wk_ints(value->sizes + k, value->ndim - k)) : wk_retain(value);
-    if (!v) goto done;
-    wk_opttensorlist ol = as_list(&l);
+    wk_tensor *v = k ? wk_view(value, wk_ints(value->sizes + k, value->ndim - k)) : wk_retain(value), *r = NULL;
+    if (!v) return -1;
+    wk_opttensorlist ol = as_list(l);
     wk_tensor *mask = NULL; /* index_put_'s overlap checks come after its masked_fill shortcut */
     int md = masked_fill_dispatch(sliced, ol, v, &mask);
     wk_release(mask);
@@ -1126,23 +1135,86 @@ int wk_setitem(wk_tensor *self, const wk_index_item *items, int64_t n, bool tupl
             if (ol.data[i] && wk__assert_no_overlap(sliced, ol.data[i]) < 0) goto done;
     }
     r = wk_index_put_(sliced, ol, v, false);
-    rc = r ? 0 : -1;
 done:
-    wk_release(r);
     wk_release(v);
-    wk_release(sliced);
-    idx_free(&l);
+    if (!r) return -1;
+    wk_release(r);
+    return 0;
+}
+
+int wk_index_set_end(wk_index_state *st, wk_tensor *value) {
+    if (!st || !value) {
+        wk_index_abort(st);
+        wk__error(WK_TYPE_ERROR, "indexing: no index state or value");
+        return -1;
+    }
+    int rc = st->out.n == 0 ? copy_to(st->result, value) : setitem_advanced(st->result, &st->out, value);
+    wk_index_abort(st);
     return rc;
 }
 
-int wk_setitem_scalar(wk_tensor *self, const wk_index_item *items, int64_t n, bool tuple, wk_scalar value) {
-    if (!self) {
-        wk__error(WK_TYPE_ERROR, "indexing: self must be a Tensor, not None");
+/* A bare index's shortcuts (set_item with one index). Returns 1 if handled (*rc set). */
+static int setitem_single(wk_tensor *self, const wk_index_item *it, wk_tensor *value, int *rc) {
+    wk_tensor *dst = NULL;
+    switch (it->kind) {
+    case WK_IDX_BOOL:
+        if (!it->i) { /* x[False] = v does nothing */
+            *rc = 0;
+            return 1;
+        }
+        /* fallthrough */
+    case WK_IDX_NONE: dst = wk_unsqueeze(self, 0); break;
+    case WK_IDX_ELLIPSIS: dst = wk_retain(self); break;
+    case WK_IDX_INT: dst = apply_select(self, 0, it->i, 0); break;
+    case WK_IDX_SLICE: dst = apply_slice(self, 0, it->start, it->stop, it->step, false); break;
+    default: return 0;
+    }
+    *rc = dst ? copy_to(dst, value) : -1;
+    wk_release(dst);
+    return 1;
+}
+
+int wk_setitem(wk_tensor *self, const wk_index_item *items, int64_t n, bool tuple, wk_tensor *value) {
+    if (!self || !value) {
+        wk__error(WK_TYPE_ERROR, "indexing: self and value must be Tensors");
         return -1;
     }
-    /* torch's scalarToTensor: checked, except that Half and BFloat16 take any value (overflow gives inf) */
-    wk_tensor *v = self->dtype == WK_FLOAT16 || self->dtype == WK_BFLOAT16 ? wk__full(0, NULL, self->dtype, value)
-                                                                           : wk__scalar_tensor_checked(value, self->dtype);
+    if (n < 0 || (n > 0 && !items)) {
+        wk__error(WK_TYPE_ERROR, "indexing: invalid index list");
+        return -1;
+    }
+    int rc;
+    if (!tuple && n == 1 && setitem_single(self, &items[0], value, &rc)) return rc;
+    wk_index_state *st = wk_index_begin(self, wk_index_count(items, n));
+    for (int64_t i = 0; st && i < n; i++) {
+        if (wk_index_step(st, &items[i]) < 0) {
+            wk_index_abort(st);
+            return -1;
+        }
+    }
+    return st ? wk_index_set_end(st, value) : -1;
+}
+
+int wk_setitem_single(wk_tensor *self, const wk_index_item *item, wk_tensor *value) {
+    int rc;
+    if (!self || !item || !value) {
+        wk__error(WK_TYPE_ERROR, "indexing: self, item and value must be given");
+        return -1;
+    }
+    if (setitem_single(self, item, value, &rc)) return rc;
+    return wk_setitem(self, item, 1, true, value);
+}
+
+/* torch's valueToTensor for a Python scalar: a 0-d tensor of self's dtype, checked like c10's checked_convert except
+ * that Half and BFloat16 take any value (overflow gives inf), as scalarToTensor does. */
+wk_tensor *wk_setitem_value(const wk_tensor *self, wk_scalar value) {
+    if (!self) return WK_FAIL(WK_TYPE_ERROR, "indexing: self must be a Tensor, not None");
+    if (self->dtype == WK_FLOAT16 || self->dtype == WK_BFLOAT16) return wk__full(0, NULL, self->dtype, value);
+    return wk__scalar_tensor_checked(value, self->dtype);
+}
+
+int wk_setitem_scalar(wk_tensor *self, const wk_index_item *items, int64_t n, bool tuple, wk_scalar value) {
+    wk_tensor *v = wk_setitem_value(self, value);
     if (!v) return -1;
     int rc = wk_setitem(self, items, n, tuple, v);
     wk_release(v);
@@ -2035,7 +2107,7 @@ wk_tensor *wk_impl_ix_unique_index(wk_tensor *index) {
         wk_release(cc);
         return NULL;
     }
-    memcpy(v, wk__data(cc), sizeof(int64_t) * (size_t)n);
+    if (n) memcpy(v, wk__data(cc), sizeof(int64_t) * (size_t)n);
     wk_release(cc);
     qsort(v, (size_t)n, sizeof(int64_t), cmp_i64);
     int64_t k = 0;

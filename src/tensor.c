@@ -174,7 +174,7 @@ wk_tensor *wk__empty_like(const wk_tensor *t, wk_dtype dtype) {
 
 wk_tensor *wk__zeros(int ndim, const int64_t *sizes, wk_dtype dtype) {
     wk_tensor *t = wk__empty(ndim, sizes, dtype);
-    if (t) memset(t->storage->data, 0, t->storage->nbytes);
+    if (t && t->storage->nbytes) memset(t->storage->data, 0, t->storage->nbytes); /* data is NULL when empty */
     return t;
 }
 
