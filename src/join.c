@@ -617,8 +617,8 @@ wk_tensor *wk_impl_repeat_interleave_counts(wk_tensor *repeats, wk_optint output
         if (r < 0) return WK_FAIL(WK_RUNTIME_ERROR, "repeats can not be negative");
         total += r;
     }
-    if (output_size.has) total = output_size.v;
-    if (total < 0) return WK_FAIL(WK_RUNTIME_ERROR, "repeats can not be negative");
+    if (output_size.has && output_size.v != total)
+        return WK_FAIL(WK_RUNTIME_ERROR, "allocated size does not match required size");
     wk_tensor *out = wk__empty(1, &total, repeats->dtype); /* [total] index i repeated repeats[i] times */
     if (!out) return NULL;
     int64_t k = 0;
@@ -630,11 +630,41 @@ wk_tensor *wk_impl_repeat_interleave_counts(wk_tensor *repeats, wk_optint output
             else ((int32_t *)wk__data(out))[k] = (int32_t)i;
         }
     }
-    for (; k < total; k++) { /* an output_size larger than the sum: torch leaves garbage; we write the last index */
-        if (esz == 8) ((int64_t *)wk__data(out))[k] = n ? n - 1 : 0;
-        else ((int32_t *)wk__data(out))[k] = (int32_t)(n ? n - 1 : 0);
-    }
     return out;
+}
+
+/* x.repeat_interleave(repeats_tensor, dim): index_select with the repeated indices, as torch (IndexSelectBackward0). */
+wk_tensor *wk_impl_repeat_interleave_tensor(wk_tensor *self, wk_tensor *repeats, wk_optint dim, wk_optint output_size) {
+    wk_tensor *input = dim.has ? wk_retain(self) : wk_flatten(self, 0, -1);
+    if (!input) return NULL;
+    int64_t d = dim.has ? dim.v : 0, wd;
+    wk_tensor *reps = NULL, *idx = NULL, *r = NULL;
+    if (wk__wrap_dim(d, input->ndim, &wd) < 0) goto done;
+    int64_t size = input->ndim ? input->sizes[wd] : 1;
+    if (repeats->ndim == 0 || (repeats->ndim == 1 && repeats->sizes[0] == 1)) {
+        int64_t one = 1;
+        wk_tensor *flat = wk__alias(repeats, 1, &one, &one, repeats->offset);
+        reps = flat ? wk__expand_to(flat, 1, &size) : NULL;
+        wk_release(flat);
+    } else if (repeats->ndim == 1) {
+        if (repeats->sizes[0] != size) {
+            wk__error(WK_RUNTIME_ERROR, "repeats must have the same size as input along dim, but got repeats.size(0) = "
+                                        "%lld and input.size(%lld) = %lld", (long long)repeats->sizes[0], (long long)d,
+                      (long long)size);
+            goto done;
+        }
+        reps = wk_retain(repeats);
+    } else {
+        wk__error(WK_RUNTIME_ERROR, "repeats must be 0-dim or 1-dim tensor");
+        goto done;
+    }
+    if (!reps || !(idx = wk_repeat_interleave_counts(reps, output_size))) goto done;
+    r = wk_index_select(input, d, idx);
+done:
+    wk_release(idx);
+    wk_release(reps);
+    wk_release(input);
+    return r;
 }
 
 /* ---------------------------------------------------------------------------------------------------------------

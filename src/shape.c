@@ -104,12 +104,21 @@ wk_tensor *wk_impl_view(wk_tensor *self, wk_intlist size) {
     return wk__alias(self, nn, shape, strides, self->offset);
 }
 
+wk_tensor *wk_impl__reshape_alias(wk_tensor *self, wk_intlist size, wk_intlist stride) {
+    if (size.len != stride.len || size.len > WK_MAX_DIM)
+        return WK_FAIL(WK_RUNTIME_ERROR, "mismatch in length of strides and shape");
+    return wk__alias(self, (int)size.len, size.data, stride.data, self->offset);
+}
+
 wk_tensor *wk_impl__unsafe_view(wk_tensor *self, wk_intlist size) { return wk_impl_view(self, size); }
 
 wk_tensor *wk_impl_reshape(wk_tensor *self, wk_intlist shape) {
     int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM];
     if (infer_size(shape, wk__numel(self), sizes) < 0) return NULL;
-    if (compute_stride(self, (int)shape.len, sizes, strides)) return wk_view(self, wk_ints(sizes, shape.len));
+    /* torch: contiguous -> view; viewable -> _reshape_alias (ReshapeAliasBackward0); else a contiguous copy */
+    if (wk__is_contiguous(self)) return wk_view(self, wk_ints(sizes, shape.len));
+    if (compute_stride(self, (int)shape.len, sizes, strides))
+        return wk__reshape_alias(self, wk_ints(sizes, shape.len), wk_ints(strides, shape.len));
     wk_tensor *r = wk_clone_contiguous(self);
     if (!r) return NULL;
     wk_tensor *v = wk__unsafe_view(r, wk_ints(sizes, shape.len));

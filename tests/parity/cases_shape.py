@@ -92,8 +92,19 @@ grad_case("movedim_grad", lambda T, x: x.movedim((0, 2), (2, 1)), A234)
 cases("unsqueeze", lambda T, d: V(x := x234(T), x.unsqueeze(d)), d=list(range(-4, 4)))
 case("unsqueeze_0d", lambda T: (V(x := T.tensor(1.5), x.unsqueeze(0)), T.tensor(1.5).unsqueeze(-1)))
 case("unsqueeze_noncontig", lambda T: [G(nc_t(T, A23).unsqueeze(d)) for d in range(-3, 3)])
-case("unsqueeze_step", lambda T: [G(T.tensor(A234)[..., ::2].unsqueeze(d)) for d in range(-4, 4)],
-     skip="wick has no basic indexing yet (the index area lands it): t[..., ::2] builds the view")
+case("unsqueeze_step", lambda T: [G(T.tensor(A234)[..., ::2].unsqueeze(d)) for d in range(-4, 4)])
+STEP_VIEWS = {
+    "transpose": lambda t: t.transpose(0, 2), "permute": lambda t: t.permute(2, 0, 1), "squeeze": lambda t: t.squeeze(),
+    "unsqueeze": lambda t: t.unsqueeze(2), "select": lambda t: t.select(2, 1), "narrow": lambda t: t.narrow(1, 1, 1),
+    "diagonal": lambda t: t.diagonal(0, 0, 1), "flatten": lambda t: t.flatten(1), "unflatten": lambda t: t.unflatten(0, (1, 2)),
+    "unbind": lambda t: t.unbind(1)[0], "split": lambda t: t.split(1, 2)[1], "movedim": lambda t: t.movedim(0, 2),
+    "expand": lambda t: t.expand(3, 2, 2, 2), "view": lambda t: t.view(2, 2, 2), "reshape": lambda t: t.reshape(t.shape[0], -1),
+    "as_strided": lambda t: t.as_strided((2, 2), (1, 4)), "mT": lambda t: t.mT, "reshape_alias": lambda t: t.reshape(-1, 2),
+}
+COPIES = ("flatten", "reshape", "reshape_alias")
+cases("views_of_step_slice", lambda T, f: V(x := T.tensor(A234), STEP_VIEWS[f](x[:, ::2, 1::2])),
+      f=[f for f in STEP_VIEWS if f not in COPIES])
+cases("copies_of_step_slice", lambda T, f: (r := STEP_VIEWS[f](T.tensor(A234)[:, ::2, 1::2]), G(r)), f=COPIES)
 case("unsqueeze_fn", lambda T: T.unsqueeze(T.tensor(A23), dim=1))
 case("unsqueeze_empty", lambda T: G(T.zeros(0, 3).unsqueeze(1)))
 cases("unsqueeze_dtypes", lambda T, dtype: T.tensor(I23, dtype=dtype).unsqueeze(1), dtype=ALL)
@@ -252,6 +263,16 @@ error_case("as_strided_negative_size", lambda T: x234(T).as_strided((2, -1), (1,
 grad_case("as_strided_grad", lambda T, x: x.as_strided((3, 2), (1, 4)), A234)
 grad_case("as_strided_overlap_grad", lambda T, x: x.as_strided((3, 3), (1, 1)), A234)
 grad_case("as_strided_offset_grad", lambda T, x: x.as_strided((2, 2), (5, 1), 3), A234)
+cases("step_view_grad", lambda T, x, f: STEP_VIEWS[f](x), inp(A234, view=vstep), kind="grad",
+      f=["transpose", "squeeze", "select", "flatten", "unbind", "split", "reshape", "diagonal", "mT", "reshape_alias"])
+def _reshape_grad_fns(T):
+    x = T.tensor(A23, requires_grad=True)
+    rs = [x.t().reshape(3, 2), x.t().reshape(6), x.reshape(3, 2), x.t().flatten(), x.t().flatten(0, 0),
+          x[:, ::2].reshape(4), x[:, ::2].reshape(2, 2, 1), x.unsqueeze(0).transpose(0, 2).reshape(3, 2)]
+    return [(type(r.grad_fn).__name__, r._is_view(), r.stride()) for r in rs]
+
+
+case("reshape_alias_grad_fn", _reshape_grad_fns)
 grad_case("as_strided_of_transposed_grad", lambda T, x: x.as_strided((2, 2), (1, 3)), inp(A23, view=vT))
 
 # ---------------------------------------------------------------------------------------- unbind / split / chunk

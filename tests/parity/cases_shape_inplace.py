@@ -181,3 +181,17 @@ error_case("meta_inplace_t_3d", lambda T: T.tensor(A234).t_())
 error_case("meta_inplace_squeeze_bad_dim", lambda T: T.tensor(A234).squeeze_(3))
 error_case("meta_inplace_unsqueeze_bad_dim", lambda T: T.tensor(A234).unsqueeze_(4))
 grad_case("meta_inplace_grad2", lambda T, x: (lambda y: y.t_() * y)(x * 1), A23, order=2)
+
+# ------------------------------------------------------------------------------- views made by indexing
+IDX_VIEWS = {
+    "row": lambda b: b[0], "col": lambda b: b[:, 1], "slice": lambda b: b[:, 1:], "step": lambda b: b[:, ::2],
+    "neg": lambda b: b[-1, -2:], "ellipsis": lambda b: b[..., 2], "none": lambda b: b[None, 1],
+    "elem": lambda b: b[1, 2],
+}
+cases("index_view_inplace_grad", lambda T, x, how: ((b := x * 1), IDX_VIEWS[how](b).mul_(-3).add_(1), b)[2], A23,
+      kind="grad", how=list(IDX_VIEWS))
+cases("index_view_inplace_values", lambda T, how: ((b := T.tensor(A23)), (v := IDX_VIEWS[how](b)), v.mul_(-3),
+                                                   b, v._base is b, v._version, fn(v))[3:], how=list(IDX_VIEWS))
+grad_case("index_view_inplace_operand", lambda T, x, y: ((b := x * 1), b[1:, :].add_(y), b)[2], A23, [W3])
+grad_case("index_view_inplace_sibling", lambda T, x: ((b := x * 1), (r := b[0]), b[:, 0].mul_(10), r * 1)[3], A23)
+error_case("index_view_of_leaf_inplace", lambda T: T.tensor(A23, requires_grad=True)[0].add_(1))

@@ -230,6 +230,23 @@ error_case("repeat_interleave_counts_float", lambda T: T.repeat_interleave(T.ten
 error_case("repeat_interleave_counts_negative", lambda T: T.repeat_interleave(T.tensor([1, -2])))
 error_case("repeat_interleave_counts_2d", lambda T: T.repeat_interleave(T.tensor([[1, 2]])))
 cases("repeat_interleave_grad", lambda T, x, d: x.repeat_interleave(3, d), A23, kind="grad", d=[None, 0, 1])
+cases("repeat_interleave_tensor", lambda T, rd: x234(T).repeat_interleave(T.tensor(rd[0]), rd[1]),
+      rd=[(2, 0), (2, -2), ([3], 0), ([3], -2), ([1, 0], 0), ([1, 0, 2, 1], -1), ([0, 0, 0], 1)])
+error_case("repeat_interleave_tensor_size_mismatch_neg", lambda T: x234(T).repeat_interleave(T.tensor([1, 0]), -2))
+cases("repeat_interleave_tensor_flat", lambda T, r: T.repeat_interleave(T.tensor(A23), T.tensor(r)),
+      r=[2, [1], [1, 0, 2, 1, 3, 1]])
+case("repeat_interleave_tensor_int32", lambda T: T.tensor(A23).repeat_interleave(T.tensor([2, 1], dtype=T.int32), dim=0))
+case("repeat_interleave_tensor_output_size", lambda T: T.repeat_interleave(T.tensor(A23), T.tensor([1, 2]), dim=0,
+                                                                           output_size=3))
+error_case("repeat_interleave_tensor_bad_output_size", lambda T: T.repeat_interleave(T.tensor(A23), T.tensor([1, 2]),
+                                                                                     dim=0, output_size=4))
+error_case("repeat_interleave_tensor_size_mismatch", lambda T: x234(T).repeat_interleave(T.tensor([1, 2, 3]), 0))
+error_case("repeat_interleave_tensor_2d", lambda T: x234(T).repeat_interleave(T.tensor([[1, 2]]), 0))
+error_case("repeat_interleave_tensor_negative", lambda T: x234(T).repeat_interleave(T.tensor([1, -2]), 0))
+error_case("repeat_interleave_tensor_float", lambda T: x234(T).repeat_interleave(T.tensor([1.0, 2.0]), 0))
+cases("repeat_interleave_tensor_grad", lambda T, x, d: x.repeat_interleave(T.tensor([2, 1]), d), A23, kind="grad",
+      d=[0, -2])
+grad_case("repeat_interleave_tensor_grad_flat", lambda T, x: x.repeat_interleave(T.tensor(2)), A23)
 
 # ------------------------------------------------------------------------------------------- tril / triu
 cases("tril", lambda T, k: T.tril(x234(T), k), k=[0, 1, -1, 3, -4, 10])
