@@ -255,17 +255,10 @@ static int convert(const wk_param *p, PyObject *o, wk_pyval *v, int wrap_numbers
     case PT_DTYPE:
     case PT_OPT_DTYPE:
         return wk_py_to_dtype(o, &v->dt);
-    case PT_GENERATOR: {
-        /* wick.Generator objects carry their C generator in the `_handle` capsule (random front) */
-        PyObject *cap = PyObject_GetAttrString(o, "_wk_generator");
-        if (!cap) {
-            PyErr_Clear();
-            return 0;
-        }
-        v->gen = PyCapsule_GetPointer(cap, "wk_generator");
-        Py_DECREF(cap);
-        return v->gen ? 1 : -1;
-    }
+    case PT_GENERATOR: /* torch.Generator objects (generator.c) */
+        if (!WK_PyGenerator_Check(o)) return 0;
+        v->gen = ((wk_PyGenerator *)o)->g;
+        return 1;
     case PT_DEVICE: {
         int rc = wk_py_check_device(o);
         return rc < 0 ? -1 : rc == 0;

@@ -442,7 +442,8 @@ static int exec_module(PyObject *m) {
     if (!wk_return_types) return -1;
     Py_INCREF(wk_return_types);
     if (PyModule_AddObject(m, "_return_types", wk_return_types) < 0) return -1;
-    if (wk_py_dtype_init(m) < 0 || size_init(m) < 0 || wk_py_node_init(m) < 0 || wk_py_tensor_type_init(m) < 0)
+    if (wk_py_dtype_init(m) < 0 || size_init(m) < 0 || wk_py_node_init(m) < 0 || wk_py_tensor_type_init(m) < 0 ||
+        wk_py_generator_init(m) < 0)
         return -1;
     if (add_functions(m, module_functions) < 0) return -1;
     if (add_functions(m, wk_generated_functions) < 0) return -1;

@@ -22,6 +22,10 @@ typedef struct {
     PyObject_HEAD wk_dtype dt;
 } wk_PyDtype;
 
+typedef struct {
+    PyObject_HEAD wk_generator *g; /* strong */
+} wk_PyGenerator;
+
 extern PyTypeObject *wk_TensorType;    /* wick._C.TensorBase */
 extern PyTypeObject *wk_py_tensor_class; /* wick.Tensor (a Python subclass), what ops return */
 extern PyTypeObject *wk_DtypeType;
@@ -29,7 +33,10 @@ extern PyTypeObject *wk_SizeType;
 extern PyObject *wk_dtype_objs[WK_NUM_DTYPES];
 extern PyObject *wk_return_types; /* dict: name -> structseq type */
 
+extern PyTypeObject *wk_GeneratorType; /* wick._C.Generator (generator.c) */
+
 #define WK_PyTensor_Check(o) PyObject_TypeCheck((o), wk_TensorType)
+#define WK_PyGenerator_Check(o) PyObject_TypeCheck((o), wk_GeneratorType)
 static inline wk_tensor *wk_py_self(PyObject *o) { return ((wk_PyTensor *)o)->t; }
 
 /* ---- conversions (convert.c) ---- */
@@ -115,6 +122,8 @@ extern PyMethodDef wk_generated_methods[];
 int wk_py_tensor_type_init(PyObject *m);
 int wk_py_dtype_init(PyObject *m);
 int wk_py_node_init(PyObject *m);
+int wk_py_generator_init(PyObject *m);              /* Generator, default_generator (generator.c) */
+PyObject *wk_py_generator_wrap(wk_generator *g);   /* the Python object of g (new reference) */
 PyObject *wk_py_node_wrap(wk_node *n); /* grad_fn objects (borrowed node) */
 extern PyMethodDef wk_py_function_functions[];
 extern PyMethodDef wk_py_storage_functions[]; /* raw storage access for serialisation (storage.c) */ /* torch.autograd.Function support (function.c) */

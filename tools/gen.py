@@ -131,6 +131,8 @@ class Op:
         self.doc = fields.get('doc', '')
         self.dtypes = fields.get('dtypes', '')
         self.impl = fields.get('impl', self.cname)
+        self.mutates_self = fields.get('mutates', '') == 'self'  # Note [Ops that write into self]
+        self.out_impl = fields.get('out_impl', '') == 'true'     # out= is written by wk_impl_<impl>_out
         for k in self.formulas:
             p = self.param(k)
             if not (p.is_tensor or p.type in ('Tensor?', 'Tensor[]')):
@@ -349,6 +351,9 @@ def emit_impl_header(ops):
             continue
         seen.add(op.impl)
         o.append('WK_INTERNAL %s;' % impl_proto(op))
+        if op.out_impl:
+            o.append('WK_INTERNAL %s;' % proto(op, '_out', with_out=True).replace(
+                'wk_%s_out(' % op.cname, 'wk_impl_%s_out(' % op.impl, 1))
     o.append('#endif')
     return '\n'.join(o) + '\n'
 
@@ -687,7 +692,57 @@ def emit_record(op, fields, outvar, indent, self_var=None):
     return o
 
 
+def emit_mutating(op, opnames):
+    """Note [Ops that write into self]: with `mutates: self` the impl writes into self itself and returns a new
+    reference to it (a random in-place op must visit self's elements in self's own memory order, so it cannot be
+    computed out of place and copied). The wrapper does what the in-place variant does around it: the in-place
+    checks, grad mode off while the impl runs, the version bump, and the autograd record, whose edges come from
+    the inputs as they were before the write. Formulas must not use self's values."""
+    assert op.ret_kind == 'tensor' and op.params and op.params[0].name == 'self', op.schema
+    o = []
+    fields = []
+    if op.differentiable:
+        node_code, fields = emit_node(op, opnames)
+        o.append(node_code)
+    diff = diff_inputs(op) if op.differentiable else []
+    assert not any('self' in formula_names(f) for f in op.formulas.values()), op.schema
+    o.append('%s {' % proto(op))
+    o += arg_null_checks(op)
+    o.append('    if (wk__check_inplace(self) < 0) return NULL;')
+    parts = ['wk__tensor_requires_grad(%s)' % cident(p.name) for p in diff]
+    o.append('    bool rg_ = %s;' % ('(wk__grad_enabled() && (%s))' % ' || '.join(parts) if parts else 'false'))
+    if diff:
+        o.append('    if (!rg_ && wk__grad_enabled() && self->is_view && self->view_base && wk__tensor_requires_grad(self->view_base)) rg_ = true;')
+    o.append('    wk_tensor *r = NULL;')
+    o.append('    {')
+    o.append('        bool prev_ = wk_set_grad_enabled(false);')
+    o.append('        r = wk_impl_%s(%s);' % (op.impl, call_args(op)))
+    o.append('        wk_set_grad_enabled(prev_);')
+    o.append('    }')
+    o.append('    if (!r) return NULL;')
+    o.append('    wk__bump_version(self);')
+    if diff:
+        o.append('    if (!rg_) return r;')
+        o.append('    {')
+        o += emit_record(op, fields, 'self', '        ')
+        o.append('        if (wk__rebase_history(self, &n->base) < 0) { wk__node_release(&n->base); goto fail; }')
+        o.append('        wk__node_release(&n->base);')
+        o.append('        return r;')
+        o.append('    fail_node:')
+        o.append('        wk__node_release(&n->base);')
+        o.append('    }')
+        o.append('fail:')
+        o.append('    wk_release(r);')
+        o.append('    return NULL;')
+    else:
+        o.append('    return r;')
+    o.append('}')
+    return '\n'.join(o)
+
+
 def emit_wrappers(op, opnames):
+    if op.mutates_self:
+        return emit_mutating(op, opnames)
     o = []
     fields = []
     if op.differentiable:
@@ -840,6 +895,10 @@ def emit_wrappers(op, opnames):
                 for p in tens_inputs))
             o.append('        return WK_FAIL(WK_RUNTIME_ERROR, "%s(): functions with out=... arguments don\'t support automatic '
                      'differentiation, but one of the arguments requires grad.");' % op.name)
+        if op.out_impl:
+            o.append('    return wk_impl_%s_out(%s);' % (op.impl, ', '.join(['out'] + ([call_args(op)] if op.cparams else []))))
+            o.append('}')
+            return '\n'.join(o)
         if not tens_inputs and any(p.name == 'dtype' and p.type == 'ScalarType?' for p in op.cparams):
             # factories with out=: the result takes out's dtype unless one is given (torch.zeros(2, out=t))
             o.append('    if (dtype == WK_DTYPE_NONE) dtype = out->dtype;')

@@ -10,6 +10,9 @@ from . import autograd  # noqa: F401
 from . import _pointwise_py, _reduce_py, _shape_py, _index_py, _creation_py  # noqa: F401  (per-area Python methods)
 from .autograd import no_grad, enable_grad, set_grad_enabled, inference_mode  # noqa: F401
 from .autograd import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: F401
+from . import random  # noqa: F401
+from ._C import Generator, default_generator  # noqa: F401
+from .random import manual_seed, seed, initial_seed, get_rng_state, set_rng_state  # noqa: F401
 
 from ._printing import set_printoptions, set_warn_always, is_warn_always_enabled, set_default_dtype  # noqa: F401
 from . import _printing as _tensor_str  # noqa: F401  (torch._tensor_str.get_printoptions / printoptions)
