@@ -454,8 +454,10 @@ static void describe_sig(PyObject *lst, const wk_sig *sig) {
             PyUnicode_AppendAndDel(&s, PyUnicode_FromString(i ? ", *" : "*, "));
             star = true;
         }
+        /* torch's Python signatures show pin_memory's default as False */
+        const char *dflt = p->dflt && !strcmp(p->name, "pin_memory") && !strcmp(p->dflt, "None") ? "False" : p->dflt;
         PyUnicode_AppendAndDel(&s, PyUnicode_FromFormat("%s%s %s%s%s", i ? ", " : "", ptype_name(p->type), p->name,
-                                                        p->dflt ? " = " : "", p->dflt ? p->dflt : ""));
+                                                        dflt ? " = " : "", dflt ? dflt : ""));
     }
     PyUnicode_AppendAndDel(&s, PyUnicode_FromString(")"));
     if (s) {

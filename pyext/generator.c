@@ -175,17 +175,15 @@ static PyObject *generator_device(PyObject *self, void *closure) {
     return cpu_device();
 }
 
-/* pickling and copy.deepcopy: (Generator, (device,), (initial_seed, None, state)) as torch. */
+/* pickling and copy.deepcopy: (Generator, ('cpu',), (initial_seed, None, state bytes)). torch passes a
+ * torch.device and a ByteTensor; a string and bytes keep the pickle free of wick's classes. */
 static PyObject *generator_reduce(PyObject *self, PyObject *unused) {
     (void)unused;
-    PyObject *dev = cpu_device();
-    if (!dev) return NULL;
-    PyObject *state = generator_get_state(self, NULL);
-    if (!state) {
-        Py_DECREF(dev);
-        return NULL;
-    }
-    return Py_BuildValue("(O(N)(KON))", (PyObject *)Py_TYPE(self), dev,
+    uint8_t buf[WK_GENERATOR_STATE_SIZE]; /* the state bytes */
+    wk_generator_get_state(gen_of(self), buf);
+    PyObject *state = PyBytes_FromStringAndSize((const char *)buf, WK_GENERATOR_STATE_SIZE);
+    if (!state) return NULL;
+    return Py_BuildValue("(O(s)(KON))", (PyObject *)Py_TYPE(self), "cpu",
                          (unsigned long long)wk_generator_initial_seed(gen_of(self)), Py_None, state);
 }
 
@@ -196,6 +194,12 @@ static PyObject *generator_setstate(PyObject *self, PyObject *st) {
     if (!r) return NULL;
     Py_DECREF(r);
     if (offset != Py_None) return generator_offset(self, NULL);
+    if (PyBytes_Check(state)) {
+        if (wk_generator_set_state(gen_of(self), (const uint8_t *)PyBytes_AS_STRING(state),
+                                   (size_t)PyBytes_GET_SIZE(state)) < 0)
+            return wk_py_raise();
+        Py_RETURN_NONE;
+    }
     return generator_set_state(self, state);
 }
 

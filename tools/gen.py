@@ -959,6 +959,18 @@ def is_dunder(name):
     return name.startswith('__') and name.endswith('__')
 
 
+TENSOR_OPTIONS = ('dtype', 'layout', 'device', 'pin_memory', 'requires_grad')
+
+
+def out_position(ps):
+    """Where torch's Python signatures put `Tensor out=None`: before the keyword-only TensorOptions arguments
+    (dtype, layout, device, pin_memory, requires_grad) of a factory, else last."""
+    for i, (name, p) in enumerate(ps):
+        if p.kwonly and name in TENSOR_OPTIONS:
+            return i
+    return len(ps)
+
+
 def emit_py(ops):
     o = [HEADER, '#include "pyext.h"\n']
     # group signatures by python name, separately for functions and methods
@@ -991,11 +1003,14 @@ def emit_py(ops):
             arr = 'P%d' % sig_id
             sig_id += 1
             o.append('static const wk_param %s[] = {' % arr)
-            for name, p in ps:
+            out_at = out_position(ps) if with_out else -1
+            for i, (name, p) in enumerate(ps + [(None, None)]):
+                if i == out_at:
+                    o.append('    {"out", PT_OPT_TENSOR, 0, 1, "None"},')
+                if p is None:
+                    break
                 dflt = 'NULL' if p.default is None else c_str(p.default)
                 o.append('    {%s, %s, %d, %d, %s},' % (c_str(name), PYKIND[p.type], p.list_size, int(p.kwonly), dflt))
-            if with_out:
-                o.append('    {"out", PT_OPT_TENSOR, 0, 1, "None"},')
             o.append('    {NULL, 0, 0, 0, NULL}};')
             sigs.append((op, variant, arr, ps, with_out))
         fname = 'py_%s_%s' % (kind[0], pyname)
@@ -1021,11 +1036,16 @@ def emit_py(ops):
             # map python positions to C args
             pos = {}
             idx = 0
+            out_at = out_position(ps) if with_out else -1
             if method:
                 pos['self'] = 'wk_py_self(self_)'
-            for name, p in ps:
+            for i, (name, p) in enumerate(ps):
+                if i == out_at:
+                    idx += 1
                 pos[p.name] = 'a[%d].%s' % (idx, PYFIELD.get(PYKIND[p.type], 'obj'))
                 idx += 1
+            if with_out:
+                idx = out_at  # where `out` sits among the parsed arguments
             cargs = [pos[p.name] for p in op.cparams]
             k = op.ret_kind
             suffix = '_' if variant == 'inplace' else ''

@@ -4,9 +4,9 @@ wick has only the CPU device, so seeding "all devices" is seeding the default ge
 range and wrap-around, state bytes and their checks) live in C: Generator.manual_seed/get_state/set_state."""
 import contextlib
 
-from ._C import Generator, default_generator
+from ._C import default_generator
 
-__all__ = ['Generator', 'default_generator', 'fork_rng', 'get_rng_state', 'initial_seed', 'manual_seed', 'seed',
+__all__ = ['default_generator', 'fork_rng', 'get_rng_state', 'initial_seed', 'manual_seed', 'seed',
            'set_rng_state']
 
 
