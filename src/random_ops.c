@@ -522,8 +522,8 @@ wk_tensor *wk_impl_bernoulli_p(wk_tensor *self, double p, wk_generator *generato
                       (fill_args){.kind = F_BERNOULLI_SCALAR, .a = p});
 }
 
-/* The backward of ops torch has no derivative for (node NotImplemented). */
-wk_tensor *wk_impl__not_implemented_grad(wk_tensor *grad, const char *name) {
+/* The backward of an op torch has no derivative entry for: its NotImplemented node raises when reached. */
+wk_tensor *wk_impl__no_derivative_grad(wk_tensor *grad, const char *name) {
     WK_UNUSED(grad);
     return WK_FAIL(WK_RUNTIME_ERROR, "derivative for aten::%s is not implemented", name);
 }
