@@ -243,28 +243,15 @@ wk_tensor *wk_impl_logcumsumexp(wk_tensor *self, int64_t dim) {
     return out;
 }
 
-/* g_j = sum_{i >= j} grad_i * exp(x_j - r_i), computed stably as T_j = grad_j + exp(r_j - r_{j+1}) * T_{j+1}
- * (r is non-decreasing, so every factor is <= 1) and g_j = exp(x_j - r_j) * T_j. */
-typedef struct {
-    wk_dtype gdt, sdt, rdt;
-} lbw_ctx;
-
-static void lcse_bw_rows(char **d, const int64_t *s, int64_t n, void *ctx_) {
-    const wk_rows_ctx *c = ctx_;
-    const lbw_ctx *t = c->arg;
-    for (int64_t i = 0; i < n; i++) {
-        char *o = d[0] + i * s[0];
-        const char *g = d[1] + i * s[1], *x = d[2] + i * s[2], *r = d[3] + i * s[3];
-        double T = 0, rnext = 0;
-        for (int64_t j = c->len - 1; j >= 0; j--) {
-            double rj = wk__load_double(r + j * c->rs[3], t->rdt), gj = wk__load_double(g + j * c->rs[1], t->gdt);
-            double xj = wk__load_double(x + j * c->rs[2], t->sdt);
-            double f = j == c->len - 1 ? 0 : (rj == rnext ? 1.0 : exp(rj - rnext));
-            T = gj + f * T;
-            double e = xj == rj ? 1.0 : exp(xj - rj);
-            wk__store_scalar(o + j * c->rs[0], t->gdt, wk_float(e * T));
-            rnext = rj;
-        }
+/* torch's logcumsumexp_backward, composed of recorded ops (so differentiable again): with the positive and the
+ * negative parts of grad in log space, out = exp(rlcse(log|g+| - r) + x) - exp(rlcse(log|g-| - r) + x), rlcse the
+ * reversed logcumsumexp along dim. */
+static double lowest_of(wk_dtype dt) {
+    switch (dt) {
+    case WK_FLOAT16: return -65504.0;
+    case WK_BFLOAT16: return -3.3895313892515355e38;
+    case WK_FLOAT32: return -3.4028234663852886e38;
+    default: return -1.7976931348623157e308;
     }
 }
 
@@ -272,14 +259,15 @@ wk_tensor *wk_impl__logcumsumexp_backward(wk_tensor *grad, wk_tensor *self, wk_t
     if (grad->ndim == 0 || wk__numel(grad) == 0) return wk_retain(grad);
     int64_t d;
     if (wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
-    wk_tensor *g = wk__expand_to(grad, self->ndim, self->sizes);
-    wk_tensor *out = g ? wk__empty(self->ndim, self->sizes, grad->dtype) : NULL;
-    if (out) {
-        lbw_ctx t = {grad->dtype, self->dtype, res->dtype};
-        wk_rows_ctx c = {.len = self->sizes[d], .arg = &t};
-        wk_tensor *ops[4] = {out, g, self, res};
-        wk__rows_apply(4, ops, d, lcse_bw_rows, &c);
-    }
-    wk_release(g);
-    return out;
+    wk_cpool pool = {0};
+    wk_scalar lo = wk_float(lowest_of(grad->dtype));
+    wk_tensor *la = P_(wk_log(P_(wk_abs(grad))));
+    wk_tensor *lp = P_(wk_where_ScalarOther(P_(wk_gt_Scalar(grad, wk_int(0))), la, lo));
+    wk_tensor *ln = P_(wk_where_ScalarOther(P_(wk_lt_Scalar(grad, wk_int(0))), la, lo));
+    wk_intlist dl = wk_ints(&d, 1);
+    wk_tensor *rp = P_(wk_flip(P_(wk_logcumsumexp(P_(wk_flip(P_(wk_sub(lp, res, wk_int(1))), dl)), d)), dl));
+    wk_tensor *op = P_(wk_exp(P_(wk_add(rp, self, wk_int(1)))));
+    wk_tensor *rn = P_(wk_flip(P_(wk_logcumsumexp(P_(wk_flip(P_(wk_sub(ln, res, wk_int(1))), dl)), d)), dl));
+    wk_tensor *on = P_(wk_exp(P_(wk_add(rn, self, wk_int(1)))));
+    return wk_cpool_end(&pool, P_(wk_sub(op, on, wk_int(1))));
 }

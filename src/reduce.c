@@ -1105,57 +1105,24 @@ static bool any_zero(const wk_tensor *t) {
     return z;
 }
 
-/* operands: 0 out (double rows), 1 self rows; out[j] = prod_{k != j} self[k] */
-static void prod_others_rows(char **d, const int64_t *s, int64_t n, void *ctx_) {
-    const wk_rows_ctx *c = ctx_;
-    wk_dtype dt = *(const wk_dtype *)c->arg;
-    for (int64_t i = 0; i < n; i++) {
-        char *o = d[0] + i * s[0];
-        const char *p = d[1] + i * s[1];
-        double pre = 1; /* prefix products into out, then multiply by suffix products */
-        for (int64_t j = 0; j < c->len; j++) {
-            *(double *)(o + j * c->rs[0]) = pre;
-            pre *= wk__load_double(p + j * c->rs[1], dt);
-        }
-        double suf = 1;
-        for (int64_t j = c->len - 1; j >= 0; j--) {
-            *(double *)(o + j * c->rs[0]) *= suf;
-            suf *= wk__load_double(p + j * c->rs[1], dt);
-        }
-    }
-}
 
-wk_tensor *wk_impl__prod_others(wk_tensor *self, wk_intlist dim) {
-    wk_tensor *src = NULL;
-    int64_t d = 0;
-    if (!dim.data || dim.len <= 0) { /* all elements: one flat row */
-        wk_tensor *c = wk__contiguous(self);
-        if (!c) return NULL;
-        int64_t n = wk__numel(c), one = 1;
-        src = wk__alias(c, 1, &n, &one, c->offset);
-        wk_release(c);
-    } else {
-        if (wk__wrap_dim(dim.data[0], self->ndim, &d) < 0) return NULL;
-        src = wk_retain(self);
-    }
-    if (!src) return NULL;
-    wk_tensor *out = wk__empty(src->ndim, src->sizes, WK_FLOAT64);
-    if (out && wk__numel(out) > 0) {
-        wk_dtype dt = src->dtype;
-        wk_rows_ctx c = {.len = src->ndim ? src->sizes[d] : 1, .arg = &dt};
-        wk_tensor *ops[2] = {out, src};
-        wk__rows_apply(2, ops, d, prod_others_rows, &c);
-    }
-    wk_release(src);
-    if (!out) return NULL;
-    wk_tensor *r = wk__to_dtype(out, self->dtype);
-    wk_release(out);
-    if (!r) return NULL;
-    int64_t st[WK_MAX_DIM];
-    wk__contiguous_strides(self->ndim, self->sizes, st);
-    wk_tensor *v = wk__alias(r, self->ndim, self->sizes, st, r->offset);
-    wk_release(r);
-    return v;
+/* torch's prod_safe_zeros_backward: grad * (exclusive cumprod from the left * exclusive cumprod from the right),
+ * along dim of inp (recorded ops, so differentiable again). */
+static wk_tensor *prod_safe_zeros_backward(wk_tensor *grad, wk_tensor *inp, int64_t dim) {
+    wk_cpool pool = {0};
+    int64_t n = inp->sizes[dim], ones_size[WK_MAX_DIM];
+    memcpy(ones_size, inp->sizes, sizeof(int64_t) * (size_t)inp->ndim);
+    ones_size[dim] = 1;
+    wk_tensor *ones = P_(wk__full(inp->ndim, ones_size, grad->dtype, wk_int(1)));
+    wk_tensor *head = P_(wk_narrow(inp, dim, 0, n - 1));
+    wk_tensor *l1[2] = {ones, head};
+    wk_tensor *en = P_(wk_cumprod(P_(wk_cat((wk_tensorlist){l1, 2}, dim)), dim, WK_DTYPE_NONE));
+    wk_tensor *tail = P_(wk_flip(P_(wk_narrow(inp, dim, 1, n - 1)), wk_ints(&dim, 1)));
+    wk_tensor *l2[2] = {ones, tail};
+    wk_tensor *er = P_(wk_flip(P_(wk_cumprod(P_(wk_cat((wk_tensorlist){l2, 2}, dim)), dim, WK_DTYPE_NONE)),
+                             wk_ints(&dim, 1)));
+    wk_tensor *out = P_(wk_mul(grad, P_(wk_mul(en, er))));
+    return wk_cpool_end(&pool, out);
 }
 
 wk_tensor *wk_impl_prod_backward(wk_tensor *grad, wk_tensor *self, wk_tensor *result, wk_intlist dim, bool keepdim) {
@@ -1166,16 +1133,28 @@ wk_tensor *wk_impl_prod_backward(wk_tensor *grad, wk_tensor *self, wk_tensor *re
     wk_tensor *g = restore_dims(grad, sizes, mask, keepdim);
     if (!g) return NULL;
     wk_tensor *out = NULL;
-    if (!any_zero(self)) {
+    if (!any_zero(self)) { /* grad * (result / self) */
         wk_tensor *r = restore_dims(result, sizes, mask, keepdim);
         wk_tensor *q = r ? wk_div(r, self, NULL) : NULL;
         out = q ? wk_mul(g, q) : NULL;
         wk_release(r);
         wk_release(q);
+    } else if (!dim.data || dim.len <= 0) { /* all elements: flatten, one slice */
+        wk_cpool pool = {0};
+        int64_t m1 = -1;
+        wk_tensor *x = P_(wk__to_copy(self, grad->dtype));
+        wk_tensor *flat = P_(wk_reshape(x, wk_ints(&m1, 1)));
+        wk_tensor *r = P_(prod_safe_zeros_backward(grad, flat, 0));
+        out = wk_cpool_end(&pool, P_(wk_reshape(r, sizes)));
     } else {
-        wk_tensor *o = wk__prod_others(self, dim);
-        out = o ? wk_mul(g, o) : NULL;
-        wk_release(o);
+        int64_t d;
+        if (wk__wrap_dim(dim.data[0], self->ndim, &d) < 0) {
+            wk_release(g);
+            return NULL;
+        }
+        wk_tensor *x = wk__to_copy(self, grad->dtype);
+        out = x ? prod_safe_zeros_backward(g, x, d) : NULL;
+        wk_release(x);
     }
     wk_release(g);
     return out;
@@ -1240,95 +1219,40 @@ wk_tensor *wk_impl_logsumexp_backward(wk_tensor *grad, wk_tensor *self, wk_tenso
     return out;
 }
 
-/* ---- vector norm. ord 2 is composed (differentiable again): grad * (self / norm, 0 where norm == 0). The other
- * orders use a direct kernel with torch's formulas (norm_backward in FunctionsManual). */
-typedef struct {
-    double p;
-    wk_dtype gdt, sdt;
-} nbw_ctx;
-
-static double sgn_d(double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : x == 0 ? 0.0 : x; }
-
-/* operands: 0 count view (double), 1 norm view (double), 2 self */
-static void norm_count_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
-    const nbw_ctx *c = ctx;
-    for (int64_t i = 0; i < n; i++) {
-        double a = fabs(wk__load_double(d[2] + i * s[2], c->sdt)), r = *(const double *)(d[1] + i * s[1]);
-        *(double *)(d[0] + i * s[0]) += (a == r || WK_ISNAN(a));
-    }
-}
-
-/* operands: 0 out, 1 grad view, 2 norm view (double), 3 count view (double), 4 self */
-static void norm_bw_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
-    const nbw_ctx *c = ctx;
-    double p = c->p;
-    for (int64_t i = 0; i < n; i++) {
-        double x = wk__load_double(d[4] + i * s[4], c->sdt), g = wk__load_double(d[1] + i * s[1], c->gdt);
-        double nr = *(const double *)(d[2] + i * s[2]), v;
-        if (p == 0) v = 0;
-        else if (p == 1) v = sgn_d(x) * g;
-        else if (isinf(p)) {
-            double a = fabs(x), cnt = *(const double *)(d[3] + i * s[3]);
-            v = sgn_d(x) * ((g / cnt) * (double)(a == nr || WK_ISNAN(a)));
-        } else if (p < 1) {
-            double sc = x == 0 ? 0 : pow(fabs(x), p - 1);
-            v = sgn_d(x) * sc * g * pow(nr, 1 - p);
-        } else if (p < 2) {
-            double sv = g / pow(nr, p - 1);
-            if (nr == 0) sv = 0;
-            v = sgn_d(x) * pow(fabs(x), p - 1) * sv;
-        } else {
-            double sv = g / pow(nr, p - 1);
-            if (nr == 0) sv = 0;
-            v = x * pow(fabs(x), p - 2) * sv;
-        }
-        wk__store_scalar(d[0] + i * s[0], c->gdt, wk_float(v));
-    }
-}
-
+/* ---- vector norm: torch's norm_backward, composed of recorded ops (so differentiable again). ord 0 has no
+ * gradient at all (undefined_if in the op table). */
 wk_tensor *wk_impl_linalg_vector_norm_backward(wk_tensor *grad, wk_tensor *self, wk_scalar ord, wk_tensor *result,
                                                wk_intlist dim, bool keepdim) {
     double p = wk__scalar_to_double(ord);
     wk_intlist sizes = wk_ints(self->sizes, self->ndim);
     bool mask[WK_MAX_DIM];
     if (grad_mask(sizes, dim, mask) < 0) return NULL;
-    int nd = self->ndim;
-    if (p == 2) {
-        wk_tensor *g = restore_dims(grad, sizes, mask, keepdim);
-        wk_tensor *r = g ? restore_dims(result, sizes, mask, keepdim) : NULL;
-        wk_tensor *q = r ? wk__masked_div(self, r, 1.0) : NULL;
-        wk_tensor *out = q ? wk_mul(g, q) : NULL;
-        wk_release(g);
-        wk_release(r);
-        wk_release(q);
-        return out;
+    wk_cpool pool = {0};
+    wk_tensor *g = P_(restore_dims(grad, sizes, mask, keepdim));
+    wk_tensor *nr = P_(restore_dims(result, sizes, mask, keepdim));
+    wk_tensor *out = NULL;
+    if (p == 0) {
+        out = P_(wk_mul_Scalar(self, wk_int(0)));
+    } else if (p == 1) {
+        out = P_(wk_mul(P_(wk_sgn(self)), g));
+    } else if (p == 2) {
+        wk_tensor *q = P_(wk_masked_fill_Scalar(P_(wk_div(self, nr, NULL)), P_(wk_eq_Scalar(nr, wk_int(0))), wk_int(0)));
+        out = P_(wk_mul(g, q));
+    } else if (isinf(p)) {
+        wk_tensor *sa = P_(wk_abs(self));
+        wk_tensor *m = P_(wk_logical_or(P_(wk_eq(sa, nr)), P_(wk_isnan(sa))));
+        wk_tensor *cnt = P_(wk_sum_dim(m, dim, true, WK_DTYPE_NONE));
+        out = P_(wk_mul(P_(wk_sgn(self)), P_(wk_mul(P_(wk_div(g, cnt, NULL)), m))));
+    } else if (p < 1) {
+        wk_tensor *pw = P_(wk_pow_Tensor_Scalar(P_(wk_abs(self)), wk_float(p - 1)));
+        wk_tensor *ss = P_(wk_mul(P_(wk_sgn(self)), P_(wk_masked_fill_Scalar(pw, P_(wk_eq_Scalar(self, wk_int(0))), wk_int(0)))));
+        out = P_(wk_mul(P_(wk_mul(ss, g)), P_(wk_pow_Tensor_Scalar(nr, wk_float(1 - p)))));
+    } else {
+        wk_tensor *ss = p < 2 ? P_(wk_mul(P_(wk_sgn(self)), P_(wk_pow_Tensor_Scalar(P_(wk_abs(self)), wk_float(p - 1)))))
+                              : P_(wk_mul(self, P_(wk_pow_Tensor_Scalar(P_(wk_abs(self)), wk_float(p - 2)))));
+        wk_tensor *sv = P_(wk_div(g, P_(wk_pow_Tensor_Scalar(nr, wk_float(p - 1))), NULL));
+        sv = P_(wk_masked_fill_Scalar(sv, P_(wk_eq_Scalar(nr, wk_int(0))), wk_int(0)));
+        out = P_(wk_mul(ss, sv));
     }
-    int64_t shape[WK_MAX_DIM];
-    wk__reduce_shape(self, mask, true, shape);
-    wk_tensor *res_d = wk__to_dtype(result, WK_FLOAT64);
-    wk_tensor *res_k = res_d ? keepdim_alias_mask(res_d, nd, mask, keepdim, shape) : NULL;
-    wk_tensor *cnt = res_k ? wk__zeros(nd, shape, WK_FLOAT64) : NULL;
-    wk_tensor *cv = cnt ? wk__reduce_view(cnt, self) : NULL;
-    wk_tensor *rv = cv ? wk__reduce_view(res_k, self) : NULL;
-    wk_tensor *g_k = rv ? keepdim_alias_mask(grad, nd, mask, keepdim, shape) : NULL;
-    wk_tensor *gv = g_k ? wk__reduce_view(g_k, self) : NULL;
-    wk_dtype odt = grad->dtype;
-    wk_tensor *out = gv ? wk__empty(nd, self->sizes, odt) : NULL;
-    if (out) {
-        nbw_ctx c = {p, grad->dtype, self->dtype};
-        if (isinf(p)) {
-            wk_tensor *o1[3] = {cv, rv, self};
-            wk_iter_apply(3, o1, norm_count_loop, &c);
-        }
-        wk_tensor *o2[5] = {out, gv, rv, cv, self};
-        wk_iter_apply(5, o2, norm_bw_loop, &c);
-    }
-    wk_release(res_d);
-    wk_release(res_k);
-    wk_release(cnt);
-    wk_release(cv);
-    wk_release(rv);
-    wk_release(g_k);
-    wk_release(gv);
-    return out;
+    return wk_cpool_end(&pool, out);
 }

@@ -71,6 +71,31 @@ WK_INTERNAL int wk__rows_apply(int nops, wk_tensor *const *ops, int64_t dim, wk_
     X(FLOAT64, double, double, WK_LD_ID, WK_ST_ID)
 #define WK_REDUCE_ALL_DTYPES(X) WK_REDUCE_INT_DTYPES(X) WK_REDUCE_FLOAT_DTYPES(X)
 
+/* Composing recorded ops in C (backward helpers written as torch writes them): every tensor made joins a pool and
+ * is released at the end; after a failure the remaining steps are skipped. Usage:
+ *     wk_cpool pool = {0};
+ *     wk_tensor *y = P_(wk_mul(P_(wk_abs(x)), g));
+ *     return wk_cpool_end(&pool, y);    // y retained if every step succeeded, else NULL */
+typedef struct {
+    wk_tensor *t[32];
+    int n;
+    bool failed;
+} wk_cpool;
+static inline wk_tensor *wk_cpool_add(wk_cpool *p, wk_tensor *t) {
+    if (!t || p->n == 32) {
+        if (t) wk_release(t);
+        p->failed = true;
+        return NULL;
+    }
+    return p->t[p->n++] = t;
+}
+static inline wk_tensor *wk_cpool_end(wk_cpool *p, wk_tensor *keep) {
+    wk_tensor *r = !p->failed && keep ? wk_retain(keep) : NULL;
+    for (int i = 0; i < p->n; i++) wk_release(p->t[i]);
+    return r;
+}
+#define P_(x) wk_cpool_add(&pool, (pool.failed ? NULL : (x)))
+
 /* NaN test that is false for integers (the compute type may be int64). */
 #define WK_ISNAN(x) ((x) != (x))
 

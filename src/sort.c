@@ -508,6 +508,14 @@ int wk_impl_topk(wk_tensor *self, int64_t k, int64_t dim, bool largest, bool sor
         wk__error(WK_RUNTIME_ERROR, "topk does not support bool dtypes on CPU");
         return -1;
     }
+    if (self->ndim == 0) { /* torch copies a 0-d input whatever k is (0 or 1) */
+        outs[0] = wk__clone(self);
+        outs[1] = wk__zeros(0, NULL, WK_INT64);
+        if (outs[0] && outs[1]) return 0;
+        wk_release(outs[0]);
+        wk_release(outs[1]);
+        return -1;
+    }
     sort_args a = {.op = OP_TOPK, .largest = largest, .sorted = sorted, .k = k};
     return run_rows(self, d, k, &a, outs);
 }
@@ -604,7 +612,7 @@ static wk_tensor *median_all(wk_tensor *self, bool ignore_nan, const char *kname
 }
 
 wk_tensor *wk_impl_median(wk_tensor *self) { return median_all(self, false, "median_cpu"); }
-wk_tensor *wk_impl_nanmedian(wk_tensor *self) { return median_all(self, true, "nanmedian_cpu"); }
+wk_tensor *wk_impl_nanmedian(wk_tensor *self) { return median_all(self, true, "median_cpu"); }
 
 /* msort = sort(self, 0).values, recorded through sort (its grad_fn is SortBackward0, as in torch) */
 wk_tensor *wk_impl_msort(wk_tensor *self) {
