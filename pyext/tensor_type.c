@@ -218,7 +218,6 @@ IFORWARD(nb_ior, "__ior__")
 IFORWARD(nb_ixor, "__ixor__")
 IFORWARD(nb_ilshift, "__ilshift__")
 IFORWARD(nb_irshift, "__irshift__")
-IFORWARD(nb_imatmul, "__imatmul__")
 static PyObject *nb_ipower(PyObject *a, PyObject *b, PyObject *m) {
     (void)m;
     return call_method(a, "__ipow__", b);
@@ -372,7 +371,7 @@ int wk_py_tensor_type_init(PyObject *m) {
         {Py_nb_inplace_xor, nb_ixor},
         {Py_nb_inplace_lshift, nb_ilshift},
         {Py_nb_inplace_rshift, nb_irshift},
-        {Py_nb_inplace_matrix_multiply, nb_imatmul},
+        /* no nb_inplace_matrix_multiply: torch has no Tensor.__imatmul__ (x @= y rebinds x to x @ y) */
         {Py_nb_negative, nb_neg},
         {Py_nb_positive, nb_pos},
         {Py_nb_absolute, nb_abs},

@@ -139,6 +139,8 @@ WK_INTERNAL void wk__promo_scalar(wk_promo *p, wk_scalar s);
 /* A wrapped number: a 0-d tensor holding a Python scalar (int64, double or bool), promoting like one. */
 WK_INTERNAL wk_tensor *wk__wrap_scalar(wk_scalar s);
 WK_INTERNAL wk_dtype wk__promo_result(const wk_promo *p);
+/* torch's maybe_multiply test: is the Scalar 1 (alpha/beta that need no multiplication)? */
+static inline bool wk__scalar_is_one(wk_scalar s) { return s.tag == WK_SCALAR_FLOAT ? s.v.f == 1.0 : s.v.i == 1; }
 
 /* float16 / bfloat16 conversions (round to nearest even, as c10::Half / c10::BFloat16). */
 WK_INTERNAL float wk__half_to_float(uint16_t h);

@@ -1,10 +1,9 @@
 /* factory.c — factories (zeros, ones, full, empty, arange, linspace, logspace, eye, *_like, new_*), Tensor.to,
  * and the dtype queries (result_type, promote_types, can_cast, is_floating_point, ...). */
 #include "autograd.h"
+#include "index.h"
 #include "iter.h"
 #include "ops_impl.h"
-
-#include <float.h>
 
 /* The common tail of every factory: requires_grad=True checks the dtype like torch. */
 wk_tensor *wk__finish_factory(wk_tensor *t, bool requires_grad) {
@@ -27,54 +26,15 @@ static wk_tensor *not_implemented(const char *kernel, wk_dtype dt) {
     return NULL;
 }
 
-/* ---- Note [Scalar conversion checks] ----
- * torch converts a Scalar to an element type with c10::checked_convert (Scalar::to<T>()): integral targets
- * refuse nan, infinities and out-of-range values (unsigned ones also take negatives that wrap: uint8 takes
- * -255..255), float, half and bfloat16 refuse finite values beyond their range, double and bool take
- * anything. The message names the C++ type. fill_, full, linspace's ends and arange's bounds go through it;
- * filling a one-element half or bfloat16 tensor does not check (torch's fill_ takes another path there). */
-static const char *const CPP_TYPE[WK_NUM_DTYPES] = {
-    [WK_BOOL] = "bool",   [WK_UINT8] = "uint8_t",    [WK_INT8] = "int8_t",          [WK_INT16] = "int16_t",
-    [WK_INT32] = "int",   [WK_INT64] = "int64_t",    [WK_FLOAT16] = "c10::Half",    [WK_BFLOAT16] = "c10::BFloat16",
-    [WK_FLOAT32] = "float", [WK_FLOAT64] = "double",
-};
-
-static int check_scalar_fits(wk_scalar s, wk_dtype dt) {
-    bool bad = false;
-    if (s.tag == WK_SCALAR_FLOAT) {
-        double d = s.v.f;
-        switch (dt) {
-        case WK_UINT8: bad = !(d >= 0 && d <= 255); break;
-        case WK_INT8: bad = !(d >= -128 && d <= 127); break;
-        case WK_INT16: bad = !(d >= -32768 && d <= 32767); break;
-        case WK_INT32: bad = !(d >= -2147483648.0 && d <= 2147483647.0); break;
-        case WK_INT64: bad = !(d >= -9223372036854775808.0 && d < 9223372036854775808.0); break;
-        case WK_FLOAT32: bad = isfinite(d) && (d > FLT_MAX || d < -FLT_MAX); break;
-        case WK_FLOAT16: bad = isfinite(d) && (d > 65504.0 || d < -65504.0); break;
-        case WK_BFLOAT16: bad = isfinite(d) && (d > 3.3895313892515355e+38 || d < -3.3895313892515355e+38); break;
-        default: break;
-        }
-    } else {
-        int64_t v = s.v.i;
-        switch (dt) {
-        case WK_UINT8: bad = v > 255 || v < -255; break;
-        case WK_INT8: bad = v > 127 || v < -128; break;
-        case WK_INT16: bad = v > 32767 || v < -32768; break;
-        case WK_INT32: bad = v > 2147483647LL || v < -2147483648LL; break;
-        default: break;
-        }
-    }
-    if (bad) {
-        wk__error(WK_RUNTIME_ERROR, "value cannot be converted to type %s without overflow", CPP_TYPE[dt]);
-        return -1;
-    }
-    return 0;
-}
+/* Note [Scalar conversion checks]: torch converts a Scalar to an element type with c10::checked_convert
+ * (Scalar::to<T>()): wk__check_scalar_fits (index.h) gives its errors. fill_, full, linspace's ends and arange's
+ * bounds go through it; filling a one-element half or bfloat16 tensor does not check (torch's fill_ takes another
+ * path there). */
 
 /* A filled tensor, checking the fill value as fill_ does. */
 static wk_tensor *filled(int ndim, const int64_t *sizes, wk_dtype dt, wk_scalar v, bool requires_grad) {
     bool one = wk__prod(sizes, ndim) == 1;
-    if (!(one && (dt == WK_FLOAT16 || dt == WK_BFLOAT16)) && check_scalar_fits(v, dt) < 0) return NULL;
+    if (!(one && (dt == WK_FLOAT16 || dt == WK_BFLOAT16)) && wk__check_scalar_fits(v, dt) < 0) return NULL;
     return wk__finish_factory(wk__full(ndim, sizes, dt, v), requires_grad);
 }
 
@@ -132,7 +92,7 @@ static wk_tensor *arange_impl(wk_scalar start, wk_scalar end, wk_scalar step, wk
     bool integral = !wk_dtype_is_floating(dtype);
     wk_dtype acc = integral ? WK_INT64 : (dtype == WK_FLOAT16 || dtype == WK_BFLOAT16) ? WK_FLOAT32 : WK_FLOAT64;
     /* Scalar::to<accscalar_t>() of the three bounds */
-    if (check_scalar_fits(start, acc) < 0 || check_scalar_fits(end, acc) < 0 || check_scalar_fits(step, acc) < 0)
+    if (wk__check_scalar_fits(start, acc) < 0 || wk__check_scalar_fits(end, acc) < 0 || wk__check_scalar_fits(step, acc) < 0)
         return NULL;
     double ds = wk__scalar_to_double(start), de = wk__scalar_to_double(end), dst = wk__scalar_to_double(step);
     if (!(dst > 0 || dst < 0)) return WK_FAIL(WK_RUNTIME_ERROR, "step must be nonzero");
@@ -208,7 +168,7 @@ wk_tensor *wk_impl_linspace(wk_scalar start, wk_scalar end, int64_t steps, wk_dt
     dtype = or_default(dtype);
     if (steps == 1) return filled(1, &steps, dtype, start, requires_grad);
     if (steps > 1 && dtype == WK_BOOL) return not_implemented("linspace_cpu", dtype);
-    if (steps > 1 && (check_scalar_fits(start, dtype) < 0 || check_scalar_fits(end, dtype) < 0)) return NULL;
+    if (steps > 1 && (wk__check_scalar_fits(start, dtype) < 0 || wk__check_scalar_fits(end, dtype) < 0)) return NULL;
     wk_tensor *t = wk__empty(1, &steps, dtype);
     if (!t || steps == 0) return wk__finish_factory(t, requires_grad);
     double s = scalar_as(start, dtype), e = scalar_as(end, dtype);
@@ -237,7 +197,7 @@ wk_tensor *wk_impl_logspace(wk_scalar start, wk_scalar end, int64_t steps, doubl
     dtype = or_default(dtype);
     if (steps == 1) return filled(1, &steps, dtype, wk_float(pow(base, wk__scalar_to_double(start))), requires_grad);
     if (steps > 1 && dtype == WK_BOOL) return not_implemented("logspace_cpu", dtype);
-    if (steps > 1 && (check_scalar_fits(start, dtype) < 0 || check_scalar_fits(end, dtype) < 0)) return NULL;
+    if (steps > 1 && (wk__check_scalar_fits(start, dtype) < 0 || wk__check_scalar_fits(end, dtype) < 0)) return NULL;
     wk_tensor *t = wk__empty(1, &steps, dtype);
     if (!t || steps == 0) return wk__finish_factory(t, requires_grad);
     double s = scalar_as(start, dtype), e = scalar_as(end, dtype);
@@ -301,7 +261,7 @@ wk_tensor *wk_impl_empty_like(wk_tensor *self, wk_dtype dtype, bool requires_gra
 wk_tensor *wk_impl_full_like(wk_tensor *self, wk_scalar fill_value, wk_dtype dtype, bool requires_grad) {
     wk_dtype dt = dtype == WK_DTYPE_NONE ? self->dtype : dtype;
     bool one = wk__numel(self) == 1;
-    if (!(one && (dt == WK_FLOAT16 || dt == WK_BFLOAT16)) && check_scalar_fits(fill_value, dt) < 0) return NULL;
+    if (!(one && (dt == WK_FLOAT16 || dt == WK_BFLOAT16)) && wk__check_scalar_fits(fill_value, dt) < 0) return NULL;
     wk_tensor *t = like(self, dt);
     if (t && wk__fill_(t, fill_value) < 0) {
         wk_release(t);

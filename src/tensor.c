@@ -194,7 +194,7 @@ wk_tensor *wk__alias(const wk_tensor *t, int ndim, const int64_t *sizes, const i
 wk_tensor *wk__expand_to(const wk_tensor *t, int ndim, const int64_t *sizes) {
     int64_t strides[WK_MAX_DIM];
     int off = ndim - t->ndim;
-    for (int i = 0; i < ndim; i++) {
+    for (int i = ndim - 1; i >= 0; i--) { /* from the last dim, as torch (its error names the last mismatch) */
         int j = i - off;
         if (j < 0) strides[i] = 0;
         else if (t->sizes[j] == sizes[i]) strides[i] = t->strides[j];

@@ -166,3 +166,75 @@ def _missing_attr(name):
             "module 'wick' has no attribute '%s': wick has no %s dtype (its dtypes are bool, uint8, int8, int16, "
             "int32, int64, float16, bfloat16, float32 and float64)" % (name, _MISSING_DTYPES[name]))
     return AttributeError("module 'wick' has no attribute '%s'" % name)
+
+
+# ---- matrix products that are Python in torch (torch/functional.py, torch/_tensor.py) ----
+def tensordot(a, b, dims=2, out=None):
+    if not isinstance(dims, (tuple, list, Tensor, int)) or isinstance(dims, bool):
+        raise RuntimeError('tensordot expects dims to be int or tuple[list[int], list[int]] or list[list[int]] '
+                           'containing two lists, but got dims=%s' % (dims,))
+    dims_a, dims_b = [], []
+    if isinstance(dims, (tuple, list)):
+        dims_a, dims_b = dims
+    if isinstance(dims, Tensor):
+        if dims.numel() > 1:
+            assert dims.size()[0] == 2
+            dims_a, dims_b = dims[0].tolist(), dims[1].tolist()
+        else:
+            d = int(dims.item())
+            if d < 0:
+                raise RuntimeError('tensordot expects dims >= 0, but got dims=%s' % (dims,))
+            dims_a, dims_b = list(range(-d, 0)), list(range(d))
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError('tensordot expects dims >= 0, but got dims=%s' % dims)
+        if dims > min(a.dim(), b.dim()):
+            raise RuntimeError('tensordot expects dims < ndim_a or ndim_b, but got dims=%s' % dims)
+        dims_a, dims_b = list(range(-dims, 0)), list(range(dims))
+    if out is None:
+        return _C.tensordot(a, b, dims_a, dims_b)
+    return _C.tensordot(a, b, dims_a, dims_b, out=out)
+
+
+def einsum(*args):
+    if len(args) < 2:
+        raise ValueError('einsum(): must specify the equation string and at least one operand, or at least one '
+                         'operand and its subscripts list')
+    if isinstance(args[0], Tensor):
+        # sublist format: einsum(op1, sublist1, op2, sublist2, ..., [sublist_out])
+        def letter(n):
+            if n == Ellipsis:
+                return '...'
+            if 0 <= n < 26:
+                return chr(ord('A') + n)
+            if 26 <= n < 52:
+                return chr(ord('a') + n - 26)
+            raise ValueError('einsum(): subscript in subscript list is not within the valid range [0, 52)')
+
+        def parse(sub):
+            return ''.join(letter(s) for s in sub)
+        equation = ','.join(parse(s) for s in args[1::2])
+        if len(args) % 2 == 1:
+            equation += '->' + parse(args[-1])
+            operands = args[:-1:2]
+        else:
+            operands = args[::2]
+    else:
+        equation, operands = args[0], args[1:]
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        return einsum(equation, *operands[0])
+    return _C.einsum(equation, list(operands))
+
+
+def _matmul(self, other):
+    return _C.matmul(self, other)
+
+
+def _rmatmul(self, other):
+    return _C.matmul(other, self)
+
+
+# x @= y: torch has no Tensor.__imatmul__, so Python rebinds x to x @ y
+Tensor.__matmul__ = _matmul
+Tensor.__rmatmul__ = _rmatmul
+__all__ += ['tensordot', 'einsum']
