@@ -164,12 +164,24 @@ static PyObject *call_method(PyObject *self, const char *name, PyObject *arg) {
     return r;
 }
 
+/* Operators without a direct C path dispatch to methods (__lt__, __matmul__, ... from the op table or wick/_*_py.py).
+ * A slot wrapper does not count as a method: our own slot's wrapper would send Python back here forever. */
+static PyObject *call_op(PyObject *self, const char *name, PyObject *other) {
+    PyObject *key = PyUnicode_FromString(name);
+    if (!key) return NULL;
+    PyObject *meth = _PyType_Lookup(Py_TYPE(self), key);
+    Py_DECREF(key);
+    /* slot wrappers (object's, or our own tp_richcompare's) are not methods: they would come back here */
+    if (!meth || Py_IS_TYPE(meth, &PyWrapperDescr_Type)) Py_RETURN_NOTIMPLEMENTED;
+    return call_method(self, name, other);
+}
+
 /* Operators without a direct C path dispatch to the methods of the same meaning (they live in the op table or
  * in wick/_tensor.py). Reflected forms go to torch's __r*__ names. */
 #define FORWARD(NAME, FWD, REF)                                                                   \
     static PyObject *NAME(PyObject *a, PyObject *b) {                                              \
-        if (WK_PyTensor_Check(a)) return call_method(a, FWD, b);                                   \
-        if (WK_PyTensor_Check(b)) return call_method(b, REF, a);                                   \
+        if (WK_PyTensor_Check(a)) return call_op(a, FWD, b);                                       \
+        if (WK_PyTensor_Check(b)) return call_op(b, REF, a);                                       \
         Py_RETURN_NOTIMPLEMENTED;                                                                  \
     }
 FORWARD(nb_floordiv, "__floordiv__", "__rfloordiv__")
@@ -183,8 +195,8 @@ FORWARD(nb_rshift, "__rshift__", "__rrshift__")
 
 static PyObject *nb_power(PyObject *a, PyObject *b, PyObject *mod) {
     if (mod != Py_None) Py_RETURN_NOTIMPLEMENTED;
-    if (WK_PyTensor_Check(a)) return call_method(a, "__pow__", b);
-    if (WK_PyTensor_Check(b)) return call_method(b, "__rpow__", a);
+    if (WK_PyTensor_Check(a)) return call_op(a, "__pow__", b);
+    if (WK_PyTensor_Check(b)) return call_op(b, "__rpow__", a);
     Py_RETURN_NOTIMPLEMENTED;
 }
 
@@ -210,7 +222,7 @@ INPLACE(nb_imul, wk_mul_(ta, tb))
 INPLACE(nb_itruediv, wk_div_(ta, tb, NULL))
 
 #define IFORWARD(NAME, M)                                                     \
-    static PyObject *NAME(PyObject *a, PyObject *b) { return call_method(a, M, b); }
+    static PyObject *NAME(PyObject *a, PyObject *b) { return call_op(a, M, b); }
 IFORWARD(nb_ifloordiv, "__ifloordiv__")
 IFORWARD(nb_iremainder, "__imod__")
 IFORWARD(nb_iand, "__iand__")
@@ -220,7 +232,7 @@ IFORWARD(nb_ilshift, "__ilshift__")
 IFORWARD(nb_irshift, "__irshift__")
 static PyObject *nb_ipower(PyObject *a, PyObject *b, PyObject *m) {
     (void)m;
-    return call_method(a, "__ipow__", b);
+    return call_op(a, "__ipow__", b);
 }
 
 static PyObject *nb_neg(PyObject *a) { return wk_py_wrap(wk_neg(wk_py_self(a))); }
@@ -293,23 +305,11 @@ static Py_ssize_t sq_length(PyObject *a) {
     return (Py_ssize_t)wk_sizes(t)[0];
 }
 
-/* Comparisons dispatch to the op methods (__lt__ ... from the op table). A method only inherited from object
- * does not count (it would send Python back here forever). */
-static PyObject *call_compare(PyObject *self, const char *name, PyObject *other) {
-    PyObject *key = PyUnicode_FromString(name);
-    if (!key) return NULL;
-    PyObject *meth = _PyType_Lookup(Py_TYPE(self), key);
-    Py_DECREF(key);
-    /* slot wrappers (object's, or our own tp_richcompare's) are not methods: they would come back here */
-    if (!meth || Py_IS_TYPE(meth, &PyWrapperDescr_Type)) Py_RETURN_NOTIMPLEMENTED;
-    return call_method(self, name, other);
-}
-
 static PyObject *richcompare(PyObject *a, PyObject *b, int op) {
     static const char *names[] = {"__lt__", "__le__", "__eq__", "__ne__", "__gt__", "__ge__"};
     static const char *refl[] = {"__gt__", "__ge__", "__eq__", "__ne__", "__lt__", "__le__"};
-    if (WK_PyTensor_Check(a)) return call_compare(a, names[op], b);
-    if (WK_PyTensor_Check(b)) return call_compare(b, refl[op], a);
+    if (WK_PyTensor_Check(a)) return call_op(a, names[op], b);
+    if (WK_PyTensor_Check(b)) return call_op(b, refl[op], a);
     Py_RETURN_NOTIMPLEMENTED;
 }
 
