@@ -1069,6 +1069,8 @@ def emit_py(ops):
                     o.append('        res = wk_py_wrap_named(%s, outs, %d);' % (c_str(op.fields.get('return_type', op.name)), len(op.rets)))
                 else:
                     o.append('        res = wk_py_wrap_tuple(outs, %d);' % len(op.rets))
+            elif k == 'none':  # `-> ()`: a C status, None in Python
+                o.append('        res = wk_%s(%s) < 0 ? wk_py_raise() : Py_NewRef(Py_None);' % (op.cname, ', '.join(cargs)))
             else:
                 ct = {'scalar': 'wk_scalar', 'bool': 'bool', 'int': 'int64_t', 'float': 'double', 'dtype': 'wk_dtype'}[k]
                 o.append('        %s out_;' % ct)

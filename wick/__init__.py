@@ -18,6 +18,7 @@ from ._printing import set_printoptions, set_warn_always, is_warn_always_enabled
 from . import _printing as _tensor_str  # noqa: F401  (torch._tensor_str.get_printoptions / printoptions)
 from ._device import device  # noqa: F401
 from . import nn  # noqa: F401
+from . import optim  # noqa: F401
 from . import serialization  # noqa: F401
 from .serialization import save, load, save_safetensors, load_safetensors  # noqa: F401
 

@@ -1,0 +1,18 @@
+"""torch.optim: optimizers (the update arithmetic runs in C, one call per param group) and lr schedulers."""
+from .optimizer import Optimizer  # noqa: F401
+from .adadelta import Adadelta  # noqa: F401
+from .adagrad import Adagrad  # noqa: F401
+from .adam import Adam  # noqa: F401
+from .adamax import Adamax  # noqa: F401
+from .adamw import AdamW  # noqa: F401
+from .nadam import NAdam  # noqa: F401
+from .radam import RAdam  # noqa: F401
+from .rmsprop import RMSprop  # noqa: F401
+from .sgd import SGD  # noqa: F401
+from . import lr_scheduler  # noqa: F401
+
+# torch.optim keeps only the classes: its per-optimizer modules are reachable by import, not as attributes
+del adadelta, adagrad, adam, adamax, adamw, nadam, optimizer, radam, rmsprop, sgd  # noqa: F821
+
+__all__ = ['Adadelta', 'Adagrad', 'Adam', 'Adamax', 'AdamW', 'lr_scheduler', 'NAdam', 'Optimizer', 'RAdam', 'RMSprop',
+           'SGD']

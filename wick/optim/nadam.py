@@ -1,0 +1,78 @@
+"""torch.optim.NAdam (momentum_decay, decoupled_weight_decay, maximize); the update runs in C (_nadam_step)."""
+import wick as _wick
+from wick import _C
+from .optimizer import (Optimizer, _check_betas, _check_eps, _check_inplace, _check_lr, _check_step_flags,
+                        _check_weight_decay, _closure_loss, _get_scalar_dtype, _hp, _new_step, _tensor_steps,
+                        _use_grad_for_differentiable, _zeros_state)
+
+__all__ = ['NAdam', 'nadam']
+
+
+class NAdam(Optimizer):
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, momentum_decay=4e-3,
+                 decoupled_weight_decay=False, *, foreach=None, maximize=False, capturable=False,
+                 differentiable=False):
+        _check_lr(lr)
+        _check_eps(eps)
+        _check_betas(betas)
+        _check_weight_decay(weight_decay)
+        if not 0.0 <= momentum_decay:
+            raise ValueError(f'Invalid momentum_decay value: {momentum_decay}')
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, momentum_decay=momentum_decay,
+                        decoupled_weight_decay=decoupled_weight_decay, maximize=maximize, foreach=foreach,
+                        capturable=capturable, differentiable=differentiable)
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault('maximize', False)
+            group.setdefault('foreach', None)
+            group.setdefault('capturable', False)
+            group.setdefault('differentiable', False)
+            group.setdefault('decoupled_weight_decay', False)
+            _tensor_steps(self, group, ('step', 'mu_product'))
+
+    def _init_group(self, group, params, grads, exp_avgs, exp_avg_sqs, mu_products, state_steps):
+        for p in group['params']:
+            if p.grad is None:
+                continue
+            params.append(p)
+            grads.append(p.grad)
+            state = self.state[p]
+            if len(state) == 0:
+                state['step'] = _new_step()
+                state['mu_product'] = _wick.tensor(1.0, dtype=_get_scalar_dtype())
+                state['exp_avg'] = _zeros_state(p)
+                state['exp_avg_sq'] = _zeros_state(p)
+            exp_avgs.append(state['exp_avg'])
+            exp_avg_sqs.append(state['exp_avg_sq'])
+            mu_products.append(state['mu_product'])
+            state_steps.append(state['step'])
+        return False
+
+    @_use_grad_for_differentiable
+    def step(self, closure=None):
+        """Performs one optimization step (closure: re-evaluates the model and returns the loss)."""
+        loss = _closure_loss(closure)
+        for group in self.param_groups:
+            params, grads, exp_avgs, exp_avg_sqs, mu_products, state_steps = [], [], [], [], [], []
+            beta1, beta2 = group['betas']
+            self._init_group(group, params, grads, exp_avgs, exp_avg_sqs, mu_products, state_steps)
+            if params:
+                _check_step_flags(group, 'params, mu_products and state_steps')
+            nadam(params, grads, exp_avgs, exp_avg_sqs, mu_products, state_steps, beta1=beta1, beta2=beta2,
+                  lr=group['lr'], weight_decay=group['weight_decay'], momentum_decay=group['momentum_decay'],
+                  eps=group['eps'], maximize=group['maximize'],
+                  decoupled_weight_decay=group['decoupled_weight_decay'])
+        return loss
+
+
+def nadam(params, grads, exp_avgs, exp_avg_sqs, mu_products, state_steps, decoupled_weight_decay=False, foreach=None,
+          capturable=False, differentiable=False, has_complex=False, maximize=False, *, beta1, beta2, lr,
+          weight_decay, momentum_decay, eps):
+    _check_inplace(params)
+    _C._nadam_step(list(params), list(grads), list(exp_avgs), list(exp_avg_sqs), list(mu_products),
+                   list(state_steps), beta1=_hp(beta1), beta2=_hp(beta2), lr=_hp(lr), weight_decay=_hp(weight_decay),
+                   momentum_decay=_hp(momentum_decay), eps=_hp(eps),
+                   decoupled_weight_decay=bool(decoupled_weight_decay), maximize=bool(maximize))
