@@ -17,10 +17,10 @@ def _grad_vals(n):
     return [_r.gauss(0.0, 1.0) * _r.choice((1e-3, 0.3, 1.0, 25.0)) for _ in range(n)]
 
 
-# params: a vector (37 elements: more than one SIMD vector plus a tail), a 2x3 matrix, a 0-d scalar
-P = [_vals(37), [_vals(3), _vals(3)], _r.uniform(-1, 1)]
+# params: a vector (21 elements: a full 16-lane SIMD vector plus a tail), a 2x3 matrix, a 0-d scalar
+P = [_vals(21), [_vals(3), _vals(3)], _r.uniform(-1, 1)]
 STEPS = 12
-G = [[_grad_vals(37), [_grad_vals(3), _grad_vals(3)], _grad_vals(1)[0]] for _ in range(STEPS)]
+G = [[_grad_vals(21), [_grad_vals(3), _grad_vals(3)], _grad_vals(1)[0]] for _ in range(STEPS)]
 EXACT = dict(rtol=0, atol=0)
 
 
@@ -39,13 +39,13 @@ def _set_grads(T, ps, k, dtype=None):
 
 
 def _train(T, name, kw, dtype=None, steps=STEPS, groups=None):
-    """Runs `steps` optimizer steps; returns the params (leaves with their last grads) and the state_dict."""
+    """Runs `steps` optimizer steps; returns the params (detached: their grads are inputs) and the state_dict."""
     ps = _params(T, dtype)
     opt = getattr(T.optim, name)(groups(ps) if groups else ps, **kw)
     for k in range(steps):
         _set_grads(T, ps, k)
         opt.step()
-    return ps, opt.state_dict()
+    return [p.detach() for p in ps], opt.state_dict()
 
 
 # ---- SGD ----------------------------------------------------------------------------------------------------
@@ -328,8 +328,8 @@ case("load_casts_to_param_dtype", _load_casts, **EXACT)
 def _load_keeps_step(T):
     ps = _params(T)
     opt = T.optim.Adam(ps)
-    sd = {"state": {0: {"step": T.tensor(3.0, dtype=T.float64), "exp_avg": T.zeros(37, dtype=T.float64),
-                        "exp_avg_sq": T.ones(37, dtype=T.float64)}},
+    sd = {"state": {0: {"step": T.tensor(3.0, dtype=T.float64), "exp_avg": T.zeros(21, dtype=T.float64),
+                        "exp_avg_sq": T.ones(21, dtype=T.float64)}},
           "param_groups": [dict(opt.state_dict()["param_groups"][0], lr=0.5)]}
     opt.load_state_dict(sd)
     st = opt.state[ps[0]]
@@ -358,7 +358,7 @@ def _load_number_step(T):
     # an old-style checkpoint with a float 'step' becomes a tensor step on load (__setstate__)
     ps = _params(T)
     opt = T.optim.Adam(ps[:1])
-    opt.load_state_dict({"state": {0: {"step": 4.0, "exp_avg": T.zeros(37), "exp_avg_sq": T.zeros(37)}},
+    opt.load_state_dict({"state": {0: {"step": 4.0, "exp_avg": T.zeros(21), "exp_avg_sq": T.zeros(21)}},
                          "param_groups": opt.state_dict()["param_groups"]})
     st = opt.state[ps[0]]
     return st["step"], type(st["step"]).__name__
