@@ -545,7 +545,7 @@ wk_tensor *wk_impl_xlogy_Scalar_Other(wk_tensor *self, wk_scalar other) { return
 wk_tensor *wk_impl_xlogy_backward_self(wk_tensor *grad, wk_tensor *self, wk_tensor *other) {
     wk_tensor *x = wk_xlogy(grad, other), *a = wk_eq_Scalar(self, wk_int(0)), *b = wk_le_Scalar(other, wk_int(0));
     wk_tensor *m = (a && b) ? wk_logical_and(a, b) : NULL;
-    wk_tensor *r = (x && m) ? wk_where_ScalarSelf(m, wk_int(0), x) : NULL;
+    wk_tensor *r = (x && m) ? wk_masked_fill_Scalar(x, m, wk_int(0)) : NULL;
     wk_release(x);
     wk_release(a);
     wk_release(b);
@@ -556,7 +556,7 @@ wk_tensor *wk_impl_xlogy_backward_self_Scalar(wk_tensor *grad, wk_tensor *self, 
     wk_tensor *x = wk_xlogy_Scalar_Other(grad, other);
     if (!x || wk__scalar_to_double(other) > 0) return x;
     wk_tensor *m = wk_eq_Scalar(self, wk_int(0));
-    wk_tensor *r = m ? wk_where_ScalarSelf(m, wk_int(0), x) : NULL;
+    wk_tensor *r = m ? wk_masked_fill_Scalar(x, m, wk_int(0)) : NULL;
     wk_release(x);
     wk_release(m);
     return r;
@@ -814,7 +814,8 @@ static int where_scalar_check(const wk_tensor *t, wk_dtype dt) {
 }
 
 wk_tensor *wk_impl_where_self(wk_tensor *condition, wk_tensor *self, wk_tensor *other) {
-    if (condition->dtype != WK_BOOL) {
+    /* torch still takes a uint8 condition (with a deprecation warning, which wick does not print) */
+    if (condition->dtype != WK_BOOL && condition->dtype != WK_UINT8) {
         wk__error(WK_RUNTIME_ERROR, "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
                   wk_dtype_scalar_name(condition->dtype));
         return NULL;
@@ -827,27 +828,55 @@ wk_tensor *wk_impl_where_self(wk_tensor *condition, wk_tensor *self, wk_tensor *
     return wk__nary_op("where_cpu", 3, in, dts, dt, BY_SIZE[wk_dtype_size(dt)], dt, NULL);
 }
 
+/* the scalar forms: wrapped numbers through the recording where.self */
+static wk_tensor *where_wrapped(wk_tensor *condition, wk_tensor *self, wk_scalar *s_self, wk_tensor *other,
+                                wk_scalar *s_other) {
+    wk_tensor *a = s_self ? wk__wrap_scalar(*s_self) : wk_retain(self);
+    wk_tensor *b = s_other ? wk__wrap_scalar(*s_other) : wk_retain(other);
+    wk_tensor *r = (a && b) ? wk_where_self(condition, a, b) : NULL;
+    wk_release(a);
+    wk_release(b);
+    return r;
+}
 wk_tensor *wk_impl_where_ScalarOther(wk_tensor *condition, wk_tensor *self, wk_scalar other) {
-    wk_tensor *o = wk__wrap_scalar(other);
-    if (!o) return NULL;
-    wk_tensor *r = wk_impl_where_self(condition, self, o);
-    wk_release(o);
-    return r;
+    return where_wrapped(condition, self, NULL, NULL, &other);
 }
-
 wk_tensor *wk_impl_where_ScalarSelf(wk_tensor *condition, wk_scalar self, wk_tensor *other) {
-    wk_tensor *s = wk__wrap_scalar(self);
-    if (!s) return NULL;
-    wk_tensor *r = wk_impl_where_self(condition, s, other);
-    wk_release(s);
-    return r;
+    return where_wrapped(condition, NULL, &self, other, NULL);
+}
+wk_tensor *wk_impl_where_Scalar(wk_tensor *condition, wk_scalar self, wk_scalar other) {
+    return where_wrapped(condition, NULL, &self, NULL, &other);
 }
 
+/* where(condition) = nonzero(condition, as_tuple=True): one int64 index tensor per dim (a 0-d condition counts as
+ * 1-d) */
 wk_tensorvec wk_impl_where_cond(wk_tensor *condition) {
-    WK_UNUSED(condition);
-    wk__error(WK_NOT_IMPLEMENTED_ERROR,
-              "torch.where(condition) is torch.nonzero(condition, as_tuple=True), and wick has no nonzero yet");
-    return (wk_tensorvec){NULL, 0};
+    wk_tensorvec v = {NULL, 0};
+    int64_t one = 1;
+    wk_tensor *c = condition->ndim == 0 ? wk__alias(condition, 1, &one, &one, condition->offset) : wk_retain(condition);
+    wk_tensor *nz = c ? wk_nonzero(c) : NULL; /* [n, ndim] */
+    wk_tensor *nzc = nz ? wk__contiguous(nz) : NULL;
+    int nd = c ? c->ndim : 0;
+    wk_release(c);
+    wk_release(nz);
+    if (!nzc) return v;
+    int64_t n = nzc->sizes[0];
+    const int64_t *p = (const int64_t *)wk__data(nzc);
+    v.data = wk__calloc((size_t)(nd ? nd : 1), sizeof(wk_tensor *));
+    for (int d = 0; v.data && d < nd; d++) {
+        wk_tensor *col = wk__empty(1, &n, WK_INT64); /* [n]: the d-th coordinate of every nonzero element */
+        if (!col) {
+            wk_tensorvec_free((wk_tensorvec){v.data, d});
+            v.data = NULL;
+            break;
+        }
+        int64_t *q = (int64_t *)wk__data(col);
+        for (int64_t i = 0; i < n; i++) q[i] = p[i * nd + d];
+        v.data[d] = col;
+    }
+    v.len = v.data ? nd : 0;
+    wk_release(nzc);
+    return v;
 }
 
 /* ---- neg, reciprocal, exp, log, tanh (the first unary ops; the rest live in unary.c) ---- */
