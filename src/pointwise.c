@@ -848,37 +848,6 @@ wk_tensor *wk_impl_where_Scalar(wk_tensor *condition, wk_scalar self, wk_scalar 
     return where_wrapped(condition, NULL, &self, NULL, &other);
 }
 
-/* where(condition) = nonzero(condition, as_tuple=True): one int64 index tensor per dim (a 0-d condition counts as
- * 1-d) */
-wk_tensorvec wk_impl_where_cond(wk_tensor *condition) {
-    wk_tensorvec v = {NULL, 0};
-    int64_t one = 1;
-    wk_tensor *c = condition->ndim == 0 ? wk__alias(condition, 1, &one, &one, condition->offset) : wk_retain(condition);
-    wk_tensor *nz = c ? wk_nonzero(c) : NULL; /* [n, ndim] */
-    wk_tensor *nzc = nz ? wk__contiguous(nz) : NULL;
-    int nd = c ? c->ndim : 0;
-    wk_release(c);
-    wk_release(nz);
-    if (!nzc) return v;
-    int64_t n = nzc->sizes[0];
-    const int64_t *p = (const int64_t *)wk__data(nzc);
-    v.data = wk__calloc((size_t)(nd ? nd : 1), sizeof(wk_tensor *));
-    for (int d = 0; v.data && d < nd; d++) {
-        wk_tensor *col = wk__empty(1, &n, WK_INT64); /* [n]: the d-th coordinate of every nonzero element */
-        if (!col) {
-            wk_tensorvec_free((wk_tensorvec){v.data, d});
-            v.data = NULL;
-            break;
-        }
-        int64_t *q = (int64_t *)wk__data(col);
-        for (int64_t i = 0; i < n; i++) q[i] = p[i * nd + d];
-        v.data[d] = col;
-    }
-    v.len = v.data ? nd : 0;
-    wk_release(nzc);
-    return v;
-}
-
 /* ---- neg, reciprocal, exp, log, tanh (the first unary ops; the rest live in unary.c) ---- */
 WK_UNARY_FLOAT(neg_k, void, -x)
 WK_UNARY_INT(neg_k, void, (int64_t)(0 - (uint64_t)x))
