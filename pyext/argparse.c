@@ -377,6 +377,29 @@ static int count_params(const wk_param *ps) {
     return n;
 }
 
+/* torch's numpy-compatible keyword aliases (python_arg_parser.cpp): dim=axis, keepdim=keepdims, input=x/a/x1,
+ * other=x2. */
+static const char *np_alias(const char *name, int k) {
+    static const char *const tab[][4] = {{"dim", "axis", NULL}, {"keepdim", "keepdims", NULL},
+                                         {"input", "x", "a", "x1"}, {"other", "x2", NULL}};
+    for (size_t t = 0; t < sizeof tab / sizeof tab[0]; t++)
+        if (!strcmp(name, tab[t][0])) return k < 3 ? tab[t][k + 1] : NULL;
+    return NULL;
+}
+
+static PyObject *kw_lookup(PyObject *kwargs, const char *name) {
+    PyObject *o = PyDict_GetItemString(kwargs, name);
+    for (int k = 0; !o && np_alias(name, k); k++) o = PyDict_GetItemString(kwargs, np_alias(name, k));
+    return o;
+}
+
+static bool kw_matches(const char *param, const char *kw) {
+    if (!strcmp(param, kw)) return true;
+    for (int k = 0; np_alias(param, k); k++)
+        if (!strcmp(np_alias(param, k), kw)) return true;
+    return false;
+}
+
 /* One attempt at matching sig. Returns 1 matched, 0 no match (why in *bad_*), -1 error. */
 static int try_sig(const wk_sig *sig, PyObject *args, PyObject *kwargs, wk_pyval *out, wk_argscope *sc, bool lenient,
                    int *bad_param, PyObject **bad_obj, const char **bad_kw) {
@@ -401,7 +424,8 @@ static int try_sig(const wk_sig *sig, PyObject *args, PyObject *kwargs, wk_pyval
         if (varargs && i == 0) o = varargs;
         else if (!varargs && i < nargs) o = PyTuple_GET_ITEM(args, i);
         if (kwargs) {
-            PyObject *k = PyDict_GetItemString(kwargs, ps[i].name);
+            /* a numpy alias (axis=) only stands for a parameter not already given by position */
+            PyObject *k = o ? PyDict_GetItemString(kwargs, ps[i].name) : kw_lookup(kwargs, ps[i].name);
             if (k) {
                 if (o) {
                     *bad_param = i;
@@ -434,7 +458,7 @@ static int try_sig(const wk_sig *sig, PyObject *args, PyObject *kwargs, wk_pyval
         while (PyDict_Next(kwargs, &pos, &key, &val)) {
             const char *k = PyUnicode_AsUTF8(key);
             bool found = false;
-            for (int i = 0; i < np && k; i++) found |= !strcmp(ps[i].name, k);
+            for (int i = 0; i < np && k; i++) found |= i >= nargs || varargs ? kw_matches(ps[i].name, k) : !strcmp(ps[i].name, k);
             if (!found) {
                 *bad_param = -1;
                 *bad_kw = k;

@@ -168,6 +168,16 @@ int wk__write_out(wk_tensor *out, const wk_tensor *r) {
     return 0;
 }
 
+int wk__check_out_dtypes(wk_tensor *const *out, wk_tensor *const *r, int n) {
+    for (int i = 0; i < n; i++)
+        if (out[i]->dtype != r[i]->dtype) {
+            wk__error(WK_RUNTIME_ERROR, "Expected out tensor to have dtype %s, but got %s instead",
+                      wk__cpp_type_name(r[i]->dtype), wk__cpp_type_name(out[i]->dtype));
+            return -1;
+        }
+    return 0;
+}
+
 void wk_tensorvec_free(wk_tensorvec v) {
     if (!v.data) return;
     for (int64_t i = 0; i < v.len; i++) wk_release(v.data[i]);

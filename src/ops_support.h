@@ -34,5 +34,8 @@ WK_INTERNAL int wk__save_list_dtypes(wk_tensorlist l, wk_dtype **out, int64_t *n
 WK_INTERNAL int wk__write_inplace(wk_tensor *self, const wk_tensor *r, const char *op);
 /* out=: resizes out to r's shape when needed, checks the cast, copies, bumps the version. */
 WK_INTERNAL int wk__write_out(wk_tensor *out, const wk_tensor *r);
+/* out=(t1, t2, ...) of ops with several results: each out tensor must have its result's dtype exactly.
+ * "Expected out tensor to have dtype long int, but got float instead" */
+WK_INTERNAL int wk__check_out_dtypes(wk_tensor *const *out, wk_tensor *const *r, int n);
 
 #endif

@@ -237,17 +237,17 @@ def cident(name):
 def proto(op, suffix='', with_out=False):
     """C prototype for wk_<cname><suffix>."""
     args = []
-    if with_out:
-        args.append('wk_tensor *out')
-    args += [cdecl(p) for p in op.cparams]
     k = op.ret_kind
+    if with_out:  # out=: one tensor, or (tuple results) an array of them, written in place
+        args.append('wk_tensor *const *out /* [%d] */' % len(op.rets) if k == 'tuple' else 'wk_tensor *out')
+    args += [cdecl(p) for p in op.cparams]
     if k == 'tensor':
         rt = 'wk_tensor *'
     elif k == 'tensorlist':
         rt = 'wk_tensorvec '
     else:
         rt = 'int '
-        if k == 'tuple':
+        if k == 'tuple' and not with_out:
             args.append('wk_tensor **outs /* [%d] */' % len(op.rets))
         elif k == 'scalar':
             args.append('wk_scalar *result')
@@ -884,7 +884,32 @@ def emit_wrappers(op, opnames):
         o.append('}')
 
     # ---- out= ----
-    if 'out' in op.variants:
+    if 'out' in op.variants and k == 'tuple':
+        # out=(values, indices): each result must match its out tensor's dtype exactly (torch's check), then is
+        # written into it (resized when needed)
+        nr = len(op.rets)
+        o.append('%s {' % proto(op, '_out', with_out=True))
+        o.append('    for (int i_ = 0; i_ < %d; i_++)' % nr)
+        o.append('        if (!out || !out[i_]) return wk__null_arg("%s", "out"), -1;' % op.name)
+        o += arg_null_checks(op)
+        if tens_inputs:
+            o.append('    bool rg_ = false;')
+            o.append('    for (int i_ = 0; i_ < %d; i_++) rg_ |= wk__tensor_requires_grad(out[i_]);' % nr)
+            o.append('    if (wk__grad_enabled() && (rg_ || %s)) {' % ' || '.join(
+                'wk__list_requires_grad(%s)' % cident(p.name) if p.type == 'Tensor[]' else 'wk__tensor_requires_grad(%s)' % cident(p.name)
+                for p in tens_inputs))
+            o.append('        wk__error(WK_RUNTIME_ERROR, "%s(): functions with out=... arguments don\'t support automatic '
+                     'differentiation, but one of the arguments requires grad.");' % op.name)
+            o.append('        return -1;')
+            o.append('    }')
+        o.append('    wk_tensor *r_[%d] = {0};' % nr)
+        o.append('    if (wk_impl_%s(%s) < 0) return -1;' % (op.impl, ', '.join(filter(None, [call_args(op), 'r_']))))
+        o.append('    int rc_ = wk__check_out_dtypes(out, r_, %d);' % nr)
+        o.append('    for (int i_ = 0; i_ < %d && rc_ == 0; i_++) rc_ = wk__write_out(out[i_], r_[i_]);' % nr)
+        o.append('    for (int i_ = 0; i_ < %d; i_++) wk_release(r_[i_]);' % nr)
+        o.append('    return rc_;')
+        o.append('}')
+    elif 'out' in op.variants:
         assert k == 'tensor', op.schema
         o.append('%s {' % proto(op, '_out', with_out=True))
         o.append('    if (!out) return wk__null_arg("%s", "out"), NULL;' % op.name)
@@ -1006,7 +1031,7 @@ def emit_py(ops):
             out_at = out_position(ps) if with_out else -1
             for i, (name, p) in enumerate(ps + [(None, None)]):
                 if i == out_at:
-                    o.append('    {"out", PT_OPT_TENSOR, 0, 1, "None"},')
+                    o.append('    {"out", %s, 0, 1, "None"},' % ('PT_OPT_TENSORLIST' if op.ret_kind == 'tuple' else 'PT_OPT_TENSOR'))
                 if p is None:
                     break
                 dflt = 'NULL' if p.default is None else c_str(p.default)
@@ -1049,7 +1074,24 @@ def emit_py(ops):
             cargs = [pos[p.name] for p in op.cparams]
             k = op.ret_kind
             suffix = '_' if variant == 'inplace' else ''
-            if with_out:
+            if with_out and k == 'tuple':  # out=(t1, t2): returns torch.return_types.<name>_out of those tensors
+                nr = len(op.rets)
+                o.append('        if (a[%d].otl.data) {' % idx)
+                o.append('            if (a[%d].otl.len != %d) {' % (idx, nr))
+                o.append('                PyErr_Format(PyExc_TypeError, "expected tuple of %d elements but got %%d", (int)a[%d].otl.len);' % (nr, idx))
+                o.append('                break;')
+                o.append('            }')
+                o.append('            wk_tensor *o_[%d];' % nr)
+                o.append('            for (int i_ = 0; i_ < %d; i_++) o_[i_] = (wk_tensor *)a[%d].otl.data[i_];' % (nr, idx))
+                o.append('            if (wk_%s_out(%s) < 0) { res = wk_py_raise(); break; }' % (op.cname, ', '.join(['o_'] + cargs)))
+                o.append('            for (int i_ = 0; i_ < %d; i_++) wk_retain(o_[i_]);' % nr)
+                if all(r.name for r in op.rets):
+                    o.append('            res = wk_py_wrap_named(%s, o_, %d);' % (c_str(op.fields.get('return_type', op.name) + '_out'), nr))
+                else:
+                    o.append('            res = wk_py_wrap_tuple(o_, %d);' % nr)
+                o.append('            break;')
+                o.append('        }')
+            elif with_out:
                 o.append('        if (a[%d].t) {' % idx)
                 o.append('            res = wk_py_wrap(wk_%s_out(%s));' % (op.cname, ', '.join(['a[%d].t' % idx] + cargs)))
                 o.append('            break;')

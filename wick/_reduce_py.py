@@ -17,6 +17,7 @@ for _name, _fields in [
     ('cummax', ('values', 'indices')), ('cummin', ('values', 'indices')),
 ]:
     setattr(return_types, _name, _C._register_return_type(_name, _fields))
+    setattr(return_types, _name + '_out', _C._register_return_type(_name + '_out', _fields))  # out=(a, b) calls
 _pkg.return_types = return_types
 
 
@@ -90,6 +91,9 @@ if _linalg is None:
     _pkg.linalg = _linalg
     sys.modules['wick.linalg'] = _linalg
 _linalg.vector_norm = _vector_norm
+
+for _f, _n in [(_tensor_norm, 'norm'), (_tensor_unique, 'unique'), (_tensor_unique_consecutive, 'unique_consecutive')]:
+    _f.__name__, _f.__qualname__ = _n, 'Tensor.' + _n
 
 _pkg.norm = norm
 _pkg.unique = unique

@@ -92,3 +92,7 @@ case("logcumsumexp_empty", lambda T: T.zeros(0, 3).logcumsumexp(0))
 cases("logcumsumexp_grad", lambda T, x, dim: x.logcumsumexp(dim), A234, kind="grad", dim=dims(3))
 grad_case("logcumsumexp_grad_big", lambda T, x: x.logcumsumexp(0), [1000.0, 1000.5, 999.0, 1001.0])
 grad_case("logcumsumexp_grad_neg", lambda T, x: x.logcumsumexp(1), [[-30.0, 2.0, -1.0], [5.0, -40.0, 4.5]])
+
+case("cummax_out", lambda T: T.cummax(T.tensor(TIES), 1, out=(T.zeros(2, 5), T.zeros(2, 5, dtype=T.int64))))
+case("cummin_out_resize", lambda T: T.cummin(T.tensor(A23), 0, out=(T.zeros(0), T.zeros(0, dtype=T.int64))))
+case("cumsum_axis", lambda T: T.tensor(A23).cumsum(axis=1))
