@@ -614,6 +614,12 @@ static int store_leaf(PyObject *o, wk_dtype dt, char *p) {
             *(uint8_t *)p = PyFloat_AS_DOUBLE(o) != 0;
             return 0;
         }
+        if (has_base_named(o, "numpy.bool") || has_base_named(o, "numpy.bool_")) { /* numpy bools, as torch */
+            int b = PyObject_IsTrue(o);
+            if (b < 0) return -1;
+            *(uint8_t *)p = (uint8_t)b;
+            return 0;
+        }
         int overflow = 0;
         long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
         if (v == -1 && PyErr_Occurred()) return -1;

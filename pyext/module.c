@@ -47,9 +47,18 @@ static PyMethodDef dtype_methods[] = {{"__reduce__", dtype_reduce, METH_NOARGS, 
                                       {"to_real", dtype_to_real, METH_NOARGS, NULL},
                                       {NULL, NULL, 0, NULL}};
 
+static PyObject *dtype_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    (void)type;
+    (void)args;
+    (void)kwargs;
+    return PyErr_Format(PyExc_TypeError, "cannot create 'torch.dtype' instances");
+}
+
 int wk_py_dtype_init(PyObject *m) {
-    PyType_Slot slots[] = {{Py_tp_repr, dtype_repr}, {Py_tp_getset, dtype_getset}, {Py_tp_methods, dtype_methods}, {0, NULL}};
-    PyType_Spec spec = {"wick._C.dtype", sizeof(wk_PyDtype), 0, Py_TPFLAGS_DEFAULT, slots};
+    /* named torch.dtype as torch's (type(x).__module__ == 'torch', and messages say 'torch.dtype') */
+    PyType_Slot slots[] = {{Py_tp_repr, dtype_repr},       {Py_tp_getset, dtype_getset}, {Py_tp_methods, dtype_methods},
+                           {Py_tp_new, dtype_new},         {0, NULL}};
+    PyType_Spec spec = {"torch.dtype", sizeof(wk_PyDtype), 0, Py_TPFLAGS_DEFAULT, slots};
     wk_DtypeType = (PyTypeObject *)PyType_FromModuleAndSpec(m, &spec, NULL);
     if (!wk_DtypeType) return -1;
     /* instances can't be created from Python: clear tp_new after making ours */

@@ -171,6 +171,7 @@ int wk__node_set_next(wk_node *n, uint32_t i, const wk_tensor *t) {
 }
 
 void wk__set_history(wk_tensor *out, wk_node *n, uint32_t output_nr) {
+    if (!wk_dtype_is_floating(out->dtype)) return; /* integer and bool results never require grad (torch) */
     wk_node *old = out->grad_fn;
     out->grad_fn = wk__node_retain(n);
     out->output_nr = output_nr;

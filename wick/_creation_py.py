@@ -14,6 +14,14 @@ def is_tensor(obj):
     return isinstance(obj, Tensor)
 
 
+# ---- pickling dtypes: the type is named torch.dtype (as torch's), so they pickle by a function of this module ----
+def _rebuild_dtype(name):
+    return getattr(_C, name)
+
+
+_C.dtype.__reduce__ = lambda self: (_rebuild_dtype, (repr(self)[6:],))
+
+
 # ---- Tensor.float() & co: Tensor.to(dtype), which returns self when the dtype already matches ----
 def _caster(dt, name):
     def cast(self, memory_format=None):
@@ -59,6 +67,10 @@ def _cpu(self, memory_format=None):
 
 
 def _cuda(self, device=None, non_blocking=False, memory_format=None):
+    if isinstance(device, int) and not isinstance(device, bool):
+        raise RuntimeError('Cannot access accelerator device when none is available.')
+    if device is not None and str(device).startswith('cpu'):
+        raise RuntimeError('Invalid device, must be cuda device')
     raise AssertionError('Torch not compiled with CUDA enabled')
 
 

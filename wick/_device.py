@@ -119,8 +119,8 @@ class device:
     def __hash__(self):
         return hash((self._type, self._index))
 
-    def __reduce__(self):
-        return (device, (self._type,) if self._index is None else (self._type, self._index))
+    def __reduce__(self):  # by a function of this module: the class is named torch.device
+        return (_rebuild_device, (self._type, self._index))
 
     # `with torch.device('cpu'):` sets the default device in torch; 'cpu' is already wick's only one.
     def __enter__(self):
@@ -131,6 +131,10 @@ class device:
 
     def __exit__(self, *exc):
         return False
+
+
+def _rebuild_device(type, index):
+    return device(type) if index is None else device(type, index)
 
 
 CPU = device('cpu')

@@ -34,7 +34,9 @@ class Tensor(_C.TensorBase):
         if self.requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         t = self.detach() if force else self
-        return np.asarray(memoryview(_C._buffer(t)) if False else t)
+        # through the buffer protocol (shares memory; bfloat16 raises torch's TypeError there), never through
+        # __array__, which calls numpy()
+        return np.asarray(memoryview(t))
 
     def __format__(self, spec):
         if self.dim() == 0:
