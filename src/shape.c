@@ -1067,3 +1067,65 @@ static wk_tensor *batch_transpose(wk_tensor *self, const char *name) {
 }
 wk_tensor *wk_impl_mT(wk_tensor *self) { return batch_transpose(self, "mT"); }
 wk_tensor *wk_impl_mH(wk_tensor *self) { return batch_transpose(self, "mH"); }
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * select_scatter / slice_scatter / diagonal_scatter: a copy of self (in self's layout) with src written into a view */
+
+static wk_tensor *scatter_into(wk_tensor *self, const wk_tensor *src, wk_tensor *(*part)(wk_tensor *out, void *ctx),
+                               void *ctx) {
+    wk_tensor *ins[1] = {self};
+    wk_tensor *out = wk_iter_alloc_output(1, ins, self->ndim, self->sizes, self->dtype);
+    if (!out || wk__copy_(out, self) < 0) goto fail;
+    wk_tensor *p = part(out, ctx);
+    if (!p) goto fail;
+    if (p->ndim != src->ndim || memcmp(p->sizes, src->sizes, sizeof(int64_t) * (size_t)p->ndim)) {
+        wk_strbuf a = {0}, b = {0};
+        wk_sb_ints(&a, src->sizes, src->ndim);
+        wk_sb_ints(&b, p->sizes, p->ndim);
+        wk__error(WK_RUNTIME_ERROR, "expected src to have a size equal to the slice of self. src size = %s, slice size = %s",
+                  a.s ? a.s : "", b.s ? b.s : "");
+        wk_sb_free(&a);
+        wk_sb_free(&b);
+        wk_release(p);
+        goto fail;
+    }
+    int rc = wk__copy_(p, src);
+    wk_release(p);
+    if (rc < 0) goto fail;
+    return out;
+fail:
+    wk_release(out);
+    return NULL;
+}
+
+typedef struct {
+    int64_t a, b, c, step;
+    wk_optint start, end;
+} scatter_args;
+
+static wk_tensor *select_part(wk_tensor *out, void *ctx) {
+    scatter_args *s = ctx;
+    return wk_impl_select(out, s->a, s->b);
+}
+static wk_tensor *slice_part(wk_tensor *out, void *ctx) {
+    scatter_args *s = ctx;
+    return wk_impl_slice(out, s->a, s->start, s->end, s->step);
+}
+static wk_tensor *diagonal_part(wk_tensor *out, void *ctx) {
+    scatter_args *s = ctx;
+    return wk_impl_diagonal(out, s->a, s->b, s->c);
+}
+
+wk_tensor *wk_impl_select_scatter(wk_tensor *self, wk_tensor *src, int64_t dim, int64_t index) {
+    scatter_args s = {.a = dim, .b = index};
+    return scatter_into(self, src, select_part, &s);
+}
+wk_tensor *wk_impl_slice_scatter(wk_tensor *self, wk_tensor *src, int64_t dim, wk_optint start, wk_optint end,
+                                 int64_t step) {
+    scatter_args s = {.a = dim, .start = start, .end = end, .step = step};
+    return scatter_into(self, src, slice_part, &s);
+}
+wk_tensor *wk_impl_diagonal_scatter(wk_tensor *self, wk_tensor *src, int64_t offset, int64_t dim1, int64_t dim2) {
+    scatter_args s = {.a = offset, .b = dim1, .c = dim2};
+    return scatter_into(self, src, diagonal_part, &s);
+}

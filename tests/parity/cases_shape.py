@@ -8,6 +8,7 @@ A234 = [[[0.5, -1.25, 2.0, 3.5], [1.75, -0.5, 0.125, -3.0], [2.25, 4.0, -1.5, 0.
 A1314 = [[[[0.5, -1.25, 2.0, 3.5]], [[1.75, -0.5, 0.125, -3.0]], [[2.25, 4.0, -1.5, 0.75]]]]  # (1, 3, 1, 4)
 I23 = [[4, -7, 2], [9, 0, -3]]
 A33 = [[1.5, -2.0, 0.25], [3.0, 0.5, -1.25], [0.75, 2.5, -0.5]]
+V3 = [1.5, -2.0, 0.25]
 
 
 def G(t):
@@ -369,3 +370,25 @@ cases("write_through_view", lambda T, how: _write(T, {
 case("write_base_seen_by_view", lambda T: ((b := x234(T)), v := b.select(0, 1), b.mul_(2), v)[3])
 case("view_of_view_base_is_root", lambda T: ((b := x234(T)).narrow(0, 1, 1).select(1, 2).t()._base is b))
 case("version_shared", lambda T: ((b := x234(T)), v := b.select(0, 1), v.add_(1), b._version, v._version)[3:])
+
+# ---------------------------------------------------------------------------------------------------------------
+# select_scatter / slice_scatter / diagonal_scatter
+cases("select_scatter", lambda T, d, i: T.select_scatter(x234(T), T.zeros(*[s for k, s in enumerate((2, 3, 4)) if k != d % 3]) - 1, d, i),
+      d=[0, 1, -1], i=[0, -1])
+case("select_scatter_method", lambda T: T.tensor(A23).select_scatter(T.tensor([9.0, 8.0]), 1, 2))
+case("select_scatter_dtypes", lambda T: (T.select_scatter(T.zeros(2, 3), T.tensor([1, 2, 3]), 0, 1),
+                                         T.select_scatter(T.zeros(2, 3, dtype=T.int64), T.tensor([1.5, 2.5, 3.5]), 0, 0)))
+case("select_scatter_layout", lambda T: (r := T.select_scatter(T.zeros(3, 3).t(), T.ones(3), 0, 0), r.stride()))
+cases("slice_scatter", lambda T, a: T.slice_scatter(x234(T), T.zeros(*a[0]) - 1, *a[1:]),
+      a=[((1, 3, 4), 0, 0, 1), ((2, 3, 2), 2, None, None, 2), ((2, 2, 4), 1, 1), ((2, 3, 1), -1, -1), ((2, 3, 4),)])
+case("slice_scatter_kw", lambda T: T.tensor(A23).slice_scatter(T.ones(2, 2), dim=1, start=1))
+cases("diagonal_scatter", lambda T, o: T.diagonal_scatter(T.tensor(A33), T.zeros(3 - abs(o)) - 1, o), o=[0, 1, -2])
+case("diagonal_scatter_dims", lambda T: T.diagonal_scatter(x234(T), T.zeros(3, 2), 0, 0, 2))
+error_case("select_scatter_bad_size", lambda T: T.select_scatter(T.zeros(3, 3), T.ones(2), 0, 0))
+error_case("select_scatter_bad_index", lambda T: T.select_scatter(T.zeros(3, 3), T.ones(3), 0, 3))
+error_case("slice_scatter_bad_size", lambda T: T.slice_scatter(T.zeros(3, 3), T.ones(2, 3), 0, 0, 1))
+error_case("diagonal_scatter_bad_size", lambda T: T.diagonal_scatter(T.zeros(3, 3), T.ones(2)))
+grad_case("select_scatter_grad", lambda T, x, s: T.select_scatter(x, s, 1, 1), A23, [1.5, -0.5])
+grad_case("slice_scatter_grad", lambda T, x, s: T.slice_scatter(x, s, 1, 0, 3, 2), A23, [[1.5, -0.5], [2.0, 0.25]])
+grad_case("diagonal_scatter_grad", lambda T, x, s: T.diagonal_scatter(x, s, -1), A33, [1.5, -0.5])
+grad_case("select_scatter_grad2", lambda T, x, s: (r := T.select_scatter(x, s, 0, 0)) * r, A23, V3, order=2)

@@ -293,3 +293,19 @@ grad_case("diag_embed_grad", lambda T, x: T.diag_embed(x, 1, 0, 2), A23)
 grad_case("diagonal_copy_grad", lambda T, x: T.diagonal_copy(x, -1, 2, 1), A234)
 grad_case("diagflat_grad", lambda T, x: T.diagflat(x, -1), A23)
 grad_case("diag_embed_grad2", lambda T, x: (d := T.diag_embed(x)) * d, V3, order=2)
+
+# ------------------------------------------------------------------ bigger, permuted inputs (iterator coalescing)
+def big(T, dtype=None):
+    return T.arange(2 * 3 * 5 * 7, dtype=dtype or T.float32).reshape(2, 3, 5, 7)
+
+
+PERMS = [(0, 1, 2, 3), (3, 1, 0, 2), (2, 3, 1, 0)]
+cases("big_cat", lambda T, p, d: T.cat([big(T).permute(*p), -big(T).permute(*p)], d), p=PERMS, d=[0, 2, -1])
+cases("big_stack", lambda T, p: T.stack([big(T).permute(*p), big(T).permute(*p) * 2], 2), p=PERMS)
+cases("big_flip", lambda T, p: big(T).permute(*p).flip(0, 3), p=PERMS)
+cases("big_roll", lambda T, p: big(T).permute(*p).roll((3, -4), (1, 3)), p=PERMS)
+cases("big_repeat", lambda T, p: big(T).permute(*p).narrow(3, 1, 1).repeat(1, 2, 1, 3, 2), p=PERMS)
+cases("big_tril", lambda T, p: big(T).permute(*p).tril(-1), p=PERMS)
+cases("big_rot90", lambda T, k: T.rot90(big(T), k, (1, 3)), k=[1, 2, 3])
+cases("big_cat_int", lambda T, dtype: T.cat([big(T, dtype).transpose(1, 3), big(T, dtype).transpose(1, 3)], 3),
+      dtype=[D.int64, D.int16, D.uint8, D.float16, D.bfloat16])
