@@ -486,8 +486,7 @@ def _set_on_view(T, x):
     return y
 
 
-grad_case("set_then_use_view", _set_then_use_view, A34,
-          skip="wick does not regenerate the grad_fn of a view whose base was modified in place through another view")
+grad_case("set_then_use_view", _set_then_use_view, A34)
 grad_case("set_on_view", _set_on_view, A34)
 case("set_grad_fn_names", lambda T: [type(f(T.tensor(V5, requires_grad=True) * 1).grad_fn).__name__ for f in (
     lambda y: setitem(y, 0, 1.0), lambda y: setitem(y, slice(None), 1.0), lambda y: setitem(y, slice(0, 9), 1.0),
@@ -499,3 +498,33 @@ case("set_grad_fn_on_plain_tensor", lambda T: [type(f(T.zeros(5), T.tensor(2.0, 
                                                for f in (lambda x, w: setitem(x, 0, w), lambda x, w: setitem(x, ..., w),
                                                          lambda x, w: setitem(x, [1], w))])
 case("set_plain_no_grad", lambda T: setitem(T.zeros(5), 0, T.tensor(2.0)).requires_grad)
+
+
+def _view_after_base_set(T):
+    x = T.tensor(A34, requires_grad=True)
+    y = x * 1
+    v = y[1]
+    before = type(v.grad_fn).__name__
+    y[0, 0] = 5.0
+    return before, type(v.grad_fn).__name__, type(y.grad_fn).__name__
+
+
+def _view_gets_history(T):
+    w = T.tensor(2.0, requires_grad=True)
+    x = T.zeros(4)
+    v = x[1:]
+    x[2] = w
+    return v.requires_grad, type(v.grad_fn).__name__, v
+
+
+def _grad_through_old_view(T, x):
+    y = x * 1
+    v = y[:, 1]
+    y[T.tensor([0, 2])] = 0.0
+    return v * 2
+
+
+case("view_grad_fn_after_base_set", _view_after_base_set)
+case("view_gets_history_from_setitem", _view_gets_history)
+grad_case("grad_through_view_after_index_put", _grad_through_old_view, A34)
+grad_case("grad_view_value_to_plain_base", lambda T, w: (lambda x: (setitem(x, 2, w), x[1:] * 3)[1])(T.zeros(4)), 2.0)
