@@ -1389,6 +1389,20 @@ wk_tensorvec wk_impl_nonzero_numpy(wk_tensor *self) {
 
 wk_tensorvec wk_impl_where(wk_tensor *condition) { return wk_impl_nonzero_numpy(condition); }
 
+/* nonzero() cut or padded to `size` rows (padding rows hold fill_value). */
+wk_tensor *wk_impl_nonzero_static(wk_tensor *self, int64_t size, int64_t fill_value) {
+    if (size < 0) return WK_FAIL(WK_RUNTIME_ERROR, "nonzero_static: 'size' must be an non-negative integer");
+    wk_tensor *nz = wk_impl_nonzero(self); /* [n, ndim] contiguous */
+    if (!nz) return NULL;
+    int64_t sizes[2] = {size, self->ndim};
+    wk_tensor *r = wk__full(2, sizes, WK_INT64, wk_int(fill_value));
+    int64_t rows = nz->sizes[0] < size ? nz->sizes[0] : size;
+    if (r && rows * self->ndim > 0)
+        memcpy(wk__data(r), wk__data(nz), sizeof(int64_t) * (size_t)(rows * self->ndim));
+    wk_release(nz);
+    return r;
+}
+
 wk_tensor *wk_impl_argwhere(wk_tensor *self) { return wk_impl_nonzero(self); }
 
 /* ================================================================================================

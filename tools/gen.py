@@ -1098,7 +1098,8 @@ def emit_py(ops):
                 o.append('        }')
             if variant == 'inplace':
                 o.append('        wk_tensor *r = wk_%s_(%s);' % (op.cname, ', '.join(cargs)))
-                o.append('        res = r ? wk_py_wrap_inplace(self_, r) : wk_py_raise();')
+                # torch.f_(x, ...) (function_inplace) returns its first argument's Python object
+                o.append('        res = r ? wk_py_wrap_inplace(%s, r) : wk_py_raise();' % ('self_' if method else 'a[0].obj'))
             elif k == 'tensor':
                 o.append('        res = wk_py_wrap(wk_%s(%s));' % (op.cname, ', '.join(cargs)))
             elif k == 'tensorlist':

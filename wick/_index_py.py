@@ -16,12 +16,12 @@ def nonzero(input, *, out=None, as_tuple=False):
     if as_tuple:
         if out is not None:
             raise TypeError("nonzero(): as_tuple=True does not take an out= argument")
-        return _C.nonzero_numpy(input)
+        return _C._nonzero_numpy(input)
     return _nonzero(input, out=out) if out is not None else _nonzero(input)
 
 
 def _tensor_nonzero(self, *, as_tuple=False):
-    return _C.nonzero_numpy(self) if as_tuple else _nonzero_method(self)
+    return _C._nonzero_numpy(self) if as_tuple else _nonzero_method(self)
 
 
 _wick.nonzero = nonzero

@@ -438,3 +438,12 @@ case("where_cond", lambda T: T.where(T.tensor(NZ)))
 case("where_cond_bool", lambda T: T.where(T.tensor(M34)))
 case("where_cond_0d", lambda T: T.where(T.tensor(3)))
 case("nonzero_no_grad", lambda T: T.tensor(NZ, requires_grad=True).nonzero().requires_grad)
+
+# ---------------------------------------------------------------------------------------- extras
+case("index_put_function_inplace", lambda T: (lambda x: (T.index_put_(x, (L(T, [1]),), T.tensor(2.0)) is x, x))(a34(T)))
+cases("nonzero_static", lambda T, size: T.nonzero_static(T.tensor(NZ), size=size), size=[0, 3, 5, 9])
+case("nonzero_static_fill", lambda T: T.tensor(NZ).nonzero_static(size=6, fill_value=7))
+case("nonzero_static_0d", lambda T: T.nonzero_static(T.tensor(3.0), size=2))
+case("nonzero_static_out", lambda T: (lambda o: (T.nonzero_static(T.tensor(NZ), size=2, out=o), o))(
+    T.zeros(0, dtype=T.int64)))
+error_case("nonzero_static_negative", lambda T: T.nonzero_static(T.tensor(NZ), size=-1))
