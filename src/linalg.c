@@ -15,6 +15,8 @@
 
 #include <ctype.h>
 
+#include "cpu/gemm.h"
+
 /* The C++ type names torch prints in some dtype messages ("expected m1 and m2 to have the same dtype, but got:
  * float != long int"). */
 static const char *const CPP_NAME[WK_NUM_DTYPES] = {
@@ -81,7 +83,24 @@ GEMM_REF(gemm_i16, int16_t, int64_t, ID, TOI16, SI16)
 GEMM_REF(gemm_i8, int8_t, int64_t, ID, TOI8, SI8)
 GEMM_REF(gemm_u8, uint8_t, int64_t, ID, TOU8, SU8)
 
+/* float32 goes through the packed SIMD GEMM (src/cpu/gemm.c); GEMM_REF stays as its reference */
+static int gemm_fast_f32(const gemm_args *g) {
+    const float *a = (const float *)g->a, *b = (const float *)g->b, *bias = (const float *)g->bias;
+    float *c = (float *)g->c;
+    const int64_t m = g->m, n = g->n, k = g->k;
+    if (g->nsum == 0) memset(c, 0, sizeof(float) * (size_t)(m * n)); /* an empty batch sums to zero */
+    for (int64_t s = 0; s < g->nsum; s++)
+        if (wk_gemm_f32(m, n, k, a + s * m * k, k, 1, b + s * k * n, n, 1, s == 0 ? 0.0f : 1.0f, c, n, 1) < 0)
+            return -1;
+    const float alpha = SF(g->alpha), beta = SF(g->beta);
+    const bool use_bias = bias && !(beta == 0);
+    if (alpha != 1 || use_bias)
+        for (int64_t i = 0; i < m * n; i++) c[i] = alpha * c[i] + (use_bias ? beta * bias[i] : 0.0f);
+    return 0;
+}
+
 static int gemm(wk_dtype dt, const gemm_args *g) {
+    if (dt == WK_FLOAT32) return gemm_fast_f32(g);
     size_t accsz = dt == WK_FLOAT64 || !wk_dtype_is_floating(dt) ? 8 : 4;
     void *acc = wk__malloc(accsz * (size_t)(g->n ? g->n : 1));
     if (!acc) return -1;
