@@ -103,6 +103,7 @@ WK_INTERNAL wk_tensor *wk__clone(const wk_tensor *t);                    /* cont
 WK_INTERNAL int wk__copy_(wk_tensor *dst, const wk_tensor *src); /* broadcasting, casting copy; no autograd */
 WK_INTERNAL int wk__fill_(wk_tensor *dst, wk_scalar v);
 WK_INTERNAL bool wk__is_contiguous(const wk_tensor *t);
+WK_INTERNAL bool wk__non_overlapping_and_dense(const wk_tensor *t); /* some dim order is contiguous */
 WK_INTERNAL int64_t wk__numel(const wk_tensor *t);
 WK_INTERNAL int64_t wk__prod(const int64_t *v, int n);
 WK_INTERNAL void wk__contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides);

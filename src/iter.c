@@ -1,22 +1,34 @@
 /* iter.c — the strided iterator and the cast loops. */
 #include "iter.h"
 
-/* Dimension order, innermost first: sort by the operands' strides, the first operand with a decisive
- * (non-zero, non-broadcast) pair of strides deciding. Ties keep torch's default order (last dim innermost). */
+/* Dimension order, innermost first, as TensorIterator's reorder_dimensions: an insertion sort in which the first
+ * operand with a decisive pair of strides decides (a zero stride decides nothing; equal strides put the smaller
+ * size inner) and an undecided comparison goes on to the next dim out. Ties keep the last dim innermost. */
+static int should_swap(int nops, wk_tensor *const *ops, int d0, int d1) { /* 1: d0 belongs outside d1 */
+    for (int k = 0; k < nops; k++) {
+        int64_t s0 = ops[k]->strides[d0], s1 = ops[k]->strides[d1];
+        if (s0 == 0 || s1 == 0) continue;
+        if (s0 < s1) return -1;
+        if (s0 > s1) return 1;
+        if (ops[k]->sizes[d0] > ops[k]->sizes[d1]) return 1;
+    }
+    return 0;
+}
+
 static void compute_perm(int nops, wk_tensor *const *ops, int nd, int *perm) {
     for (int i = 0; i < nd; i++) perm[i] = nd - 1 - i;
-    for (int i = 1; i < nd; i++) { /* stable insertion sort: move a dim inward while it should be inner */
-        for (int j = i; j > 0; j--) {
-            int a = perm[j - 1], b = perm[j]; /* a is currently inner of b; swap if b should be inner */
-            int swap = 0;
-            for (int k = 0; k < nops && !swap; k++) {
-                int64_t sa = ops[k]->strides[a], sb = ops[k]->strides[b];
-                if (ops[k]->sizes[a] == 1 || ops[k]->sizes[b] == 1 || sa == 0 || sb == 0) continue;
-                swap = sb < sa ? 1 : sb > sa ? -1 : 0;
+    for (int i = 1; i < nd; i++) {
+        int dim1 = i;
+        for (int dim0 = i - 1; dim0 >= 0; dim0--) {
+            int c = should_swap(nops, ops, perm[dim0], perm[dim1]);
+            if (c > 0) {
+                int t = perm[dim0];
+                perm[dim0] = perm[dim1];
+                perm[dim1] = t;
+                dim1 = dim0;
+            } else if (c < 0) {
+                break;
             }
-            if (swap != 1) break;
-            perm[j - 1] = b;
-            perm[j] = a;
         }
     }
 }
@@ -24,6 +36,18 @@ static void compute_perm(int nops, wk_tensor *const *ops, int nd, int *perm) {
 wk_tensor *wk_iter_alloc_output(int nin, wk_tensor *const *inputs, int ndim, const int64_t *sizes, wk_dtype dtype) {
     int perm[WK_MAX_DIM];
     int64_t strides[WK_MAX_DIM];
+    /* TensorIterator's fast setup: inputs that are all contiguous give a contiguous output; inputs that are all
+     * non-overlapping and dense with the same strides give those strides (x.t().exp() keeps x.t()'s layout,
+     * size-1 dims included). Broadcast inputs (zero strides) never qualify, as torch's differing shapes do not. */
+    bool contig = nin > 0, nod_same = nin > 0;
+    for (int k = 0; k < nin; k++) {
+        contig = contig && wk__is_contiguous(inputs[k]);
+        nod_same = nod_same && inputs[k]->ndim == ndim && wk__non_overlapping_and_dense(inputs[k]) &&
+                   !memcmp(inputs[k]->sizes, sizes, sizeof(int64_t) * (size_t)ndim) &&
+                   !memcmp(inputs[k]->strides, inputs[0]->strides, sizeof(int64_t) * (size_t)ndim);
+    }
+    if (contig) return wk__empty(ndim, sizes, dtype);
+    if (nod_same) return wk__empty_strided(ndim, sizes, inputs[0]->strides, dtype);
     compute_perm(nin, inputs, ndim, perm);
     int64_t st = 1;
     for (int i = 0; i < ndim; i++) {

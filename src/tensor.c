@@ -70,6 +70,32 @@ bool wk__is_contiguous(const wk_tensor *t) {
     return true;
 }
 
+/* TensorImpl::is_non_overlapping_and_dense: some permutation of the dims is contiguous. */
+bool wk__non_overlapping_and_dense(const wk_tensor *t) {
+    int nd = t->ndim;
+    if (nd == 0) return true;
+    if (nd == 1) return t->sizes[0] < 2 || t->strides[0] == 1;
+    int perm[WK_MAX_DIM]; /* dims, size-1 dims last, the others by stride ascending */
+    for (int i = 0; i < nd; i++) perm[i] = i;
+    for (int i = 1; i < nd; i++) {
+        for (int j = i; j > 0; j--) {
+            int a = perm[j - 1], b = perm[j];
+            bool b_first = t->sizes[a] < 2 ? t->sizes[b] >= 2 : (t->sizes[b] >= 2 && t->strides[b] < t->strides[a]);
+            if (!b_first) break;
+            perm[j - 1] = b;
+            perm[j] = a;
+        }
+    }
+    int64_t want = 1;
+    for (int i = 0; i < nd; i++) {
+        int d = perm[i];
+        if (t->sizes[d] < 2) return true;
+        if (t->strides[d] != want) return false;
+        want *= t->sizes[d];
+    }
+    return true;
+}
+
 int wk__check_sizes(int ndim, const int64_t *sizes) {
     if (ndim > WK_MAX_DIM) {
         wk__error(WK_RUNTIME_ERROR, "wick supports tensors of at most %d dimensions, got %d", WK_MAX_DIM, ndim);
