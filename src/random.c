@@ -1355,9 +1355,12 @@ WK_INTERNAL int wk__multinomial(wk_generator *g, wk_dtype p_dtype, const void *p
         }
     }
     /* q = empty_like(p).exponential_(1): drawn in q's memory order. empty_like keeps p's strides when p
-     * is non-overlapping and dense, so a transposed 2-D p is filled column by column. */
+     * is non-overlapping and dense, and otherwise gives dense strides in p's dim order (infer_dense_strides:
+     * the smaller stride innermost; a zero stride decides nothing; equal strides put the smaller size
+     * innermost), so a transposed 2-D p, sliced or not, is filled column by column. */
     int64_t total = n_dist * n_cat;
-    bool col_major = ndim == 2 && n_dist > 1 && n_cat > 1 && s0 == 1 && s1 == n_dist;
+    bool col_major = ndim == 2 && n_dist > 1 && n_cat > 1 && s0 != 0 && s1 != 0 &&
+                     (s0 < s1 || (s0 == s1 && n_dist < n_cat));
     topk_item *items = wk__malloc((size_t)total * sizeof *items); /* [n_dist][n_cat] (p/q, category) */
     if (!items) return -1;
     for (int64_t m = 0; m < total; m++) {

@@ -67,32 +67,6 @@ static int run_kernel(wk_generator *g, const fill_args *a, wk_dtype dt, void *ou
 
 /* ---- layouts (Note [Filling a tensor in torch's order]) ---- */
 
-/* TensorImpl::is_non_overlapping_and_dense: some permutation of the dims is contiguous. */
-static bool non_overlapping_and_dense(const wk_tensor *t) {
-    int nd = t->ndim;
-    if (nd == 0) return true;
-    if (nd == 1) return t->sizes[0] < 2 || t->strides[0] == 1;
-    int perm[WK_MAX_DIM]; /* dims, size-1 dims last, the others by stride ascending */
-    for (int i = 0; i < nd; i++) perm[i] = i;
-    for (int i = 1; i < nd; i++) {
-        for (int j = i; j > 0; j--) {
-            int a = perm[j - 1], b = perm[j];
-            bool b_first = t->sizes[a] < 2 ? t->sizes[b] >= 2 : (t->sizes[b] >= 2 && t->strides[b] < t->strides[a]);
-            if (!b_first) break;
-            perm[j - 1] = b;
-            perm[j] = a;
-        }
-    }
-    int64_t want = 1;
-    for (int i = 0; i < nd; i++) {
-        int d = perm[i];
-        if (t->sizes[d] < 2) return true;
-        if (t->strides[d] != want) return false;
-        want *= t->sizes[d];
-    }
-    return true;
-}
-
 static int check_no_internal_overlap(const wk_tensor *t) {
     for (int i = 0; i < t->ndim; i++)
         if (t->strides[i] == 0 && t->sizes[i] > 1) {
@@ -108,7 +82,7 @@ static int check_no_internal_overlap(const wk_tensor *t) {
  * order. */
 static wk_tensor *empty_like_preserve(const wk_tensor *t, wk_dtype dtype) {
     wk_tensor *in = (wk_tensor *)t;
-    if (non_overlapping_and_dense(t))
+    if (wk__non_overlapping_and_dense(t))
         return wk__empty_strided(t->ndim, t->sizes, t->strides, dtype == WK_DTYPE_NONE ? t->dtype : dtype);
     return wk_iter_alloc_output(1, &in, t->ndim, t->sizes, dtype == WK_DTYPE_NONE ? t->dtype : dtype);
 }
@@ -121,7 +95,7 @@ static int fill(wk_tensor *self, wk_generator *g, const fill_args *a) {
     int64_t n = wk__numel(self);
     if (n == 0) return 0;
     if (check_no_internal_overlap(self) < 0) return -1;
-    if (non_overlapping_and_dense(self)) return run_kernel(g, a, dt, wk__data(self), n);
+    if (wk__non_overlapping_and_dense(self)) return run_kernel(g, a, dt, wk__data(self), n);
     wk_tensor *tmp = empty_like_preserve(self, dt); /* dense, self's dim order */
     if (!tmp) return -1;
     int rc = run_kernel(g, a, dt, wk__data(tmp), n);

@@ -556,6 +556,9 @@ xcases("multinomial_1d", lambda T, k, repl: T.multinomial(T.tensor([0.2, 0.1, 0.
 xcase("multinomial_replacement_many", lambda T: T.multinomial(T.tensor([[1., 2., 3.], [3., 0., 1.]]), 40, True))
 xcase("multinomial_transposed", lambda T: T.multinomial(T.tensor(MULTI_P).t() + 0.5, 2))
 xcase("multinomial_transposed_sliced", lambda T: T.multinomial(T.tensor(MULTI_P * 2).t()[:, ::2] + 0.5, 2))
+xcases("multinomial_non_dense", lambda T, k: T.multinomial((T.tensor(MULTI_P * 2) + 0.25).t()[:, ::2], k),
+       k=[1, 2, 3])
+xcase("multinomial_expanded_rows", lambda T: T.multinomial(T.tensor([[0.1, 0.5, 0.4]]).expand(4, 3), 2))
 xcase("multinomial_ties_half", lambda T: T.multinomial(T.ones(4, 20, dtype=T.float16), 5))
 xcase("multinomial_large", lambda T: summary(T.multinomial(T.tensor(list(range(1, 1001)), dtype=T.float64), 100)))
 xcase("multinomial_method_generator", lambda T: (lambda g: T.tensor(MULTI_P).multinomial(2, generator=g))(
@@ -753,6 +756,24 @@ xcases("interleave", lambda T, seq: (INTERLEAVE[seq](T), state_crc(T)), seq=list
 xcases("sequence_state", lambda T, s: (T.manual_seed(s), T.randn(3), T.rand(17), T.randint(0, 2 ** 30, (5,)),
                                        T.randperm(10), T.zeros(4).exponential_(), T.bernoulli(T.full((6,), 0.5)),
                                        T.multinomial(T.ones(5), 3), state_crc(T))[1:], s=[0, 1, 99, 2 ** 63])
+
+# The layout of a pointwise result decides the order the next sampler draws in (TensorIterator's output rules:
+# all-contiguous inputs give a contiguous output, same-strided dense inputs keep their strides, otherwise the
+# dims are ordered by the inputs' strides, size-1 dims included).
+POINTWISE_LAYOUTS = {
+    "t_col_plus_scalar": lambda T: T.zeros(1, 5).t() + 1,
+    "t_col_times_self": lambda T: (lambda x: x * x)(T.zeros(1, 5).t()),
+    "t_col_exp": lambda T: T.zeros(1, 5).t().exp(),
+    "perm_size1_plus_scalar": lambda T: T.zeros(5, 1, 17).permute(2, 1, 0) + 1,
+    "perm_size1_exp": lambda T: T.zeros(5, 1, 17).permute(2, 1, 0).exp(),
+    "perm_times_self": lambda T: (lambda x: x * x)(T.zeros(2, 3, 4).permute(1, 2, 0)),
+    "t_plus_contig": lambda T: T.zeros(4, 6).t() + T.zeros(6, 4),
+    "sliced_plus_scalar": lambda T: T.zeros(4, 10).t()[::2] + 1,
+}
+xcases("pointwise_layout_then_sample", lambda T, x: (lambda y: (y.stride(), T.rand_like(y).stride(),
+                                                                val(T.randn_like(y)),
+                                                                val(T.dropout(y, 0.4, True))))(
+    POINTWISE_LAYOUTS[x](T)), x=list(POINTWISE_LAYOUTS))
 
 # ========================================================================================== dropout
 DROP_X = [[1.5, -2.0, 0.25, 3.0, -1.0], [0.5, 4.0, -0.75, 2.5, 1.25], [-3.0, 0.125, 1.0, -0.5, 2.0]]
