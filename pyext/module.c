@@ -458,6 +458,12 @@ static int exec_module(PyObject *m) {
     if (add_functions(m, wk_generated_functions) < 0) return -1;
     if (add_functions(m, wk_py_function_functions) < 0) return -1;
     if (add_functions(m, wk_py_storage_functions) < 0) return -1;
+    /* torch._C._nn: the ops whose table entry says `python_module: nn` (F.* call them; not in the torch namespace) */
+    PyObject *nn = PyModule_New("wick._C._nn");
+    if (!nn || add_functions(nn, wk_generated_nn_functions) < 0 || PyModule_AddObject(m, "_nn", nn) < 0) {
+        Py_XDECREF(nn);
+        return -1;
+    }
     return 0;
 }
 

@@ -1003,15 +1003,16 @@ def emit_py(ops):
     for op in ops:
         if 'c' in op.variants:  # C-only helpers (also `c inplace`: a C-only in-place op) get no Python binding
             continue
+        fkind = 'nnfunction' if op.fields.get('python_module') == 'nn' else 'function'  # torch._C._nn.<name>
         for pyname in op.python:
             if 'function' in op.variants:
-                groups.setdefault(('function', pyname), []).append((op, 'function'))
+                groups.setdefault((fkind, pyname), []).append((op, 'function'))
             if 'method' in op.variants:
                 groups.setdefault(('method', pyname), []).append((op, 'method'))
             if 'inplace' in op.variants:
                 groups.setdefault(('method', pyname + '_'), []).append((op, 'inplace'))
                 if 'function_inplace' in op.fields.get('extra', ''):
-                    groups.setdefault(('function', pyname + '_'), []).append((op, 'inplace'))
+                    groups.setdefault((fkind, pyname + '_'), []).append((op, 'inplace'))
         # extra Python method names: `python_method` (e.g. __mod__ __rand__), `python_inplace` (e.g. __imod__)
         for pyname in op.fields.get('python_method', '').split():
             groups.setdefault(('method', pyname), []).append((op, 'method'))
@@ -1131,6 +1132,11 @@ def emit_py(ops):
     o.append('PyMethodDef wk_generated_functions[] = {')
     for kind, pyname, fname in funcs:
         if kind == 'function':
+            o.append('    {%s, (PyCFunction)(void (*)(void))%s, METH_VARARGS | METH_KEYWORDS, NULL},' % (c_str(pyname), fname))
+    o.append('    {NULL, NULL, 0, NULL}};')
+    o.append('PyMethodDef wk_generated_nn_functions[] = {')
+    for kind, pyname, fname in funcs:
+        if kind == 'nnfunction':
             o.append('    {%s, (PyCFunction)(void (*)(void))%s, METH_VARARGS | METH_KEYWORDS, NULL},' % (c_str(pyname), fname))
     o.append('    {NULL, NULL, 0, NULL}};')
     o.append('PyMethodDef wk_generated_methods[] = {')

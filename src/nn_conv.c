@@ -1,0 +1,623 @@
+/* nn_conv.c — convolution (1-3 spatial dims, stride, padding, dilation, groups, transposed) and its backward ops,
+ * through im2col / col2im and a plain matrix-product loop on float64 working buffers (Note [nn working
+ * precision]); conv1d/2d/3d and conv_transpose1d/2d/3d are the composites torch exposes (unbatched input,
+ * padding='same'/'valid').
+ *
+ * Note [Convolution as one relation]: a convolution relates an "image" side (spatial sizes In) and a "columns"
+ * side (spatial sizes L) by  pos_j = l_j * stride_j - pad_j + k_j * dilation_j.  A normal convolution reads the
+ * image (its input) and writes the columns (its output); a transposed one reads the columns (its input) and writes
+ * the image (its output). So three kernels serve both and all their gradients:
+ *   cols_from_image(B, W) -> A :  A[n, o, l] = sum_r W[o, r] * im2col(B[n])[r, l]
+ *   image_from_cols(A, W) -> B :  B[n] = col2im(sum_o W[o, r] * A[n, o, l])
+ *   weight_grad(A, B)     -> W :  W[o, r] = sum_n sum_l A[n, o, l] * im2col(B[n])[r, l]
+ * with per-group blocks of channels. Normal: A = output [N, Cout, L], B = input [N, Cin, I], W = [Cout, Cin/g*K].
+ * Transposed: A = input [N, Cin, L], B = output [N, Cout, I], W = [Cin, Cout/g*K]. */
+#include "nn.h"
+
+#include <stdio.h>
+
+typedef wk__nn_rel rel;
+
+static void rel_finish(rel *r) { wk__nn_rel_finish(r); }
+void wk__nn_rel_finish(wk__nn_rel *r) {
+    r->Isz = r->Lsz = r->Ksz = 1;
+    for (int j = 0; j < r->nd; j++) {
+        r->Isz *= r->In[j];
+        r->Lsz *= r->Ln[j];
+        r->Ksz *= r->Kn[j];
+    }
+}
+
+/* col[r, l] for one image block b [Cbg, Isz]: r = c * Ksz + kk. col is [Cbg * Ksz, Lsz]. */
+void wk__nn_im2col(const wk__nn_rel *R, const double *b, int64_t Cbg, double *col) {
+    int64_t kk[3] = {0}, l[3] = {0};
+    for (int64_t c = 0; c < Cbg; c++)
+        for (int64_t k = 0; k < R->Ksz; k++) {
+            int64_t rem = k;
+            for (int j = R->nd - 1; j >= 0; j--) {
+                kk[j] = rem % R->Kn[j];
+                rem /= R->Kn[j];
+            }
+            double *dst = col + (c * R->Ksz + k) * R->Lsz;
+            const double *src = b + c * R->Isz;
+            for (int64_t li = 0; li < R->Lsz; li++) {
+                int64_t lr = li, off = 0;
+                bool inside = true;
+                for (int j = R->nd - 1; j >= 0; j--) {
+                    l[j] = lr % R->Ln[j];
+                    lr /= R->Ln[j];
+                }
+                for (int j = 0; j < R->nd && inside; j++) {
+                    int64_t pos = l[j] * R->s[j] - R->p[j] + kk[j] * R->d[j];
+                    inside = pos >= 0 && pos < R->In[j];
+                    off = off * R->In[j] + pos;
+                }
+                dst[li] = inside ? src[off] : 0;
+            }
+        }
+}
+
+/* b[c, pos] += col[r, l] (the adjoint of im2col) */
+void wk__nn_col2im(const wk__nn_rel *R, const double *col, int64_t Cbg, double *b) {
+    int64_t kk[3] = {0}, l[3] = {0};
+    for (int64_t c = 0; c < Cbg; c++)
+        for (int64_t k = 0; k < R->Ksz; k++) {
+            int64_t rem = k;
+            for (int j = R->nd - 1; j >= 0; j--) {
+                kk[j] = rem % R->Kn[j];
+                rem /= R->Kn[j];
+            }
+            const double *src = col + (c * R->Ksz + k) * R->Lsz;
+            double *dst = b + c * R->Isz;
+            for (int64_t li = 0; li < R->Lsz; li++) {
+                int64_t lr = li, off = 0;
+                bool inside = true;
+                for (int j = R->nd - 1; j >= 0; j--) {
+                    l[j] = lr % R->Ln[j];
+                    lr /= R->Ln[j];
+                }
+                for (int j = 0; j < R->nd && inside; j++) {
+                    int64_t pos = l[j] * R->s[j] - R->p[j] + kk[j] * R->d[j];
+                    inside = pos >= 0 && pos < R->In[j];
+                    off = off * R->In[j] + pos;
+                }
+                if (inside) dst[off] += src[li];
+            }
+        }
+}
+
+/* A [N, Ca, Lsz] = W [Ca, Cbg*Ksz] x im2col(B [N, Cb, Isz]) per group */
+static int cols_from_image(const rel *R, const double *B, const double *W, double *A) {
+    int64_t Cag = R->Ca / R->G, Cbg = R->Cb / R->G, Rn = Cbg * R->Ksz;
+    double *col = wk__malloc(sizeof(double) * (size_t)(Rn * R->Lsz > 0 ? Rn * R->Lsz : 1)); /* [Rn, Lsz] */
+    if (!col) return -1;
+    for (int64_t n = 0; n < R->N; n++)
+        for (int64_t g = 0; g < R->G; g++) {
+            wk__nn_im2col(R, B + (n * R->Cb + g * Cbg) * R->Isz, Cbg, col);
+            for (int64_t o = 0; o < Cag; o++) {
+                double *out = A + (n * R->Ca + g * Cag + o) * R->Lsz;
+                const double *w = W + (g * Cag + o) * Rn;
+                for (int64_t r = 0; r < Rn; r++) {
+                    double wv = w[r];
+                    const double *cr = col + r * R->Lsz;
+                    for (int64_t li = 0; li < R->Lsz; li++) out[li] += wv * cr[li];
+                }
+            }
+        }
+    free(col);
+    return 0;
+}
+
+/* B [N, Cb, Isz] += col2im(W^T x A) per group */
+static int image_from_cols(const rel *R, const double *A, const double *W, double *B) {
+    int64_t Cag = R->Ca / R->G, Cbg = R->Cb / R->G, Rn = Cbg * R->Ksz;
+    double *col = wk__malloc(sizeof(double) * (size_t)(Rn * R->Lsz > 0 ? Rn * R->Lsz : 1)); /* [Rn, Lsz] */
+    if (!col) return -1;
+    for (int64_t n = 0; n < R->N; n++)
+        for (int64_t g = 0; g < R->G; g++) {
+            memset(col, 0, sizeof(double) * (size_t)(Rn * R->Lsz));
+            for (int64_t o = 0; o < Cag; o++) {
+                const double *a = A + (n * R->Ca + g * Cag + o) * R->Lsz;
+                const double *w = W + (g * Cag + o) * Rn;
+                for (int64_t r = 0; r < Rn; r++) {
+                    double wv = w[r];
+                    double *cr = col + r * R->Lsz;
+                    for (int64_t li = 0; li < R->Lsz; li++) cr[li] += wv * a[li];
+                }
+            }
+            wk__nn_col2im(R, col, Cbg, B + (n * R->Cb + g * Cbg) * R->Isz);
+        }
+    free(col);
+    return 0;
+}
+
+/* W [Ca, Cbg*Ksz] += sum_n A[n] x im2col(B[n])^T per group */
+static int weight_grad(const rel *R, const double *A, const double *B, double *W) {
+    int64_t Cag = R->Ca / R->G, Cbg = R->Cb / R->G, Rn = Cbg * R->Ksz;
+    double *col = wk__malloc(sizeof(double) * (size_t)(Rn * R->Lsz > 0 ? Rn * R->Lsz : 1)); /* [Rn, Lsz] */
+    if (!col) return -1;
+    for (int64_t n = 0; n < R->N; n++)
+        for (int64_t g = 0; g < R->G; g++) {
+            wk__nn_im2col(R, B + (n * R->Cb + g * Cbg) * R->Isz, Cbg, col);
+            for (int64_t o = 0; o < Cag; o++) {
+                const double *a = A + (n * R->Ca + g * Cag + o) * R->Lsz;
+                double *w = W + (g * Cag + o) * Rn;
+                for (int64_t r = 0; r < Rn; r++) {
+                    const double *cr = col + r * R->Lsz;
+                    double acc = 0;
+                    for (int64_t li = 0; li < R->Lsz; li++) acc += a[li] * cr[li];
+                    w[r] += acc;
+                }
+            }
+        }
+    free(col);
+    return 0;
+}
+
+/* ---- argument checks (torch's ConvParams / check_shape_forward wording) ---- */
+typedef struct {
+    int nd;
+    int64_t stride[3], padding[3], dilation[3], output_padding[3];
+    bool transposed;
+    int64_t groups;
+} conv_params;
+
+static int expand_named(wk_intlist v, int nd, const char *name, int64_t *out) {
+    if (nd < 1 || nd > 3 || wk__nn_expand_param(v, nd, out) < 0) {
+        wk_strbuf b = {0};
+        wk_sb_ints(&b, v.data, (int)v.len);
+        wk__error(WK_RUNTIME_ERROR,
+                  "expected %s to be a single integer value or a list of %d values to match the convolution "
+                  "dimensions, but got %s=%s",
+                  name, nd, name, b.s ? b.s : "");
+        wk_sb_free(&b);
+        return -1;
+    }
+    return 0;
+}
+
+static const char *legacy_name(wk_dtype dt) {
+    return dt == WK_BFLOAT16 ? "CPUBFloat16Type" : wk__legacy_type_name(dt);
+}
+
+static void sizes_str(wk_strbuf *b, const int64_t *v, int n) { wk_sb_ints(b, v, n); }
+
+static int conv_check(const wk_tensor *input, const wk_tensor *weight, const wk_tensor *bias, wk_intlist stride,
+                      wk_intlist padding, wk_intlist dilation, bool transposed, wk_intlist output_padding,
+                      int64_t groups, conv_params *P) {
+    if (groups <= 0) return wk__error(WK_RUNTIME_ERROR, "non-positive groups is not supported"), -1;
+    int nd = weight->ndim - 2;
+    P->nd = nd;
+    P->transposed = transposed;
+    P->groups = groups;
+    if (expand_named(stride, nd, "stride", P->stride) < 0 || expand_named(padding, nd, "padding", P->padding) < 0 ||
+        expand_named(dilation, nd, "dilation", P->dilation) < 0)
+        return -1;
+    if (transposed) {
+        if (expand_named(output_padding, nd, "output_padding", P->output_padding) < 0) return -1;
+    } else {
+        for (int j = 0; j < nd; j++) P->output_padding[j] = 0;
+    }
+    for (int j = 0; j < nd; j++)
+        if (P->padding[j] < 0) return wk__error(WK_RUNTIME_ERROR, "negative padding is not supported"), -1;
+    for (int j = 0; j < nd; j++)
+        if (P->output_padding[j] < 0) return wk__error(WK_RUNTIME_ERROR, "negative output_padding is not supported"), -1;
+    for (int j = 0; j < nd; j++)
+        if (P->stride[j] <= 0) return wk__error(WK_RUNTIME_ERROR, "non-positive stride is not supported"), -1;
+    for (int j = 0; j < nd; j++)
+        if (P->dilation[j] < 0) return wk__error(WK_RUNTIME_ERROR, "dilation should be greater than zero"), -1;
+    for (int j = 0; j < nd; j++)
+        if (P->dilation[j] == 0) return wk__error(WK_RUNTIME_ERROR, "non-positive dilation is not supported"), -1;
+    if (input->dtype != weight->dtype) {
+        wk_dtype i = input->dtype;
+        if (i == WK_FLOAT32 || i == WK_FLOAT16 || i == WK_BFLOAT16)
+            wk__error(WK_RUNTIME_ERROR,
+                      "Input type (%s) and weight type (%s) should be the same or input should be a MKLDNN tensor and "
+                      "weight is a dense tensor",
+                      legacy_name(i), legacy_name(weight->dtype));
+        else
+            wk__error(WK_RUNTIME_ERROR, "expected scalar type %s but found %s", wk_dtype_scalar_name(i),
+                      wk_dtype_scalar_name(weight->dtype));
+        return -1;
+    }
+    if (bias && bias->dtype != input->dtype) {
+        wk__error(WK_RUNTIME_ERROR, "Input type (%s) and bias type (%s) should be the same",
+                  wk__cpp_type_name(input->dtype), wk__cpp_type_name(bias->dtype));
+        return -1;
+    }
+    wk_strbuf ws = {0}, is = {0}, bs = {0};
+    sizes_str(&ws, weight->sizes, weight->ndim);
+    sizes_str(&is, input->sizes, input->ndim);
+    int rc = -1;
+    if (weight->ndim != input->ndim) {
+        wk__error(WK_RUNTIME_ERROR,
+                  "Expected %d-dimensional input for %d-dimensional weight %s, but got %d-dimensional input of size %s "
+                  "instead",
+                  weight->ndim, weight->ndim, ws.s, input->ndim, is.s);
+        goto done;
+    }
+    if (weight->sizes[0] < groups) {
+        wk__error(WK_RUNTIME_ERROR,
+                  "Given groups=%lld, expected weight to be at least %lld at dimension 0, but got weight of size %s "
+                  "instead",
+                  (long long)groups, (long long)groups, ws.s);
+        goto done;
+    }
+    if (weight->sizes[0] % groups) {
+        wk__error(WK_RUNTIME_ERROR,
+                  "Given groups=%lld, expected weight to be divisible by %lld at dimension 0, but got weight of size "
+                  "[%s] instead",
+                  (long long)groups, (long long)groups, ws.s);
+        goto done;
+    }
+    if (bias) sizes_str(&bs, bias->sizes, bias->ndim);
+    if (!transposed) {
+        if (input->sizes[1] != weight->sizes[1] * groups) {
+            wk__error(WK_RUNTIME_ERROR,
+                      "Given groups=%lld, weight of size %s, expected input%s to have %lld channels, but got %lld "
+                      "channels instead",
+                      (long long)groups, ws.s, is.s, (long long)(weight->sizes[1] * groups), (long long)input->sizes[1]);
+            goto done;
+        }
+        if (bias && !(bias->ndim == 1 && bias->sizes[0] == weight->sizes[0])) {
+            wk__error(WK_RUNTIME_ERROR,
+                      "Given weight of size %s, expected bias to be 1-dimensional with %lld elements, but got bias of "
+                      "size %s instead",
+                      ws.s, (long long)weight->sizes[0], bs.s);
+            goto done;
+        }
+        bool ok = true;
+        wk_strbuf a = {0}, k = {0};
+        for (int j = 0; j < nd; j++) {
+            int64_t in = input->sizes[j + 2] + 2 * P->padding[j], ke = P->dilation[j] * (weight->sizes[j + 2] - 1) + 1;
+            wk_sb_printf(&a, "%s%lld", j ? " x " : "", (long long)in);
+            wk_sb_printf(&k, "%s%lld", j ? " x " : "", (long long)ke);
+            if (in < ke) ok = false;
+        }
+        if (!ok)
+            wk__error(WK_RUNTIME_ERROR,
+                      "Calculated padded input size per channel: (%s). Kernel size: (%s). Kernel size can't be greater "
+                      "than actual input size",
+                      a.s, k.s);
+        wk_sb_free(&a);
+        wk_sb_free(&k);
+        if (!ok) goto done;
+    } else {
+        if (input->sizes[1] != weight->sizes[0]) {
+            wk__error(WK_RUNTIME_ERROR,
+                      "Given transposed=1, weight of size %s, expected input%s to have %lld channels, but got %lld "
+                      "channels instead",
+                      ws.s, is.s, (long long)weight->sizes[0], (long long)input->sizes[1]);
+            goto done;
+        }
+        if (bias && !(bias->ndim == 1 && bias->sizes[0] == weight->sizes[1] * groups)) {
+            wk__error(WK_RUNTIME_ERROR,
+                      "Given transposed=1, weight of size %s, expected bias to be 1-dimensional with %lld elements, "
+                      "but got bias of size %s instead",
+                      ws.s, (long long)(weight->sizes[1] * groups), bs.s);
+            goto done;
+        }
+        bool ok = true;
+        for (int j = 0; j < nd; j++)
+            if (!(P->output_padding[j] < P->stride[j] || P->output_padding[j] < P->dilation[j])) ok = false;
+        if (!ok) {
+            static const char *names2[3] = {"depth", "height", "width"};
+            wk_strbuf m = {0};
+            int n2 = nd < 2 ? 2 : nd, first = 3 - n2;
+            int64_t op[3], st[3], dl[3];
+            for (int j = 0; j < n2; j++) { /* 1-d runs as 2-d with a leading size-1 dim */
+                int src = j - (n2 - nd);
+                op[j] = src < 0 ? 0 : P->output_padding[src];
+                st[j] = src < 0 ? 1 : P->stride[src];
+                dl[j] = src < 0 ? 1 : P->dilation[src];
+            }
+            wk_sb_puts(&m, "output padding must be smaller than either stride or dilation, but got");
+            for (int j = 0; j < n2; j++) wk_sb_printf(&m, " output_padding_%s: %lld", names2[first + j], (long long)op[j]);
+            for (int j = 0; j < n2; j++) wk_sb_printf(&m, " stride_%s: %lld", names2[first + j], (long long)st[j]);
+            for (int j = 0; j < n2; j++) wk_sb_printf(&m, " dilation_%s: %lld", names2[first + j], (long long)dl[j]);
+            wk__error(WK_RUNTIME_ERROR, "%s", m.s ? m.s : "");
+            wk_sb_free(&m);
+            goto done;
+        }
+    }
+    if (input->dtype == WK_BOOL) {
+        wk__not_implemented_for(nd == 3 ? "slow_conv3d_cpu" : "slow_conv2d_cpu", WK_BOOL);
+        goto done;
+    }
+    rc = 0;
+done:
+    wk_sb_free(&ws);
+    wk_sb_free(&is);
+    wk_sb_free(&bs);
+    return rc;
+}
+
+/* The relation of a conv call: input [N, C, *in], weight, params; out_sizes gets the output's sizes. */
+static int conv_rel(const wk_tensor *input, const wk_tensor *weight, const conv_params *P, rel *R,
+                    int64_t *out_sizes) {
+    memset(R, 0, sizeof *R);
+    R->nd = P->nd;
+    R->N = input->sizes[0];
+    R->G = P->groups;
+    out_sizes[0] = input->sizes[0];
+    for (int j = 0; j < P->nd; j++) {
+        R->Kn[j] = weight->sizes[j + 2];
+        R->s[j] = P->stride[j];
+        R->p[j] = P->padding[j];
+        R->d[j] = P->dilation[j];
+    }
+    if (!P->transposed) {
+        R->Cb = input->sizes[1];
+        R->Ca = weight->sizes[0];
+        out_sizes[1] = R->Ca;
+        for (int j = 0; j < P->nd; j++) {
+            R->In[j] = input->sizes[j + 2];
+            R->Ln[j] = (R->In[j] + 2 * R->p[j] - R->d[j] * (R->Kn[j] - 1) - 1) / R->s[j] + 1;
+            out_sizes[j + 2] = R->Ln[j];
+        }
+    } else {
+        R->Ca = input->sizes[1];
+        R->Cb = weight->sizes[1] * P->groups;
+        out_sizes[1] = R->Cb;
+        for (int j = 0; j < P->nd; j++) {
+            R->Ln[j] = input->sizes[j + 2];
+            R->In[j] = (R->Ln[j] - 1) * R->s[j] - 2 * R->p[j] + R->d[j] * (R->Kn[j] - 1) + P->output_padding[j] + 1;
+            if (R->In[j] <= 0) {
+                wk__error(WK_RUNTIME_ERROR, "could not construct a memory descriptor using a format tag");
+                return -1;
+            }
+            out_sizes[j + 2] = R->In[j];
+        }
+    }
+    rel_finish(R);
+    return 0;
+}
+
+wk_tensor *wk_impl_convolution(wk_tensor *input, wk_tensor *weight, wk_tensor *bias, wk_intlist stride,
+                               wk_intlist padding, wk_intlist dilation, bool transposed, wk_intlist output_padding,
+                               int64_t groups) {
+    conv_params P;
+    if (conv_check(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, &P) < 0)
+        return NULL;
+    rel R;
+    int64_t osz[WK_MAX_DIM];
+    if (conv_rel(input, weight, &P, &R, osz) < 0) return NULL;
+    wk_tensor *out = wk__nn_work(input->ndim, osz);
+    double *x = wk__nn_load(input), *w = wk__nn_load(weight), *b = bias ? wk__nn_load(bias) : NULL;
+    int rc = -1;
+    if (!out || !x || !w || (bias && !b)) goto done;
+    double *o = wk__nn_data(out);
+    rc = transposed ? image_from_cols(&R, x, w, o) : cols_from_image(&R, x, w, o);
+    if (rc == 0 && b) {
+        int64_t C = osz[1], S = wk__prod(osz + 2, P.nd);
+        for (int64_t n = 0; n < osz[0]; n++)
+            for (int64_t c = 0; c < C; c++)
+                for (int64_t i = 0; i < S; i++) o[(n * C + c) * S + i] += b[c];
+    }
+done:
+    free(x);
+    free(w);
+    free(b);
+    if (rc < 0) {
+        wk_release(out);
+        return NULL;
+    }
+    return wk__nn_finish(out, input->dtype);
+}
+
+/* grad_input: the adjoint of convolution in its input (sizes input_sizes). grad_output [N, Cout, *out]. */
+wk_tensor *wk_impl__nn_conv_backward_input(wk_tensor *grad_output, wk_tensor *weight, wk_intlist input_sizes,
+                                           wk_intlist stride, wk_intlist padding, wk_intlist dilation, bool transposed,
+                                           wk_intlist output_padding, int64_t groups) {
+    conv_params P;
+    if (input_sizes.len != weight->ndim || input_sizes.len > WK_MAX_DIM)
+        return WK_FAIL(WK_RUNTIME_ERROR, "convolution_backward: bad input sizes");
+    /* a header with input's sizes, for the checks and the geometry only (never read) */
+    wk_tensor meta_, *meta = &meta_;
+    memset(meta, 0, sizeof meta_);
+    meta->ndim = weight->ndim;
+    meta->dtype = weight->dtype;
+    int64_t *isz = meta->sizes;
+    memcpy(isz, input_sizes.data, sizeof(int64_t) * (size_t)input_sizes.len);
+    int rc = conv_check(meta, weight, NULL, stride, padding, dilation, transposed, output_padding, groups, &P);
+    rel R;
+    int64_t osz[WK_MAX_DIM];
+    if (rc == 0) rc = conv_rel(meta, weight, &P, &R, osz);
+    if (rc < 0) return NULL;
+    if (grad_output->ndim != weight->ndim || memcmp(grad_output->sizes, osz, sizeof(int64_t) * (size_t)weight->ndim))
+        return WK_FAIL(WK_RUNTIME_ERROR, "convolution_backward: grad_output has the wrong shape");
+    wk_tensor *out = wk__nn_work(weight->ndim, isz);
+    double *g = wk__nn_load(grad_output), *w = wk__nn_load(weight);
+    rc = -1;
+    if (out && g && w) rc = transposed ? cols_from_image(&R, g, w, wk__nn_data(out)) : image_from_cols(&R, g, w, wk__nn_data(out));
+    free(g);
+    free(w);
+    if (rc < 0) {
+        wk_release(out);
+        return NULL;
+    }
+    return wk__nn_finish(out, grad_output->dtype);
+}
+
+wk_tensor *wk_impl__nn_conv_backward_weight(wk_tensor *grad_output, wk_tensor *input, wk_intlist weight_sizes,
+                                            wk_intlist stride, wk_intlist padding, wk_intlist dilation, bool transposed,
+                                            wk_intlist output_padding, int64_t groups) {
+    conv_params P;
+    if (weight_sizes.len != input->ndim || weight_sizes.len > WK_MAX_DIM)
+        return WK_FAIL(WK_RUNTIME_ERROR, "convolution_backward: bad weight sizes");
+    wk_tensor meta_, *meta = &meta_; /* weight's sizes, for the checks and the geometry only */
+    memset(meta, 0, sizeof meta_);
+    meta->ndim = input->ndim;
+    meta->dtype = input->dtype;
+    int64_t *wsz = meta->sizes;
+    memcpy(wsz, weight_sizes.data, sizeof(int64_t) * (size_t)weight_sizes.len);
+    int rc = conv_check(input, meta, NULL, stride, padding, dilation, transposed, output_padding, groups, &P);
+    rel R;
+    int64_t osz[WK_MAX_DIM];
+    if (rc == 0) rc = conv_rel(input, meta, &P, &R, osz);
+    if (rc < 0) return NULL;
+    if (grad_output->ndim != input->ndim || memcmp(grad_output->sizes, osz, sizeof(int64_t) * (size_t)input->ndim))
+        return WK_FAIL(WK_RUNTIME_ERROR, "convolution_backward: grad_output has the wrong shape");
+    wk_tensor *out = wk__nn_work(input->ndim, wsz);
+    double *g = wk__nn_load(grad_output), *x = wk__nn_load(input);
+    rc = -1;
+    if (out && g && x) rc = transposed ? weight_grad(&R, x, g, wk__nn_data(out)) : weight_grad(&R, g, x, wk__nn_data(out));
+    free(g);
+    free(x);
+    if (rc < 0) {
+        wk_release(out);
+        return NULL;
+    }
+    return wk__nn_finish(out, grad_output->dtype);
+}
+
+/* grad_bias = grad_output summed over every dim but 1 */
+wk_tensor *wk_impl__nn_conv_backward_bias(wk_tensor *grad_output) {
+    int64_t dims[WK_MAX_DIM];
+    int n = 0;
+    for (int i = 0; i < grad_output->ndim; i++)
+        if (i != 1) dims[n++] = i;
+    return wk_impl_sum_dim(grad_output, wk_ints(dims, n), false, WK_DTYPE_NONE);
+}
+
+/* the adjoint of _nn_conv_backward_bias: grad [C] -> [1, C, 1, ...] expanded to sizes */
+wk_tensor *wk_impl__nn_conv_bias_expand(wk_tensor *grad, wk_intlist sizes) {
+    int64_t shape[WK_MAX_DIM], zs[WK_MAX_DIM] = {0};
+    if (sizes.len < 2 || grad->ndim != 1 || grad->sizes[0] != sizes.data[1])
+        return WK_FAIL(WK_RUNTIME_ERROR, "convolution: bad bias gradient shape");
+    for (int i = 0; i < sizes.len; i++) shape[i] = sizes.data[i];
+    zs[1] = grad->strides[0];
+    wk_tensor *v = wk__alias(grad, (int)sizes.len, shape, zs, grad->offset);
+    if (!v) return NULL;
+    wk_tensor *r = wk__clone(v);
+    wk_release(v);
+    return r;
+}
+
+/* ---- conv1d/2d/3d, conv_transpose1d/2d/3d: unbatched input and padding strings ---- */
+static wk_tensor *batchify(wk_tensor *input, int nd, const char *fname, bool *unbatched) {
+    if (input->ndim != nd + 1 && input->ndim != nd + 2) {
+        wk_strbuf b = {0};
+        wk_sb_ints(&b, input->sizes, input->ndim);
+        wk__error(WK_RUNTIME_ERROR, "Expected %dD (unbatched) or %dD (batched) input to %s, but got input of size: %s",
+                  nd + 1, nd + 2, fname, b.s ? b.s : "");
+        wk_sb_free(&b);
+        return NULL;
+    }
+    *unbatched = input->ndim == nd + 1;
+    if (!*unbatched) return wk_retain(input);
+    int64_t shape[WK_MAX_DIM];
+    shape[0] = 1;
+    memcpy(shape + 1, input->sizes, sizeof(int64_t) * (size_t)input->ndim);
+    return wk_reshape(input, wk_ints(shape, input->ndim + 1)); /* TODO: unsqueeze(0) once it lands (grad_fn name) */
+}
+
+static wk_tensor *unbatchify(wk_tensor *out, bool unbatched) {
+    if (!out || !unbatched) return out;
+    wk_tensor *r = wk_reshape(out, wk_ints(out->sizes + 1, out->ndim - 1)); /* TODO: squeeze(0) (SqueezeBackward1) */
+    wk_release(out);
+    return r;
+}
+
+static wk_tensor *conv_nd(int nd, const char *fname, wk_tensor *input, wk_tensor *weight, wk_tensor *bias,
+                          wk_intlist stride, wk_intlist padding, wk_intlist dilation, int64_t groups) {
+    bool unb;
+    wk_tensor *x = batchify(input, nd, fname, &unb);
+    if (!x) return NULL;
+    int64_t zero[3] = {0, 0, 0};
+    wk_tensor *r = wk_convolution(x, weight, bias, stride, padding, dilation, false, wk_ints(zero, nd), groups);
+    wk_release(x);
+    return unbatchify(r, unb);
+}
+
+static wk_tensor *conv_nd_str(int nd, const char *fname, wk_tensor *input, wk_tensor *weight, wk_tensor *bias,
+                              wk_intlist stride, const char *padding, wk_intlist dilation, int64_t groups) {
+    int64_t pad[3] = {0, 0, 0};
+    if (!strcmp(padding, "valid")) return conv_nd(nd, fname, input, weight, bias, stride, wk_ints(pad, nd), dilation, groups);
+    if (strcmp(padding, "same")) {
+        wk__error(WK_RUNTIME_ERROR, "Invalid padding string: '%s'", padding);
+        return NULL;
+    }
+    int64_t st[3], dl[3];
+    if (expand_named(stride, nd, "stride", st) < 0 || expand_named(dilation, nd, "dilation", dl) < 0) return NULL;
+    for (int j = 0; j < nd; j++)
+        if (st[j] != 1) return WK_FAIL(WK_RUNTIME_ERROR, "padding='same' is not supported for strided convolutions");
+    if (weight->ndim != nd + 2) return conv_nd(nd, fname, input, weight, bias, stride, wk_ints(pad, nd), dilation, groups);
+    bool unb;
+    wk_tensor *x = batchify(input, nd, fname, &unb);
+    if (!x) return NULL;
+    /* total padding d * (k - 1) per dim: symmetric part as padding, the odd extra on the right via constant_pad_nd */
+    int64_t extra[6] = {0};
+    bool asym = false;
+    for (int j = 0; j < nd; j++) {
+        int64_t total = dl[j] * (weight->sizes[j + 2] - 1), left = total / 2;
+        pad[j] = left;
+        if (total - left != left) {
+            asym = true;
+            extra[2 * (nd - 1 - j) + 1] = total - 2 * left; /* constant_pad_nd lists the last dim first */
+        }
+    }
+    wk_tensor *xp = NULL, *r = NULL;
+    if (asym) {
+        /* torch warns here: "Using padding='same' with even kernel lengths and odd dilation may require a
+         * zero-padded copy of the input be created" (the Python layer raises the warning) */
+        xp = wk_constant_pad_nd(x, wk_ints(extra, 2 * nd), wk_int(0));
+    } else {
+        xp = wk_retain(x);
+    }
+    int64_t zero[3] = {0, 0, 0};
+    if (xp) r = wk_convolution(xp, weight, bias, stride, wk_ints(pad, nd), dilation, false, wk_ints(zero, nd), groups);
+    wk_release(x);
+    wk_release(xp);
+    return unbatchify(r, unb);
+}
+
+wk_tensor *wk_impl_conv1d(wk_tensor *input, wk_tensor *weight, wk_tensor *bias, wk_intlist stride, wk_intlist padding,
+                          wk_intlist dilation, int64_t groups) {
+    return conv_nd(1, "conv1d", input, weight, bias, stride, padding, dilation, groups);
+}
+wk_tensor *wk_impl_conv2d(wk_tensor *input, wk_tensor *weight, wk_tensor *bias, wk_intlist stride, wk_intlist padding,
+                          wk_intlist dilation, int64_t groups) {
+    return conv_nd(2, "conv2d", input, weight, bias, stride, padding, dilation, groups);
+}
+wk_tensor *wk_impl_conv3d(wk_tensor *input, wk_tensor *weight, wk_tensor *bias, wk_intlist stride, wk_intlist padding,
+                          wk_intlist dilation, int64_t groups) {
+    return conv_nd(3, "conv3d", input, weight, bias, stride, padding, dilation, groups);
+}
+wk_tensor *wk_impl_conv1d_padding(wk_tensor *input, wk_tensor *weight, wk_tensor *bias, wk_intlist stride,
+                                  const char *padding, wk_intlist dilation, int64_t groups) {
+    return conv_nd_str(1, "conv1d", input, weight, bias, stride, padding, dilation, groups);
+}
+wk_tensor *wk_impl_conv2d_padding(wk_tensor *input, wk_tensor *weight, wk_tensor *bias, wk_intlist stride,
+                                  const char *padding, wk_intlist dilation, int64_t groups) {
+    return conv_nd_str(2, "conv2d", input, weight, bias, stride, padding, dilation, groups);
+}
+wk_tensor *wk_impl_conv3d_padding(wk_tensor *input, wk_tensor *weight, wk_tensor *bias, wk_intlist stride,
+                                  const char *padding, wk_intlist dilation, int64_t groups) {
+    return conv_nd_str(3, "conv3d", input, weight, bias, stride, padding, dilation, groups);
+}
+
+static wk_tensor *conv_t_nd(int nd, const char *fname, wk_tensor *input, wk_tensor *weight, wk_tensor *bias,
+                            wk_intlist stride, wk_intlist padding, wk_intlist output_padding, int64_t groups,
+                            wk_intlist dilation) {
+    bool unb;
+    wk_tensor *x = batchify(input, nd, fname, &unb);
+    if (!x) return NULL;
+    wk_tensor *r = wk_convolution(x, weight, bias, stride, padding, dilation, true, output_padding, groups);
+    wk_release(x);
+    return unbatchify(r, unb);
+}
+wk_tensor *wk_impl_conv_transpose1d(wk_tensor *input, wk_tensor *weight, wk_tensor *bias, wk_intlist stride,
+                                    wk_intlist padding, wk_intlist output_padding, int64_t groups, wk_intlist dilation) {
+    return conv_t_nd(1, "conv_transpose1d", input, weight, bias, stride, padding, output_padding, groups, dilation);
+}
+wk_tensor *wk_impl_conv_transpose2d_input(wk_tensor *input, wk_tensor *weight, wk_tensor *bias, wk_intlist stride,
+                                          wk_intlist padding, wk_intlist output_padding, int64_t groups,
+                                          wk_intlist dilation) {
+    return conv_t_nd(2, "conv_transpose2d", input, weight, bias, stride, padding, output_padding, groups, dilation);
+}
+wk_tensor *wk_impl_conv_transpose3d_input(wk_tensor *input, wk_tensor *weight, wk_tensor *bias, wk_intlist stride,
+                                          wk_intlist padding, wk_intlist output_padding, int64_t groups,
+                                          wk_intlist dilation) {
+    return conv_t_nd(3, "conv_transpose3d", input, weight, bias, stride, padding, output_padding, groups, dilation);
+}

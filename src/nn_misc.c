@@ -1,0 +1,407 @@
+/* nn_misc.c — embedding (lookup, dense backward with padding_idx and scale_grad_by_freq, max_norm renorm), one_hot,
+ * pixel_shuffle / pixel_unshuffle, im2col / col2im (F.unfold / F.fold). */
+#include "nn.h"
+
+/* ---- embedding: weight [num, dim], indices any shape -> [*indices, dim] ---- */
+static int check_indices(const wk_tensor *indices, const char *op) {
+    if (indices->dtype == WK_INT64 || indices->dtype == WK_INT32) return 0;
+    wk__error(WK_RUNTIME_ERROR,
+              "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got "
+              "%s instead (while checking arguments for %s)",
+              wk__legacy_type_name(indices->dtype), op);
+    return -1;
+}
+
+wk_tensor *wk_impl_embedding(wk_tensor *weight, wk_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq,
+                             bool sparse) {
+    WK_UNUSED(padding_idx), WK_UNUSED(scale_grad_by_freq);
+    if (weight->ndim != 2) return WK_FAIL(WK_RUNTIME_ERROR, "'weight' must be 2-D");
+    if (check_indices(indices, "embedding") < 0) return NULL;
+    if (sparse && wk__tensor_requires_grad(weight) && wk__grad_enabled())
+        return WK_FAIL(WK_NOT_IMPLEMENTED_ERROR, "wick: sparse gradients are not supported (embedding with sparse=True)");
+    int64_t num = weight->sizes[0], dim = weight->sizes[1], n = wk__numel(indices);
+    int64_t *ix = wk__nn_load_index(indices);
+    if (!ix) return NULL;
+    for (int64_t i = 0; i < n; i++)
+        if (ix[i] < 0 || ix[i] >= num) {
+            free(ix);
+            return WK_FAIL(WK_INDEX_ERROR, "index out of range in self");
+        }
+    int64_t shape[WK_MAX_DIM];
+    if (indices->ndim + 1 > WK_MAX_DIM) {
+        free(ix);
+        return WK_FAIL(WK_RUNTIME_ERROR, "embedding: too many dimensions");
+    }
+    memcpy(shape, indices->sizes, sizeof(int64_t) * (size_t)indices->ndim);
+    shape[indices->ndim] = dim;
+    wk_tensor *out = wk__empty(indices->ndim + 1, shape, weight->dtype);
+    if (!out) {
+        free(ix);
+        return NULL;
+    }
+    /* copy rows through strided views: out[i, :] = weight[ix[i], :] */
+    int64_t rs[1] = {dim}, st_w[1] = {weight->strides[1]}, st_o[1] = {1};
+    int rc = 0;
+    for (int64_t i = 0; i < n && rc == 0; i++) {
+        wk_tensor *src = wk__alias(weight, 1, rs, st_w, weight->offset + ix[i] * weight->strides[0]);
+        wk_tensor *dst = src ? wk__alias(out, 1, rs, st_o, i * dim) : NULL;
+        rc = dst ? wk__copy_(dst, src) : -1;
+        wk_release(src);
+        wk_release(dst);
+    }
+    free(ix);
+    if (rc < 0) {
+        wk_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* grad_weight [num_weights, dim]: rows of grad_output summed at their index; padding_idx rows stay zero;
+ * scale_grad_by_freq divides each contribution by its index's count. */
+wk_tensor *wk_impl_embedding_dense_backward(wk_tensor *grad_output, wk_tensor *indices, int64_t num_weights,
+                                            int64_t padding_idx, bool scale_grad_by_freq) {
+    if (check_indices(indices, "embedding_backward") < 0) return NULL;
+    int64_t n = wk__numel(indices), dim = grad_output->ndim ? grad_output->sizes[grad_output->ndim - 1] : 1;
+    if (wk__numel(grad_output) != n * dim) return WK_FAIL(WK_RUNTIME_ERROR, "embedding_backward: grad_output has the wrong size");
+    int64_t shape[2] = {num_weights, dim};
+    wk_tensor *w = wk__nn_work(2, shape);
+    double *g = w ? wk__nn_load(grad_output) : NULL;
+    int64_t *ix = g ? wk__nn_load_index(indices) : NULL;
+    int64_t *cnt = ix && scale_grad_by_freq ? wk__calloc((size_t)(num_weights ? num_weights : 1), sizeof(int64_t)) : NULL;
+    if (!ix || (scale_grad_by_freq && !cnt)) {
+        free(g), free(ix), free(cnt);
+        wk_release(w);
+        return NULL;
+    }
+    for (int64_t i = 0; i < n; i++)
+        if (ix[i] < 0 || ix[i] >= num_weights) {
+            free(g), free(ix), free(cnt);
+            wk_release(w);
+            return WK_FAIL(WK_INDEX_ERROR, "index out of range in self");
+        }
+    if (cnt)
+        for (int64_t i = 0; i < n; i++) cnt[ix[i]]++;
+    double *o = wk__nn_data(w);
+    for (int64_t i = 0; i < n; i++) {
+        if (ix[i] == padding_idx) continue;
+        double sc = cnt ? 1.0 / (double)cnt[ix[i]] : 1.0;
+        for (int64_t j = 0; j < dim; j++) o[ix[i] * dim + j] += g[i * dim + j] * sc;
+    }
+    free(g), free(ix), free(cnt);
+    return wk__nn_finish(w, grad_output->dtype);
+}
+
+/* the adjoint of embedding_dense_backward (its double backward): rows grad[indices], padding rows zero */
+wk_tensor *wk_impl__nn_embedding_double_backward(wk_tensor *grad, wk_tensor *indices, int64_t padding_idx,
+                                                  bool scale_grad_by_freq) {
+    if (scale_grad_by_freq) return WK_FAIL(WK_NOT_IMPLEMENTED_ERROR, "the derivative for 'embedding_dense_backward' with scale_grad_by_freq=True is not implemented.");
+    wk_tensor *r = wk_impl_embedding(grad, indices, -1, false, false);
+    if (!r || padding_idx < 0) return r;
+    int64_t n = wk__numel(indices), dim = grad->sizes[1];
+    int64_t *ix = wk__nn_load_index(indices);
+    if (!ix) {
+        wk_release(r);
+        return NULL;
+    }
+    int64_t rs[1] = {dim}, st[1] = {1};
+    for (int64_t i = 0; i < n; i++)
+        if (ix[i] == padding_idx) {
+            wk_tensor *row = wk__alias(r, 1, rs, st, i * dim);
+            if (row) wk__fill_(row, wk_int(0));
+            wk_release(row);
+        }
+    free(ix);
+    return r;
+}
+
+/* in place, no autograd: rows of self named by indices with p-norm above max_norm are scaled to max_norm */
+wk_tensor *wk_impl_embedding_renorm_(wk_tensor *self, wk_tensor *indices, double max_norm, double norm_type) {
+    if (self->ndim != 2) return WK_FAIL(WK_RUNTIME_ERROR, "'self' must be 2-D");
+    if (check_indices(indices, "embedding_renorm_") < 0) return NULL;
+    if (!wk_dtype_is_floating(self->dtype)) {
+        wk__not_implemented_for("embedding_renorm_cpu_", self->dtype);
+        return NULL;
+    }
+    int64_t num = self->sizes[0], dim = self->sizes[1], n = wk__numel(indices);
+    int64_t *ix = wk__nn_load_index(indices);
+    bool *seen = ix ? wk__calloc((size_t)(num ? num : 1), sizeof(bool)) : NULL;
+    if (!seen) {
+        free(ix);
+        return NULL;
+    }
+    int64_t rs[1] = {dim}, st[1] = {self->strides[1]};
+    int rc = 0;
+    for (int64_t i = 0; i < n && rc == 0; i++) {
+        int64_t r = ix[i];
+        if (r < 0 || r >= num) {
+            wk__error(WK_INDEX_ERROR, "index out of range in self");
+            rc = -1;
+            break;
+        }
+        if (seen[r]) continue;
+        seen[r] = true;
+        wk_tensor *row = wk__alias(self, 1, rs, st, self->offset + r * self->strides[0]);
+        double *v = row ? wk__nn_load(row) : NULL;
+        if (!v) {
+            wk_release(row);
+            rc = -1;
+            break;
+        }
+        double norm = 0;
+        for (int64_t j = 0; j < dim; j++) {
+            double a = fabs(v[j]);
+            if (norm_type == 1) norm += a;
+            else if (norm_type == 2) norm += a * a;
+            else if (isinf(norm_type)) norm = norm_type > 0 ? fmax(norm, a) : (j ? fmin(norm, a) : a);
+            else norm += pow(a, norm_type);
+        }
+        if (norm_type == 2) norm = sqrt(norm);
+        else if (norm_type != 1 && !isinf(norm_type)) norm = pow(norm, 1.0 / norm_type);
+        if (norm > max_norm) {
+            /* torch: scale = max_norm / (norm + 1e-7), applied in the tensor's dtype */
+            double scale = max_norm / (norm + 1e-7);
+            wk_tensor *sc = wk__wrap_scalar(wk_float(scale));
+            wk_tensor *m = sc ? wk_impl_mul(row, sc) : NULL;
+            rc = m ? wk__copy_(row, m) : -1;
+            wk_release(sc);
+            wk_release(m);
+        }
+        free(v);
+        wk_release(row);
+    }
+    free(ix);
+    free(seen);
+    if (rc < 0) return NULL;
+    wk__bump_version(self);
+    return wk_retain(self);
+}
+
+/* ---- one_hot ---- */
+wk_tensor *wk_impl_one_hot(wk_tensor *self, int64_t num_classes) {
+    if (self->dtype != WK_INT64) return WK_FAIL(WK_RUNTIME_ERROR, "one_hot is only applicable to index tensor of type LongTensor.");
+    int64_t n = wk__numel(self);
+    if (n == 0 && num_classes == -1) return WK_FAIL(WK_RUNTIME_ERROR, "Can not infer total number of classes from empty tensor.");
+    int64_t *ix = wk__nn_load_index(self);
+    if (!ix) return NULL;
+    int64_t mx = -1;
+    for (int64_t i = 0; i < n; i++) {
+        if (ix[i] < 0) {
+            free(ix);
+            return WK_FAIL(WK_RUNTIME_ERROR, "Class values must be non-negative.");
+        }
+        if (ix[i] > mx) mx = ix[i];
+    }
+    if (num_classes == -1) num_classes = mx + 1;
+    else if (num_classes < -1) {
+        free(ix);
+        return WK_FAIL(WK_RUNTIME_ERROR, "num_classes should be positive");
+    } else if (n && mx >= num_classes) {
+        free(ix);
+        return WK_FAIL(WK_RUNTIME_ERROR, "Class values must be smaller than num_classes.");
+    }
+    int64_t shape[WK_MAX_DIM];
+    memcpy(shape, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
+    shape[self->ndim] = num_classes;
+    wk_tensor *out = wk__zeros(self->ndim + 1, shape, WK_INT64);
+    if (out) {
+        int64_t *o = (int64_t *)wk__data(out);
+        for (int64_t i = 0; i < n; i++) o[i * num_classes + ix[i]] = 1;
+    }
+    free(ix);
+    return out;
+}
+
+/* ---- pixel_shuffle: [*, C r^2, H, W] -> [*, C, H r, W r]; pixel_unshuffle the inverse ---- */
+static wk_tensor *shuffle(wk_tensor *self, int64_t r, bool up) {
+    const char *op = up ? "pixel_shuffle" : "pixel_unshuffle";
+    if (self->ndim < 3) {
+        wk__error(WK_RUNTIME_ERROR, "%s expects input to have at least 3 dimensions, but got input with %d dimension(s)",
+                  op, self->ndim);
+        return NULL;
+    }
+    if (r <= 0) {
+        wk__error(WK_RUNTIME_ERROR, "%s expects a positive %s, but got %lld", op, up ? "upscale_factor" : "downscale_factor",
+                  (long long)r);
+        return NULL;
+    }
+    int nd = self->ndim;
+    int64_t C = self->sizes[nd - 3], H = self->sizes[nd - 2], W = self->sizes[nd - 1];
+    if (up && C % (r * r)) {
+        wk__error(WK_RUNTIME_ERROR,
+                  "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                  "upscale_factor, but input.size(-3)=%lld is not divisible by %lld",
+                  (long long)C, (long long)(r * r));
+        return NULL;
+    }
+    if (!up && H % r) {
+        wk__error(WK_RUNTIME_ERROR,
+                  "pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)=%lld is not "
+                  "divisible by %lld",
+                  (long long)H, (long long)r);
+        return NULL;
+    }
+    if (!up && W % r) {
+        wk__error(WK_RUNTIME_ERROR,
+                  "pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)=%lld is not "
+                  "divisible by %lld",
+                  (long long)W, (long long)r);
+        return NULL;
+    }
+    /* a strided view of self in the output's element order, then one copy */
+    int64_t B = wk__prod(self->sizes, nd - 3);
+    int64_t oshape[WK_MAX_DIM];
+    memcpy(oshape, self->sizes, sizeof(int64_t) * (size_t)nd);
+    wk_tensor *c = wk__contiguous(self);
+    if (!c) return NULL;
+    wk_tensor *out = NULL, *v = NULL;
+    if (up) {
+        int64_t Co = C / (r * r);
+        oshape[nd - 3] = Co, oshape[nd - 2] = H * r, oshape[nd - 1] = W * r;
+        /* out[b, c, h, i, w, j] = in[b, c, i, j, h, w]; in strides: c: r*r*H*W, i: r*H*W, j: H*W, h: W, w: 1 */
+        int64_t vs[6] = {B, Co, H, r, W, r}, vst[6] = {C * H * W, r * r * H * W, W, r * H * W, 1, H * W};
+        v = wk__alias(c, 6, vs, vst, c->offset);
+    } else {
+        oshape[nd - 3] = C * r * r, oshape[nd - 2] = H / r, oshape[nd - 1] = W / r;
+        /* out[b, c, i, j, h, w] = in[b, c, h*r + i, w*r + j] */
+        int64_t Ho = H / r, Wo = W / r;
+        int64_t vs[6] = {B, C, r, r, Ho, Wo}, vst[6] = {C * H * W, H * W, W, 1, r * W, r};
+        v = wk__alias(c, 6, vs, vst, c->offset);
+    }
+    if (v) {
+        out = wk__empty(nd, oshape, self->dtype);
+        if (out) {
+            int64_t st6[6];
+            wk__contiguous_strides(6, v->sizes, st6);
+            wk_tensor *o6 = wk__alias(out, 6, v->sizes, st6, 0);
+            int rc = o6 ? wk__copy_(o6, v) : -1;
+            wk_release(o6);
+            if (rc < 0) {
+                wk_release(out);
+                out = NULL;
+            }
+        }
+    }
+    wk_release(v);
+    wk_release(c);
+    return out;
+}
+wk_tensor *wk_impl_pixel_shuffle(wk_tensor *self, int64_t upscale_factor) { return shuffle(self, upscale_factor, true); }
+wk_tensor *wk_impl_pixel_unshuffle(wk_tensor *self, int64_t downscale_factor) {
+    return shuffle(self, downscale_factor, false);
+}
+
+/* ---- im2col / col2im (2-d) ---- */
+static int im_params(wk_intlist kernel_size, wk_intlist dilation, wk_intlist padding, wk_intlist stride,
+                     wk__nn_rel *R) {
+    int64_t k[2], d[2], p[2], s[2];
+    if (wk__nn_expand_param(kernel_size, 2, k) < 0 || wk__nn_expand_param(dilation, 2, d) < 0 ||
+        wk__nn_expand_param(padding, 2, p) < 0 || wk__nn_expand_param(stride, 2, s) < 0) {
+        wk__error(WK_RUNTIME_ERROR, "It is expected kernel_size, dilation, padding, stride to have 2 elements");
+        return -1;
+    }
+    for (int j = 0; j < 2; j++) {
+        if (k[j] <= 0) return wk__error(WK_RUNTIME_ERROR, "kernel size should be greater than zero, but got kernel_height: %lld kernel_width: %lld", (long long)k[0], (long long)k[1]), -1;
+        if (s[j] <= 0) return wk__error(WK_RUNTIME_ERROR, "stride should be greater than zero, but got stride_height: %lld stride_width: %lld", (long long)s[0], (long long)s[1]), -1;
+        if (d[j] <= 0) return wk__error(WK_RUNTIME_ERROR, "dilation should be greater than zero, but got dilation_height: %lld dilation_width: %lld", (long long)d[0], (long long)d[1]), -1;
+        if (p[j] < 0) return wk__error(WK_RUNTIME_ERROR, "padding should be non-negative, but got pad_height: %lld pad_width: %lld", (long long)p[0], (long long)p[1]), -1;
+        R->Kn[j] = k[j], R->d[j] = d[j], R->p[j] = p[j], R->s[j] = s[j];
+    }
+    R->nd = 2;
+    return 0;
+}
+
+wk_tensor *wk_impl_im2col(wk_tensor *self, wk_intlist kernel_size, wk_intlist dilation, wk_intlist padding,
+                          wk_intlist stride) {
+    wk__nn_rel R;
+    memset(&R, 0, sizeof R);
+    if (im_params(kernel_size, dilation, padding, stride, &R) < 0) return NULL;
+    if (!((self->ndim == 3 && self->sizes[1] && self->sizes[2]) || (self->ndim == 4 && self->sizes[1] && self->sizes[2] && self->sizes[3]))) {
+        wk_strbuf b = {0};
+        wk_sb_ints(&b, self->sizes, self->ndim);
+        wk__error(WK_RUNTIME_ERROR, "Expected 3D or 4D (batch mode) tensor for input with possibly 0 batch size and non-zero dimensions for input, but got: %s", b.s ? b.s : "");
+        wk_sb_free(&b);
+        return NULL;
+    }
+    if (!wk_dtype_is_floating(self->dtype)) {
+        wk__not_implemented_for("im2col_out_cpu", self->dtype);
+        return NULL;
+    }
+    bool batched = self->ndim == 4;
+    int64_t N = batched ? self->sizes[0] : 1, C = self->sizes[self->ndim - 3];
+    R.In[0] = self->sizes[self->ndim - 2], R.In[1] = self->sizes[self->ndim - 1];
+    for (int j = 0; j < 2; j++) R.Ln[j] = (R.In[j] + 2 * R.p[j] - (R.d[j] * (R.Kn[j] - 1) + 1)) / R.s[j] + 1;
+    if (R.Ln[0] < 1 || R.Ln[1] < 1) {
+        wk__error(WK_RUNTIME_ERROR,
+                  "Given input with spatial size (%lld, %lld), kernel_size=(%lld, %lld), dilation=(%lld, %lld), "
+                  "padding=(%lld, %lld), calculated shape of the array of sliding blocks as (%lld, %lld), but its "
+                  "components must be at least one.",
+                  (long long)R.In[0], (long long)R.In[1], (long long)R.Kn[0], (long long)R.Kn[1], (long long)R.d[0],
+                  (long long)R.d[1], (long long)R.p[0], (long long)R.p[1], (long long)R.Ln[0], (long long)R.Ln[1]);
+        return NULL;
+    }
+    wk__nn_rel_finish(&R);
+    int64_t oshape[3] = {N, C * R.Ksz, R.Lsz};
+    wk_tensor *w = wk__nn_work(batched ? 3 : 2, batched ? oshape : oshape + 1);
+    double *x = w ? wk__nn_load(self) : NULL;
+    if (!x) {
+        wk_release(w);
+        return NULL;
+    }
+    for (int64_t n = 0; n < N; n++) wk__nn_im2col(&R, x + n * C * R.Isz, C, wk__nn_data(w) + n * C * R.Ksz * R.Lsz);
+    free(x);
+    return wk__nn_finish(w, self->dtype);
+}
+
+wk_tensor *wk_impl_col2im(wk_tensor *self, wk_intlist output_size, wk_intlist kernel_size, wk_intlist dilation,
+                          wk_intlist padding, wk_intlist stride) {
+    wk__nn_rel R;
+    memset(&R, 0, sizeof R);
+    if (output_size.len != 2) return WK_FAIL(WK_RUNTIME_ERROR, "It is expected output_size equals to 2, but got size %lld", (long long)output_size.len);
+    if (im_params(kernel_size, dilation, padding, stride, &R) < 0) return NULL;
+    if (!((self->ndim == 2 && self->sizes[0] && self->sizes[1]) || (self->ndim == 3 && self->sizes[1] && self->sizes[2]))) {
+        wk_strbuf b = {0};
+        wk_sb_ints(&b, self->sizes, self->ndim);
+        wk__error(WK_RUNTIME_ERROR, "Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero dimensions for input, but got: %s", b.s ? b.s : "");
+        wk_sb_free(&b);
+        return NULL;
+    }
+    bool batched = self->ndim == 3;
+    int64_t N = batched ? self->sizes[0] : 1, CK = self->sizes[self->ndim - 2], L = self->sizes[self->ndim - 1];
+    int64_t kprod = R.Kn[0] * R.Kn[1];
+    if (CK % kprod) {
+        wk__error(WK_RUNTIME_ERROR,
+                  "Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got "
+                  "input.size(1)=%lld and kernel_size=(%lld, %lld).",
+                  (long long)CK, (long long)R.Kn[0], (long long)R.Kn[1]);
+        return NULL;
+    }
+    R.In[0] = output_size.data[0], R.In[1] = output_size.data[1];
+    for (int j = 0; j < 2; j++) R.Ln[j] = (R.In[j] + 2 * R.p[j] - (R.d[j] * (R.Kn[j] - 1) + 1)) / R.s[j] + 1;
+    if (R.Ln[0] * R.Ln[1] != L || R.Ln[0] < 1 || R.Ln[1] < 1) {
+        wk__error(WK_RUNTIME_ERROR,
+                  "Given output_size=(%lld, %lld), kernel_size=(%lld, %lld), dilation=(%lld, %lld), padding=(%lld, "
+                  "%lld), stride=(%lld, %lld), expected size of input's dimension 2 to match the calculated number of "
+                  "sliding blocks %lld * %lld = %lld, but got input.size(2)=%lld.",
+                  (long long)R.In[0], (long long)R.In[1], (long long)R.Kn[0], (long long)R.Kn[1], (long long)R.d[0],
+                  (long long)R.d[1], (long long)R.p[0], (long long)R.p[1], (long long)R.s[0], (long long)R.s[1],
+                  (long long)R.Ln[0], (long long)R.Ln[1], (long long)(R.Ln[0] * R.Ln[1]), (long long)L);
+        return NULL;
+    }
+    if (!wk_dtype_is_floating(self->dtype)) {
+        wk__not_implemented_for("col2im_out_cpu", self->dtype);
+        return NULL;
+    }
+    wk__nn_rel_finish(&R);
+    int64_t C = CK / kprod;
+    int64_t oshape[4] = {N, C, R.In[0], R.In[1]};
+    wk_tensor *w = wk__nn_work(batched ? 4 : 3, batched ? oshape : oshape + 1);
+    double *x = w ? wk__nn_load(self) : NULL;
+    if (!x) {
+        wk_release(w);
+        return NULL;
+    }
+    for (int64_t n = 0; n < N; n++) wk__nn_col2im(&R, x + n * CK * L, C, wk__nn_data(w) + n * C * R.Isz);
+    free(x);
+    return wk__nn_finish(w, self->dtype);
+}

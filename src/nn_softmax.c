@@ -1,0 +1,151 @@
+/* nn_softmax.c — _softmax / _log_softmax and their backward ops, numerically stable (max subtracted), fused along
+ * one dim; softmax.int / log_softmax.int (the dtype= forms). Working precision: Note [nn working precision]. */
+#include "nn.h"
+
+#include <stdio.h>
+
+/* The tensor viewed as [outer, n, inner] around dim. */
+typedef struct {
+    int64_t outer, n, inner;
+} span3;
+
+static int span_of(const wk_tensor *t, int64_t dim, int64_t *d, span3 *s) {
+    if (wk__wrap_dim(dim, t->ndim, d) < 0) return -1;
+    if (t->ndim == 0) {
+        s->outer = s->n = s->inner = 1;
+        return 0;
+    }
+    s->outer = wk__prod(t->sizes, (int)*d);
+    s->n = t->sizes[*d];
+    s->inner = wk__prod(t->sizes + *d + 1, t->ndim - (int)*d - 1);
+    return 0;
+}
+
+static int softmax_checks(const wk_tensor *self, int64_t dim, bool half_to_float, bool is_log, int64_t *d, span3 *s) {
+    if (half_to_float) {
+        wk__error(WK_RUNTIME_ERROR, "%s with half to float conversion is not supported on CPU", is_log ? "log_softmax" : "softmax");
+        return -1;
+    }
+    if (span_of(self, dim, d, s) < 0) return -1;
+    if (!wk_dtype_is_floating(self->dtype)) {
+        bool last = self->ndim == 0 || *d == self->ndim - 1;
+        char name[64];
+        snprintf(name, sizeof name, "%ssoftmax_%skernel_impl", is_log ? "log_" : "", last ? "lastdim_" : "");
+        wk__not_implemented_for(name, self->dtype);
+        return -1;
+    }
+    return 0;
+}
+
+static wk_tensor *softmax_fwd(wk_tensor *self, int64_t dim, bool half_to_float, bool is_log) {
+    int64_t d;
+    span3 s;
+    if (softmax_checks(self, dim, half_to_float, is_log, &d, &s) < 0) return NULL;
+    double *x = wk__nn_load(self); /* [outer, n, inner] */
+    wk_tensor *w = x ? wk__nn_work(self->ndim, self->sizes) : NULL;
+    if (!w) {
+        free(x);
+        return NULL;
+    }
+    double *o = wk__nn_data(w);
+    for (int64_t a = 0; a < s.outer; a++)
+        for (int64_t k = 0; k < s.inner; k++) {
+            const double *xp = x + a * s.n * s.inner + k;
+            double *op = o + a * s.n * s.inner + k;
+            double mx = -INFINITY;
+            for (int64_t j = 0; j < s.n; j++) {
+                double v = xp[j * s.inner];
+                if (v > mx || isnan(v)) mx = v;
+                if (isnan(v)) break;
+            }
+            if (isinf(mx) && mx < 0) mx = 0; /* all -inf: exp(-inf - 0) = 0, torch gives nan via 0/0 too */
+            double sum = 0;
+            for (int64_t j = 0; j < s.n; j++) sum += exp(xp[j * s.inner] - mx);
+            if (is_log) {
+                double lse = mx + log(sum);
+                for (int64_t j = 0; j < s.n; j++) op[j * s.inner] = xp[j * s.inner] - lse;
+            } else {
+                for (int64_t j = 0; j < s.n; j++) op[j * s.inner] = exp(xp[j * s.inner] - mx) / sum;
+            }
+        }
+    free(x);
+    return wk__nn_finish(w, self->dtype);
+}
+
+wk_tensor *wk_impl__softmax(wk_tensor *self, int64_t dim, bool half_to_float) {
+    return softmax_fwd(self, dim, half_to_float, false);
+}
+wk_tensor *wk_impl__log_softmax(wk_tensor *self, int64_t dim, bool half_to_float) {
+    return softmax_fwd(self, dim, half_to_float, true);
+}
+
+/* softmax: gI = o * (g - sum(g * o)); log_softmax: gI = g - exp(o) * sum(g) */
+static wk_tensor *softmax_bwd(wk_tensor *grad_output, wk_tensor *output, int64_t dim, wk_dtype input_dtype, bool is_log) {
+    if (grad_output->dtype != output->dtype) {
+        wk__error(WK_RUNTIME_ERROR, "expected scalar type %s but found %s", wk_dtype_scalar_name(output->dtype),
+                  wk_dtype_scalar_name(grad_output->dtype));
+        return NULL;
+    }
+    if (input_dtype != output->dtype) {
+        wk__error(WK_RUNTIME_ERROR, "expected scalar type %s but found %s", wk_dtype_scalar_name(output->dtype),
+                  wk_dtype_scalar_name(input_dtype));
+        return NULL;
+    }
+    if (grad_output->ndim != output->ndim || memcmp(grad_output->sizes, output->sizes, sizeof(int64_t) * (size_t)output->ndim)) {
+        wk__error(WK_RUNTIME_ERROR, "grad_output and output must have the same shape");
+        return NULL;
+    }
+    int64_t d;
+    span3 s;
+    if (span_of(output, dim, &d, &s) < 0) return NULL;
+    if (!wk_dtype_is_floating(output->dtype)) {
+        wk__not_implemented_for(is_log ? "log_softmax_backward_lastdim_kernel_impl" : "softmax_backward_lastdim_kernel_impl",
+                                output->dtype);
+        return NULL;
+    }
+    double *g = wk__nn_load(grad_output), *o = wk__nn_load(output);
+    wk_tensor *w = g && o ? wk__nn_work(output->ndim, output->sizes) : NULL;
+    if (!w) {
+        free(g);
+        free(o);
+        return NULL;
+    }
+    double *r = wk__nn_data(w);
+    for (int64_t a = 0; a < s.outer; a++)
+        for (int64_t k = 0; k < s.inner; k++) {
+            int64_t base = a * s.n * s.inner + k;
+            double acc = 0;
+            for (int64_t j = 0; j < s.n; j++) {
+                int64_t i = base + j * s.inner;
+                acc += is_log ? g[i] : g[i] * o[i];
+            }
+            for (int64_t j = 0; j < s.n; j++) {
+                int64_t i = base + j * s.inner;
+                r[i] = is_log ? g[i] - exp(o[i]) * acc : o[i] * (g[i] - acc);
+            }
+        }
+    free(g);
+    free(o);
+    return wk__nn_finish(w, output->dtype);
+}
+
+wk_tensor *wk_impl__softmax_backward_data(wk_tensor *grad_output, wk_tensor *output, int64_t dim, wk_dtype input_dtype) {
+    return softmax_bwd(grad_output, output, dim, input_dtype, false);
+}
+wk_tensor *wk_impl__log_softmax_backward_data(wk_tensor *grad_output, wk_tensor *output, int64_t dim,
+                                              wk_dtype input_dtype) {
+    return softmax_bwd(grad_output, output, dim, input_dtype, true);
+}
+
+/* softmax.int / log_softmax.int: cast first when dtype= is given (ToCopyBackward0 in the graph, as torch) */
+static wk_tensor *softmax_dtype(wk_tensor *self, int64_t dim, wk_dtype dtype, bool is_log) {
+    wk_tensor *x = dtype != WK_DTYPE_NONE ? wk_to_dtype(self, dtype, false, false) : wk_retain(self);
+    if (!x) return NULL;
+    wk_tensor *r = is_log ? wk__log_softmax(x, dim, false) : wk__softmax(x, dim, false);
+    wk_release(x);
+    return r;
+}
+wk_tensor *wk_impl_softmax_int(wk_tensor *self, int64_t dim, wk_dtype dtype) { return softmax_dtype(self, dim, dtype, false); }
+wk_tensor *wk_impl_log_softmax_int(wk_tensor *self, int64_t dim, wk_dtype dtype) {
+    return softmax_dtype(self, dim, dtype, true);
+}
