@@ -29,8 +29,7 @@ WK_INTERNAL int64_t *wk__nn_load_index(const wk_tensor *t);
  * length, with "<fn>: <what> must either be a single int, or a tuple of <n> ints" style messages left to callers. */
 WK_INTERNAL int wk__nn_expand_param(wk_intlist v, int n, int64_t *out);
 /* Reduction enum as torch's at::Reduction: 0 none, 1 mean, 2 sum. Reduces a float64 buffer of n losses. */
-/* t.unsqueeze(dim) / t.squeeze(dim) with autograd (new references). Note [nn shape helpers]: these go through
- * reshape until the shape ops land; then they become unsqueeze/squeeze so grad_fn names match torch's. */
+/* t.unsqueeze(dim) / t.squeeze(dim) with autograd (new references), as torch's composites use them. */
 WK_INTERNAL wk_tensor *wk__nn_unsqueeze(wk_tensor *t, int64_t dim);
 WK_INTERNAL wk_tensor *wk__nn_squeeze(wk_tensor *t, int64_t dim);
 /* Note [Convolution as one relation] (nn_conv.c): an image side In[] and a columns side Ln[] related by

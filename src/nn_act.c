@@ -57,21 +57,8 @@ int wk__nn_check_reduction(int64_t reduction) {
     return -1;
 }
 
-wk_tensor *wk__nn_unsqueeze(wk_tensor *t, int64_t dim) {
-    int64_t d, shape[WK_MAX_DIM];
-    if (wk__wrap_dim(dim, t->ndim + 1, &d) < 0) return NULL;
-    for (int i = 0, j = 0; i <= t->ndim; i++) shape[i] = i == d ? 1 : t->sizes[j++];
-    return wk_reshape(t, wk_ints(shape, t->ndim + 1));
-}
-
-wk_tensor *wk__nn_squeeze(wk_tensor *t, int64_t dim) {
-    int64_t d, shape[WK_MAX_DIM];
-    if (wk__wrap_dim(dim, t->ndim, &d) < 0) return NULL;
-    if (t->ndim == 0 || t->sizes[d] != 1) return wk_retain(t);
-    for (int i = 0, j = 0; i < t->ndim; i++)
-        if (i != d) shape[j++] = t->sizes[i];
-    return wk_reshape(t, wk_ints(shape, t->ndim - 1));
-}
+wk_tensor *wk__nn_unsqueeze(wk_tensor *t, int64_t dim) { return wk_unsqueeze(t, dim); }
+wk_tensor *wk__nn_squeeze(wk_tensor *t, int64_t dim) { return wk_squeeze_dim(t, dim); }
 
 /* ---- the loops ----
  * Parameters travel in act_ctx: a, b, c (Scalars as double), i (Scalars as int64 for the integer family), flag. */

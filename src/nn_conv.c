@@ -506,15 +506,12 @@ static wk_tensor *batchify(wk_tensor *input, int nd, const char *fname, bool *un
     }
     *unbatched = input->ndim == nd + 1;
     if (!*unbatched) return wk_retain(input);
-    int64_t shape[WK_MAX_DIM];
-    shape[0] = 1;
-    memcpy(shape + 1, input->sizes, sizeof(int64_t) * (size_t)input->ndim);
-    return wk_reshape(input, wk_ints(shape, input->ndim + 1)); /* TODO: unsqueeze(0) once it lands (grad_fn name) */
+    return wk__nn_unsqueeze(input, 0);
 }
 
 static wk_tensor *unbatchify(wk_tensor *out, bool unbatched) {
     if (!out || !unbatched) return out;
-    wk_tensor *r = wk_reshape(out, wk_ints(out->sizes + 1, out->ndim - 1)); /* TODO: squeeze(0) (SqueezeBackward1) */
+    wk_tensor *r = wk__nn_squeeze(out, 0);
     wk_release(out);
     return r;
 }

@@ -405,3 +405,64 @@ wk_tensor *wk_impl_col2im(wk_tensor *self, wk_intlist output_size, wk_intlist ke
     free(x);
     return wk__nn_finish(w, self->dtype);
 }
+
+/* ---- nn.init.orthogonal_: the Q of a reduced QR of a [m, n] matrix (m >= n), columns signed by diag(R) ----
+ * Householder reflections in float64 (LAPACK's geqrf does the same); with the sign fix Q is unique, so it matches
+ * torch.linalg.qr's to rounding. */
+wk_tensor *wk_impl__orthogonal_q(wk_tensor *self) {
+    if (self->ndim != 2) return WK_FAIL(WK_RUNTIME_ERROR, "orthogonal_: expected a matrix");
+    if (!wk_dtype_is_floating(self->dtype)) {
+        wk__not_implemented_for("linalg_qr_cpu", self->dtype);
+        return NULL;
+    }
+    int64_t m = self->sizes[0], n = self->sizes[1];
+    if (m < n) return WK_FAIL(WK_RUNTIME_ERROR, "orthogonal_: expected rows >= cols");
+    double *a = wk__nn_load(self);                                  /* [m, n], becomes R above the diagonal */
+    double *v = wk__malloc(sizeof(double) * (size_t)(m * (n ? n : 1) + 1)); /* [n][m] Householder vectors */
+    double *beta = wk__malloc(sizeof(double) * (size_t)(n + 1));     /* [n] 2 / v.v (0: no reflection) */
+    double *rdiag = wk__malloc(sizeof(double) * (size_t)(n + 1));    /* [n] */
+    int64_t qs[2] = {m, n};
+    wk_tensor *out = wk__nn_work(2, qs);
+    if (!a || !v || !beta || !rdiag || !out) {
+        free(a), free(v), free(beta), free(rdiag);
+        wk_release(out);
+        return NULL;
+    }
+    for (int64_t k = 0; k < n; k++) {
+        double *vk = v + k * m, norm = 0;
+        for (int64_t i = 0; i < m; i++) vk[i] = i < k ? 0 : a[i * n + k];
+        for (int64_t i = k; i < m; i++) norm += vk[i] * vk[i];
+        norm = sqrt(norm);
+        double alpha = vk[k], r = alpha >= 0 ? -norm : norm;
+        vk[k] -= r;
+        double vv = 0;
+        for (int64_t i = k; i < m; i++) vv += vk[i] * vk[i];
+        beta[k] = vv > 0 ? 2 / vv : 0;
+        rdiag[k] = vv > 0 ? r : alpha;
+        for (int64_t j = k; j < n; j++) { /* A[k:, j] -= beta v (v . A[k:, j]) */
+            double d = 0;
+            for (int64_t i = k; i < m; i++) d += vk[i] * a[i * n + j];
+            d *= beta[k];
+            for (int64_t i = k; i < m; i++) a[i * n + j] -= d * vk[i];
+        }
+    }
+    /* Q = H_0 ... H_{n-1} I[:, :n]: apply the reflections to the identity columns, last first */
+    double *q = wk__nn_data(out);
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) q[i * n + j] = i == j ? 1 : 0;
+    for (int64_t k = n - 1; k >= 0; k--) {
+        double *vk = v + k * m;
+        for (int64_t j = 0; j < n; j++) {
+            double d = 0;
+            for (int64_t i = k; i < m; i++) d += vk[i] * q[i * n + j];
+            d *= beta[k];
+            for (int64_t i = k; i < m; i++) q[i * n + j] -= d * vk[i];
+        }
+    }
+    for (int64_t j = 0; j < n; j++) {
+        double s = rdiag[j] > 0 ? 1 : (rdiag[j] < 0 ? -1 : 0);
+        for (int64_t i = 0; i < m; i++) q[i * n + j] *= s;
+    }
+    free(a), free(v), free(beta), free(rdiag);
+    return wk__nn_finish(out, self->dtype);
+}

@@ -17,6 +17,7 @@ from .random import manual_seed, seed, initial_seed, get_rng_state, set_rng_stat
 from ._printing import set_printoptions, set_warn_always, is_warn_always_enabled, set_default_dtype  # noqa: F401
 from . import _printing as _tensor_str  # noqa: F401  (torch._tensor_str.get_printoptions / printoptions)
 from ._device import device  # noqa: F401
+from . import _nn_py  # noqa: F401,E402  (nn composites in the torch namespace)
 from . import nn  # noqa: F401
 from . import optim  # noqa: F401
 from . import serialization  # noqa: F401

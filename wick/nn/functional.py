@@ -1,0 +1,761 @@
+"""torch.nn.functional: the functional forms of the layers, losses and utilities.
+
+Each function checks and normalises its Python arguments exactly as torch's functional.py does (warnings, legacy
+size_average/reduce flags, ValueErrors) and then calls one op of the table (wick._C / wick._C._nn), where the
+semantics and the kernels live."""
+import math
+import warnings
+
+from .. import _C
+from .._C import _nn as _nnC
+from . import _reduction as _Reduction
+from .modules.utils import _list_with_default, _pair, _single, _triple
+
+import wick as _torch
+
+Tensor = _torch.Tensor
+
+# ---------------------------------------------------------------------------------------------- convolution
+conv1d = _C.conv1d
+conv2d = _C.conv2d
+conv3d = _C.conv3d
+conv_transpose1d = _C.conv_transpose1d
+conv_transpose2d = _C.conv_transpose2d
+conv_transpose3d = _C.conv_transpose3d
+
+
+def conv_tbc(input, weight, bias, pad=0):
+    raise NotImplementedError("wick: conv_tbc is not supported")
+
+
+# ---------------------------------------------------------------------------------------------- linear
+linear = _nnC.linear
+
+
+def bilinear(input1, input2, weight, bias=None):
+    return _torch.bilinear(input1, input2, weight, bias)
+
+
+# ---------------------------------------------------------------------------------------------- pooling
+def _boolean_dispatch(arg_name, arg_index, default, if_true, if_false, func_name):
+    def fn(*args, **kwargs):
+        dispatch_flag = default
+        if arg_name in kwargs:
+            dispatch_flag = kwargs[arg_name]
+        elif arg_index < len(args):
+            dispatch_flag = args[arg_index]
+        if dispatch_flag:
+            return if_true(*args, **kwargs)
+        return if_false(*args, **kwargs)
+
+    fn.__name__ = func_name
+    return fn
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    if stride is None:
+        stride = []
+    return _torch.max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def _max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    if stride is None:
+        stride = []
+    return _torch.max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    if stride is None:
+        stride = []
+    return _nnC.max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def _max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    if stride is None:
+        stride = []
+    return _torch.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    if stride is None:
+        stride = []
+    return _nnC.max_pool3d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def _max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    if stride is None:
+        stride = []
+    return _torch.max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+max_pool1d = _boolean_dispatch('return_indices', 6, False, max_pool1d_with_indices, _max_pool1d, 'max_pool1d')
+max_pool2d = _boolean_dispatch('return_indices', 6, False, max_pool2d_with_indices, _max_pool2d, 'max_pool2d')
+max_pool3d = _boolean_dispatch('return_indices', 6, False, max_pool3d_with_indices, _max_pool3d, 'max_pool3d')
+
+avg_pool1d = _C.avg_pool1d
+avg_pool2d = _nnC.avg_pool2d
+avg_pool3d = _nnC.avg_pool3d
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    return _torch.adaptive_max_pool1d(input, output_size)
+
+
+def _adaptive_max_pool1d(input, output_size, return_indices=False):
+    return _torch.adaptive_max_pool1d(input, output_size)[0]
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    output_size = _list_with_default(output_size, input.size())
+    return _nnC.adaptive_max_pool2d(input, output_size)
+
+
+def _adaptive_max_pool2d(input, output_size, return_indices=False):
+    return adaptive_max_pool2d_with_indices(input, output_size)[0]
+
+
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    output_size = _list_with_default(output_size, input.size())
+    return _nnC.adaptive_max_pool3d(input, output_size)
+
+
+def _adaptive_max_pool3d(input, output_size, return_indices=False):
+    return adaptive_max_pool3d_with_indices(input, output_size)[0]
+
+
+adaptive_max_pool1d = _boolean_dispatch('return_indices', 2, False, adaptive_max_pool1d_with_indices,
+                                        _adaptive_max_pool1d, 'adaptive_max_pool1d')
+adaptive_max_pool2d = _boolean_dispatch('return_indices', 2, False, adaptive_max_pool2d_with_indices,
+                                        _adaptive_max_pool2d, 'adaptive_max_pool2d')
+adaptive_max_pool3d = _boolean_dispatch('return_indices', 2, False, adaptive_max_pool3d_with_indices,
+                                        _adaptive_max_pool3d, 'adaptive_max_pool3d')
+
+adaptive_avg_pool1d = _C.adaptive_avg_pool1d
+
+
+def adaptive_avg_pool2d(input, output_size):
+    return _nnC.adaptive_avg_pool2d(input, _list_with_default(output_size, input.size()))
+
+
+def adaptive_avg_pool3d(input, output_size):
+    return _nnC.adaptive_avg_pool3d(input, _list_with_default(output_size, input.size()))
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    if isinstance(norm_type, (int, float)):
+        if norm_type == float('inf'):
+            return max_pool1d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type == -float('inf'):
+            return -max_pool1d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (_torch.sign(out) * relu(_torch.abs(out))).mul(kernel_size).pow(1.0 / norm_type)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    kw, kh = _pair(kernel_size)
+    if isinstance(norm_type, (int, float)):
+        if norm_type == float('inf'):
+            return max_pool2d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type == -float('inf'):
+            return -max_pool2d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (_torch.sign(out) * relu(_torch.abs(out))).mul(kw * kh).pow(1.0 / norm_type)
+
+
+# ---------------------------------------------------------------------------------------------- dropout
+# The mask streams are the RNG area's (wick/nn/_dropout.py); until it lands these raise a clear error when they
+# would need random numbers.
+try:
+    from ._dropout import dropout, alpha_dropout, dropout1d, dropout2d, dropout3d, feature_alpha_dropout  # noqa: F401
+except ImportError:  # pragma: no cover - depends on the RNG area
+    def _no_rng(name):
+        def fn(input, p=0.5, training=True, inplace=False):
+            if p < 0.0 or p > 1.0:
+                raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+            if not training or p == 0.0:
+                return input
+            raise NotImplementedError(f"wick: {name} needs the random generator, which is not built yet")
+
+        fn.__name__ = name
+        return fn
+
+    dropout = _no_rng('dropout')
+    alpha_dropout = _no_rng('alpha_dropout')
+    dropout1d = _no_rng('dropout1d')
+    dropout2d = _no_rng('dropout2d')
+    dropout3d = _no_rng('dropout3d')
+    feature_alpha_dropout = _no_rng('feature_alpha_dropout')
+
+
+# ---------------------------------------------------------------------------------------------- activations
+def threshold(input, threshold, value, inplace=False):
+    if inplace:
+        return _torch.threshold_(input, threshold, value)
+    return _torch.threshold(input, threshold, value)
+
+
+threshold_ = _torch.threshold_
+
+
+def relu(input, inplace=False):
+    if inplace:
+        return input.relu_()
+    return _torch.relu(input)
+
+
+def relu_(input):
+    return input.relu_()
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    if inplace:
+        return _nnC.hardtanh_(input, min_val, max_val)
+    return _nnC.hardtanh(input, min_val, max_val)
+
+
+hardtanh_ = _nnC.hardtanh_
+
+
+def relu6(input, inplace=False):
+    if inplace:
+        return _nnC.hardtanh_(input, 0.0, 6.0)
+    return _nnC.hardtanh(input, 0.0, 6.0)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    if inplace:
+        return _nnC.elu_(input, alpha)
+    return _nnC.elu(input, alpha)
+
+
+elu_ = _nnC.elu_
+
+
+def selu(input, inplace=False):
+    if inplace:
+        return _torch.selu_(input)
+    return _torch.selu(input)
+
+
+selu_ = _torch.selu_
+
+
+def celu(input, alpha=1.0, inplace=False):
+    if inplace:
+        return _torch.celu_(input, alpha)
+    return _torch.celu(input, alpha)
+
+
+celu_ = _torch.celu_
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    if inplace:
+        return _nnC.leaky_relu_(input, negative_slope)
+    return _nnC.leaky_relu(input, negative_slope)
+
+
+leaky_relu_ = _nnC.leaky_relu_
+prelu = _torch.prelu
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    if training:
+        raise NotImplementedError("wick: rrelu in training mode (random slopes) is not supported yet")
+    return leaky_relu(input, (lower + upper) / 2, inplace)
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    return rrelu(input, lower, upper, training, True)
+
+
+def glu(input, dim=-1):
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    return _nnC.glu(input, dim)
+
+
+gelu = _nnC.gelu
+logsigmoid = _nnC.log_sigmoid
+hardshrink = _torch.hardshrink
+
+
+def tanhshrink(input):
+    return input - input.tanh()
+
+
+def softsign(input):
+    return input / (input.abs() + 1)
+
+
+softplus = _nnC.softplus
+softshrink = _nnC.softshrink
+
+
+def tanh(input):
+    return input.tanh()
+
+
+def sigmoid(input):
+    return input.sigmoid()
+
+
+def hardsigmoid(input, inplace=False):
+    if inplace:
+        return _nnC.hardsigmoid_(input)
+    return _nnC.hardsigmoid(input)
+
+
+def silu(input, inplace=False):
+    if inplace:
+        return _nnC.silu_(input)
+    return _nnC.silu(input)
+
+
+def mish(input, inplace=False):
+    if inplace:
+        return _nnC.mish_(input)
+    return _nnC.mish(input)
+
+
+def hardswish(input, inplace=False):
+    if inplace:
+        return _nnC.hardswish_(input)
+    return _nnC.hardswish(input)
+
+
+def _get_softmax_dim(name, ndim, stacklevel):
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. "
+                  "Change the call to include dim=X as an argument.", stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _get_softmax_dim('softmax', input.dim(), _stacklevel)
+    if dtype is None:
+        return input.softmax(dim)
+    return input.softmax(dim, dtype=dtype)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _get_softmax_dim('softmin', input.dim(), _stacklevel)
+    if dtype is None:
+        return (-input).softmax(dim)
+    return (-input).softmax(dim, dtype=dtype)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _get_softmax_dim('log_softmax', input.dim(), _stacklevel)
+    if dtype is None:
+        return input.log_softmax(dim)
+    return input.log_softmax(dim, dtype=dtype)
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    raise NotImplementedError("wick: gumbel_softmax is not supported yet")
+
+
+# ---------------------------------------------------------------------------------------------- normalisation
+def _verify_batch_size(size):
+    size_prods = size[0]
+    for i in range(len(size) - 2):
+        size_prods *= size[i + 2]
+    if size_prods == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
+
+
+def _verify_spatial_size(size):
+    size_prods = 1
+    for i in range(2, len(size)):
+        size_prods *= size[i]
+    if size_prods == 1:
+        raise ValueError(f"Expected more than 1 spatial element when training, got input size {size}")
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+    if training:
+        _verify_batch_size(input.size())
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    elif eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    return _torch.batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, False)
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-5):
+    if use_input_stats:
+        _verify_spatial_size(input.size())
+    return _torch.instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, False)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    return _torch.layer_norm(input, normalized_shape, weight, bias, eps, False)
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    return _torch.rms_norm(input, normalized_shape, weight, eps)
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
+    _verify_batch_size([input.size(0) * input.size(1) // num_groups, num_groups] + list(input.size()[2:]))
+    return _torch.group_norm(input, num_groups, weight, bias, eps, False)
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality                          input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    div = input.mul(input)
+    if dim == 3:
+        div = div.unsqueeze(1)
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.size()
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
+        div = div.view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    if out is None:
+        denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+        return input / denom
+    denom = input.norm(p, dim, keepdim=True).clamp_min_(eps).expand_as(input)
+    return _torch.div(input, denom, out=out)
+
+
+# ---------------------------------------------------------------------------------------------- embedding
+def _no_grad_embedding_renorm_(weight, input, max_norm, norm_type):
+    with _torch.no_grad():
+        _torch.embedding_renorm_(weight, input, max_norm, norm_type)
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
+              sparse=False):
+    if padding_idx is not None:
+        if padding_idx > 0:
+            if padding_idx >= weight.size(0):
+                raise AssertionError("Padding_idx must be within num_embeddings")
+        elif padding_idx < 0:
+            if padding_idx < -weight.size(0):
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx = weight.size(0) + padding_idx
+    else:
+        padding_idx = -1
+    if max_norm is not None:
+        input = input.contiguous()
+        _no_grad_embedding_renorm_(weight, input, max_norm, norm_type)
+    return _torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
+
+
+one_hot = _nnC.one_hot
+
+
+# ---------------------------------------------------------------------------------------------- losses
+def _warn_size(input, target):
+    if target.size() != input.size():
+        warnings.warn(f"Using a target size ({target.size()}) that is different to the input size ({input.size()}). "
+                      "This will likely lead to incorrect results due to broadcasting. "
+                      "Please ensure they have the same size.", stacklevel=3)
+
+
+def _reduce_weighted(loss, weight, reduction, mean_by_weight):
+    if reduction == 'none':
+        return loss
+    if reduction == 'sum':
+        return _torch.sum(loss)
+    if reduction == 'mean':
+        return _torch.sum(loss) / _torch.sum(weight) if mean_by_weight else loss.mean()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction='mean', weight=None):
+    _warn_size(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _Reduction.legacy_get_string(size_average, reduce)
+    ei, et = _torch.broadcast_tensors(input, target)
+    if weight is not None:
+        if weight.size() != input.size():
+            raise ValueError("Weights and input must have the same size.")
+        return _reduce_weighted(_torch.pow(ei - et, 2) * weight, weight, reduction, True)
+    return _nnC.mse_loss(ei, et, _Reduction.get_enum(reduction))
+
+
+def _l1(input, target, reduction):
+    loss = (input - target).abs()
+    if reduction == 0:
+        return loss
+    return loss.mean() if reduction == 1 else loss.sum()
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction='mean', weight=None):
+    _warn_size(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _Reduction.legacy_get_string(size_average, reduce)
+    ei, et = _torch.broadcast_tensors(input, target)
+    if weight is not None:
+        if weight.size() != input.size():
+            raise ValueError("Weights and input must have the same size.")
+        return _reduce_weighted(_torch.abs(ei - et) * weight, weight, reduction, True)
+    return _l1(ei, et, _Reduction.get_enum(reduction))
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction='mean', beta=1.0):
+    _warn_size(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _Reduction.legacy_get_string(size_average, reduce)
+    ei, et = _torch.broadcast_tensors(input, target)
+    if beta == 0.0:
+        return _l1(ei, et, _Reduction.get_enum(reduction))
+    return _nnC.smooth_l1_loss(ei, et, _Reduction.get_enum(reduction), beta)
+
+
+def huber_loss(input, target, reduction='mean', delta=1.0, weight=None):
+    _warn_size(input, target)
+    ei, et = _torch.broadcast_tensors(input, target)
+    if weight is None:
+        return _nnC.huber_loss(ei, et, _Reduction.get_enum(reduction), delta)
+    if weight.size() != input.size():
+        raise ValueError("Weights and input must have the same size.")
+    loss = _nnC.huber_loss(ei, et, _Reduction.get_enum('none'), delta) * weight
+    return _reduce_weighted(loss, weight, reduction, False)
+
+
+def _enum(size_average, reduce, reduction):
+    if size_average is not None or reduce is not None:
+        return _Reduction.legacy_get_enum(size_average, reduce)
+    return _Reduction.get_enum(reduction)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean',
+                  label_smoothing=0.0):
+    if size_average is not None or reduce is not None:
+        reduction = _Reduction.legacy_get_string(size_average, reduce)
+    return _nnC.cross_entropy_loss(input, target, weight, _Reduction.get_enum(reduction), ignore_index,
+                                   label_smoothing)
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean'):
+    if size_average is not None or reduce is not None:
+        reduction = _Reduction.legacy_get_string(size_average, reduce)
+    return _nnC.nll_loss_nd(input, target, weight, _Reduction.get_enum(reduction), ignore_index)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction='mean'):
+    reduction_enum = _enum(size_average, reduce, reduction)
+    if target.size() != input.size():
+        raise ValueError(f"Using a target size ({target.size()}) that is different to the input size ({input.size()}) "
+                         "is deprecated. Please ensure they have the same size.")
+    if weight is not None:
+        weight = weight.expand(_torch.broadcast_shapes(target.size(), weight.size()))
+    return _nnC.binary_cross_entropy(input, target, weight, reduction_enum)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction='mean',
+                                     pos_weight=None):
+    reduction_enum = _enum(size_average, reduce, reduction)
+    if not (target.size() == input.size()):
+        raise ValueError(f"Target size ({target.size()}) must be the same as input size ({input.size()})")
+    return _torch.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction_enum)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction='mean', log_target=False):
+    if size_average is not None or reduce is not None:
+        reduction_enum = _Reduction.legacy_get_enum(size_average, reduce)
+    else:
+        if reduction == 'mean':
+            warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                          "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                          "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                          stacklevel=2)
+        reduction_enum = _Reduction.get_enum('sum' if reduction == 'batchmean' else reduction)
+    reduced = _torch.kl_div(input, target, reduction_enum, log_target=log_target)
+    if reduction == 'batchmean' and input.dim() != 0:
+        reduced = reduced / input.size()[0]
+    return reduced
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
+                     reduction='mean'):
+    if size_average is not None or reduce is not None:
+        reduction = _Reduction.legacy_get_string(size_average, reduce)
+    if reduction != 'none' and reduction != 'mean' and reduction != 'sum':
+        raise ValueError(reduction + " is not a valid value for reduction")
+    return _torch.poisson_nll_loss(input, target, log_input, full, eps, _Reduction.get_enum(reduction))
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction='mean'):
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * _torch.ones_like(input)
+    elif _torch.any(var < 0):
+        raise ValueError("var has negative entry/entries")
+    if var.size() != input.size():
+        if input.size()[:-1] == var.size():
+            var = _torch.unsqueeze(var, -1)
+        elif input.ndim == var.ndim and sum(y for x, y in zip(input.size(), var.size()) if x != y) == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction != 'none' and reduction != 'mean' and reduction != 'sum':
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with _torch.no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (_torch.log(var) + (input - target) ** 2 / var)
+    if full:
+        loss += 0.5 * math.log(2 * math.pi)
+    if reduction == 'mean':
+        return loss.mean()
+    if reduction == 'sum':
+        return loss.sum()
+    return loss
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction='mean'):
+    return _torch.cosine_embedding_loss(input1, input2, target, margin, _enum(size_average, reduce, reduction))
+
+
+def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction='mean'):
+    reduction_enum = _enum(size_average, reduce, reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+                           f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} ")
+    return _torch.margin_ranking_loss(input1, input2, target, margin, reduction_enum)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction='mean'):
+    return _torch.hinge_embedding_loss(input, target, margin, _enum(size_average, reduce, reduction))
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction='mean'):
+    return _nnC.multilabel_margin_loss(input, target, _enum(size_average, reduce, reduction))
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction='mean'):
+    return _nnC.soft_margin_loss(input, target, _enum(size_average, reduce, reduction))
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction='mean'):
+    if size_average is not None or reduce is not None:
+        reduction = _Reduction.legacy_get_string(size_average, reduce)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    C = input.size(class_dim)
+    loss = loss.sum(dim=class_dim) / C
+    if reduction == 'none':
+        return loss
+    if reduction == 'mean':
+        return loss.mean()
+    if reduction == 'sum':
+        return loss.sum()
+    raise ValueError(reduction + " is not valid")
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction='mean'):
+    reduction_enum = _enum(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    return _nnC.multi_margin_loss(input, target, p, margin, weight, reduction_enum)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
+                        reduce=None, reduction='mean'):
+    reduction_enum = _enum(size_average, reduce, reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    return _torch.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction_enum)
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False,
+                                      reduction='mean'):
+    if reduction not in ('mean', 'sum', 'none'):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    a_dim, p_dim, n_dim = anchor.ndim, positive.ndim, negative.ndim
+    if not (a_dim == p_dim and p_dim == n_dim):
+        raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {a_dim}D, positive {p_dim}D, and negative {n_dim}D inputs")
+    if distance_function is None:
+        distance_function = _torch.pairwise_distance
+    dist_pos = distance_function(anchor, positive)
+    dist_neg = distance_function(anchor, negative)
+    if swap:
+        dist_neg = _torch.minimum(dist_neg, distance_function(positive, negative))
+    loss = _torch.clamp_min(margin + dist_pos - dist_neg, 0)
+    if reduction == 'sum':
+        return _torch.sum(loss)
+    if reduction == 'mean':
+        return _torch.mean(loss)
+    return loss
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction='mean', zero_infinity=False):
+    return _torch.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, _Reduction.get_enum(reduction),
+                           zero_infinity)
+
+
+# ---------------------------------------------------------------------------------------------- distances
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    return _torch.cosine_similarity(x1, x2, dim, eps)
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    return _torch.pairwise_distance(x1, x2, p, eps, keepdim)
+
+
+def pdist(input, p=2):
+    return _torch.pdist(input, p)
+
+
+# ---------------------------------------------------------------------------------------------- shape utilities
+def pad(input, pad, mode='constant', value=None):
+    return _nnC.pad(input, pad, mode, value)
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    return _nnC.im2col(input, _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride))
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    return _nnC.col2im(input, _pair(output_size), _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride))
+
+
+pixel_shuffle = _C.pixel_shuffle
+pixel_unshuffle = _C.pixel_unshuffle
+
+
+def channel_shuffle(input, groups):
+    return _torch.channel_shuffle(input, groups)
+
+
+native_channel_shuffle = channel_shuffle
