@@ -79,6 +79,19 @@ typedef struct {
     WK_BINARY_FLOAT(NAME##_k, act_ctx, EXPR)                                            \
     static const wk_loop_fn NAME##_T[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(NAME##_k)};
 
+/* torch converts comparison parameters (thresholds, lambdas, clamp bounds) to the tensor's dtype first */
+static double round_to(double v, wk_dtype dt) {
+    if (dt == WK_FLOAT16) return wk__half_to_float(wk__float_to_half((float)v));
+    if (dt == WK_BFLOAT16) return wk__bf16_to_float(wk__float_to_bf16((float)v));
+    if (dt == WK_FLOAT32) return (float)v;
+    return v;
+}
+static void round_params(act_ctx *c, wk_dtype dt) {
+    if (!c) return;
+    c->a = round_to(c->a, dt);
+    c->b = round_to(c->b, dt);
+}
+
 static wk_tensor *act_unary(const char *kernel, wk_tensor *self, const wk_loop_fn *table, act_ctx *c) {
     return wk__unary_op(kernel, self, self->dtype, self->dtype, table, c);
 }
@@ -165,7 +178,7 @@ wk_tensor *wk_impl_selu(wk_tensor *self) {
 #define GELU_KAPPA 0.044715
 ACT_UNARY(gelu, C->flag ? (__typeof__(x))0.5 * x *
                               (1 + tanh((__typeof__(x))GELU_BETA * (x + (__typeof__(x))GELU_KAPPA * x * x * x)))
-                        : x * (__typeof__(x))0.5 * (1 + erf(x * (__typeof__(x))M_SQRT1_2)))
+                        : (isinf(x) ? (__typeof__(x))NAN : x * (__typeof__(x))0.5 * (1 + erf(x * (__typeof__(x))M_SQRT1_2))))
 static inline double gelu_d1(double x, int tanh_) {
     if (tanh_) {
         double inner = GELU_BETA * (x + GELU_KAPPA * x * x * x), t = tanh(inner);
@@ -278,6 +291,7 @@ wk_tensor *wk_impl_hardtanh(wk_tensor *self, wk_scalar min_val, wk_scalar max_va
         return NULL;
     }
     act_ctx c = {.a = lo, .b = hi, .ia = wk__scalar_to_int(min_val), .ib = wk__scalar_to_int(max_val)};
+    round_params(&c, self->dtype);
     return act_unary("clamp_scalar_cpu", self, HARDTANH, &c);
 }
 wk_tensor *wk_impl_hardtanh_backward(wk_tensor *grad_output, wk_tensor *self, wk_scalar min_val, wk_scalar max_val) {
@@ -338,9 +352,10 @@ wk_tensor *wk_impl__nn_log_sigmoid_d2(wk_tensor *self) {
 ACT_UNARY(hardshrink, (x >= -(__typeof__(x))C->a && x <= (__typeof__(x))C->a) ? 0 : x)
 ACT_BINARY(shrink_bw, (b >= -(__typeof__(b))C->a && b <= (__typeof__(b))C->a) ? 0 : a)
 ACT_UNARY(softshrink, x > (__typeof__(x))C->a ? x - (__typeof__(x))C->a
-                                              : (x < -(__typeof__(x))C->a ? x + (__typeof__(x))C->a : 0))
+                                              : (x < -(__typeof__(x))C->a ? x + (__typeof__(x))C->a : x * 0))
 wk_tensor *wk_impl_hardshrink(wk_tensor *self, wk_scalar lambd) {
     act_ctx c = {.a = sd(lambd)};
+    round_params(&c, self->dtype);
     return act_unary("hardshrink_cpu", self, hardshrink_T, &c);
 }
 wk_tensor *wk_impl_hardshrink_backward(wk_tensor *grad_out, wk_tensor *self, wk_scalar lambd) {
@@ -349,13 +364,12 @@ wk_tensor *wk_impl_hardshrink_backward(wk_tensor *grad_out, wk_tensor *self, wk_
 }
 static int softshrink_check(const wk_tensor *self, wk_scalar lambd) {
     if (wk__nn_check_float(self, "softshrink_check") < 0) return -1;
-    double l = sd(lambd);
-    if (!(l >= 0)) {
-        wk_strbuf b = {0};
-        if (lambd.tag == WK_SCALAR_FLOAT) wk_sb_printf(&b, "%g", l);
-        else wk_sb_printf(&b, "%lld", (long long)lambd.v.i);
-        wk__error(WK_RUNTIME_ERROR, "lambda must be greater or equal to 0, but found to be %s.", b.s ? b.s : "");
-        wk_sb_free(&b);
+    double l = sd(lambd), hi = self->dtype == WK_FLOAT64 ? 1.7976931348623157e308
+                                 : self->dtype == WK_FLOAT16 ? 65504.0
+                                 : self->dtype == WK_BFLOAT16 ? 3.3895313892515355e38 : 3.4028234663852886e38;
+    if (!(l >= 0 && l <= hi)) {
+        wk__error(WK_RUNTIME_ERROR, "lambda must be in range [0, %g] for input dtype %s, but found %g", hi,
+                  wk_dtype_scalar_name(self->dtype), l);
         return -1;
     }
     return 0;
@@ -476,6 +490,13 @@ wk_tensor *wk_impl__prelu_kernel_backward_self(wk_tensor *grad_output, wk_tensor
 wk_tensor *wk_impl__prelu_kernel_backward_weight(wk_tensor *grad_output, wk_tensor *self, wk_tensor *weight) {
     if (prelu_types(self, weight) < 0) return NULL;
     return wk__binary_op("prelu_backward_cpu", grad_output, self, self->dtype, self->dtype, PRELU_NEG, NULL);
+}
+
+/* ---- a derivative torch itself does not implement: its RuntimeError ---- */
+wk_tensor *wk_impl__nn_derivative_not_implemented(wk_tensor *grad, const char *name) {
+    WK_UNUSED(grad);
+    wk__error(WK_RUNTIME_ERROR, "derivative for aten::%s is not implemented", name);
+    return NULL;
 }
 
 /* ---- a derivative that wick does not implement (third derivatives of activations, ...) ---- */

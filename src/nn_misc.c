@@ -316,6 +316,11 @@ wk_tensor *wk_impl_im2col(wk_tensor *self, wk_intlist kernel_size, wk_intlist di
     wk__nn_rel R;
     memset(&R, 0, sizeof R);
     if (im_params(kernel_size, dilation, padding, stride, &R) < 0) return NULL;
+    if (self->ndim < 3) {
+        wk__error(WK_INDEX_ERROR, "Dimension out of range (expected to be in range of [-%d, %d], but got 2)",
+                  self->ndim ? self->ndim : 1, self->ndim ? self->ndim - 1 : 0);
+        return NULL;
+    }
     if (!((self->ndim == 3 && self->sizes[1] && self->sizes[2]) || (self->ndim == 4 && self->sizes[1] && self->sizes[2] && self->sizes[3]))) {
         wk_strbuf b = {0};
         wk_sb_ints(&b, self->sizes, self->ndim);

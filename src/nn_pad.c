@@ -9,8 +9,14 @@
 typedef enum { PAD_CONSTANT, PAD_REFLECT, PAD_REPLICATE, PAD_CIRCULAR } pad_mode;
 
 /* Source index of output position o in a dim of size n padded by (left, right) */
-static int64_t pad_src(pad_mode m, int64_t o, int64_t n, int64_t left) {
+static int64_t pad_src(pad_mode m, int64_t o, int64_t n, int64_t left, int64_t right) {
     int64_t i = o - left;
+    if (m == PAD_CIRCULAR) { /* torch crops negative pads first, then wraps around what is left */
+        int64_t cl = left < 0 ? -left : 0, cr = right < 0 ? -right : 0, n2 = n - cl - cr;
+        if (n2 <= 0) return -1;
+        i = o - (left > 0 ? left : 0);
+        return cl + ((i % n2) + n2) % n2;
+    }
     switch (m) {
     case PAD_CONSTANT: return (i >= 0 && i < n) ? i : -1;
     case PAD_REFLECT:
@@ -51,9 +57,9 @@ static int maps_build(pad_maps *M, pad_mode mode, const int64_t *sizes, int ndim
     if (!M->block) return -1;
     int64_t *p = M->block;
     for (int j = 0; j < k; j++) {
-        int64_t left = pad[2 * (k - 1 - j)];
+        int64_t left = pad[2 * (k - 1 - j)], right = pad[2 * (k - 1 - j) + 1];
         M->map[j] = p;
-        for (int64_t o = 0; o < M->out[j]; o++) p[o] = pad_src(mode, o, M->in[j], left);
+        for (int64_t o = 0; o < M->out[j]; o++) p[o] = pad_src(mode, o, M->in[j], left, right);
         p += M->out[j];
     }
     return 0;
@@ -160,13 +166,7 @@ wk_tensor *wk_impl_constant_pad_nd(wk_tensor *self, wk_intlist pad, wk_scalar va
     for (int j = 0; j < k; j++) {
         int d = self->ndim - 1 - j;
         int64_t l = pad.data[2 * j], r = pad.data[2 * j + 1], out = self->sizes[d] + l + r;
-        if (out < 0) {
-            wk__error(WK_RUNTIME_ERROR,
-                      "The input size %lld, plus negative padding %lld and %lld resulted in a negative output size, "
-                      "which is invalid. Check dimension %d of your input.",
-                      (long long)self->sizes[d], (long long)l, (long long)r, d);
-            return NULL;
-        }
+        if (out < 0) return WK_FAIL(WK_RUNTIME_ERROR, "narrow(): length must be non-negative.");
         osz[d] = out;
         ov[d] = self->sizes[d] + (l < 0 ? l : 0) + (r < 0 ? r : 0);
         if (ov[d] < 0) ov[d] = 0;

@@ -377,6 +377,11 @@ static int avg_params(wk_tensor *self, int nd, wk_intlist kernel_size, wk_intlis
                       bool ceil_mode, wk_optint divisor_override, pool_geom *g) {
     const char *op = nd == 2 ? "avg_pool2d" : "avg_pool3d";
     g->nd = nd;
+    if (self->ndim < nd + 1) { /* torch reads size(-3) first */
+        wk__error(WK_INDEX_ERROR, "Dimension out of range (expected to be in range of [-%d, %d], but got %d)",
+                  self->ndim ? self->ndim : 1, self->ndim ? self->ndim - 1 : 0, -(nd + 1));
+        return -1;
+    }
     int64_t one = 1;
     if (pool_params(op, nd, kernel_size, stride, padding, wk_ints(&one, 1), g, false) < 0) return -1;
     if (divisor_override.has && divisor_override.v == 0) return wk__error(WK_RUNTIME_ERROR, "divisor must be not zero"), -1;

@@ -637,6 +637,9 @@ def emit_node(op, opnames):
     o.append('}')
     o.append('static const wk_node_vtable VT_%s = {"%s", %s_apply, %s_release, NULL, %s_destroy};'
              % (op.cname, op.node_name, S, S, S))
+    if op.fields.get('inplace_node'):  # torch's in-place native is a separate function with its own node name
+        o.append('static const wk_node_vtable VT_%s_inplace = {"%s", %s_apply, %s_release, NULL, %s_destroy};'
+                 % (op.cname, op.fields['inplace_node'], S, S, S))
     return '\n'.join(o), fields
 
 
@@ -659,7 +662,7 @@ def undiff_tensor_inputs(op):
             and p.name not in op.nondiff and p not in diff_inputs(op)]
 
 
-def emit_record(op, fields, outvar, indent, self_var=None):
+def emit_record(op, fields, outvar, indent, self_var=None, vt_suffix=''):
     # self_var: where the saved `self` comes from (in-place ops save a copy of self from before the write);
     # edges always come from the inputs themselves.
     """Code that builds the node after the forward ran (outputs in outvar / outs / v)."""
@@ -669,7 +672,8 @@ def emit_record(op, fields, outvar, indent, self_var=None):
     nedges = ' + '.join(['1' if p.type != 'Tensor[]' else '(uint32_t)%s.len' % cident(p.name) for p in edges]) or '0'
     k = op.ret_kind
     nout = '1' if k == 'tensor' else ('(uint32_t)v.len' if k == 'tensorlist' else str(len(op.rets)))
-    o.append('%s%s *n = (%s *)wk__node_new(&VT_%s, sizeof(%s), %s, %s);' % (indent, S, S, op.cname, S, nout, nedges))
+    o.append('%s%s *n = (%s *)wk__node_new(&VT_%s%s, sizeof(%s), %s, %s);' % (indent, S, S, op.cname, vt_suffix, S, nout,
+                                                                             nedges))
     o.append('%sif (!n) goto fail;' % indent)
     idx = 0
     cur = '0'
@@ -868,7 +872,8 @@ def emit_wrappers(op, opnames):
             o.append('    wk_release(r);')
             o.append('    r = wk_retain(self);')
             o.append('    {')
-            o += emit_record(op, fields, 'self', '        ', self_var='self_orig' if uses_self else None)
+            o += emit_record(op, fields, 'self', '        ', self_var='self_orig' if uses_self else None,
+                             vt_suffix='_inplace' if op.fields.get('inplace_node') else '')
             o.append('        if (wk__rebase_history(self, &n->base) < 0) { wk__node_release(&n->base); goto fail; }')
             o.append('        wk__node_release(&n->base);%s' % rel)
             o.append('        return r;')

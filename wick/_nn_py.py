@@ -209,6 +209,11 @@ native_channel_shuffle = channel_shuffle
 
 
 def _attach():
+    for name in ('_softmax', '_log_softmax', '_softmax_backward_data', '_log_softmax_backward_data', '_prelu_kernel',
+                 '_adaptive_avg_pool2d', '_adaptive_avg_pool2d_backward', '_adaptive_avg_pool3d',
+                 '_adaptive_avg_pool3d_backward'):
+        if not hasattr(torch, name) and hasattr(_C, name):
+            setattr(torch, name, getattr(_C, name))
     for name in ('kl_div', 'cosine_similarity', 'pairwise_distance', 'margin_ranking_loss', 'hinge_embedding_loss',
                  'cosine_embedding_loss', 'triplet_margin_loss', 'poisson_nll_loss', 'rms_norm', 'bilinear',
                  'channel_shuffle', 'native_channel_shuffle'):
