@@ -208,6 +208,11 @@ static int conv_check(const wk_tensor *input, const wk_tensor *weight, const wk_
         if (P->dilation[j] < 0) return wk__error(WK_RUNTIME_ERROR, "dilation should be greater than zero"), -1;
     for (int j = 0; j < nd; j++)
         if (P->dilation[j] == 0) return wk__error(WK_RUNTIME_ERROR, "non-positive dilation is not supported"), -1;
+    if (bias && bias->dtype != input->dtype) {
+        wk__error(WK_RUNTIME_ERROR, "Input type (%s) and bias type (%s) should be the same",
+                  wk__cpp_type_name(input->dtype), wk__cpp_type_name(bias->dtype));
+        return -1;
+    }
     if (input->dtype != weight->dtype) {
         wk_dtype i = input->dtype;
         if (i == WK_FLOAT32 || i == WK_FLOAT16 || i == WK_BFLOAT16)
@@ -218,11 +223,6 @@ static int conv_check(const wk_tensor *input, const wk_tensor *weight, const wk_
         else
             wk__error(WK_RUNTIME_ERROR, "expected scalar type %s but found %s", wk_dtype_scalar_name(i),
                       wk_dtype_scalar_name(weight->dtype));
-        return -1;
-    }
-    if (bias && bias->dtype != input->dtype) {
-        wk__error(WK_RUNTIME_ERROR, "Input type (%s) and bias type (%s) should be the same",
-                  wk__cpp_type_name(input->dtype), wk__cpp_type_name(bias->dtype));
         return -1;
     }
     wk_strbuf ws = {0}, is = {0}, bs = {0};
