@@ -195,7 +195,8 @@ error_case("conv_module_groups_out", lambda T: T.nn.Conv2d(4, 3, 3, groups=2))
 error_case("conv_module_groups_zero", lambda T: T.nn.Conv2d(4, 3, 3, groups=0))
 error_case("conv_module_bad_padding", lambda T: T.nn.Conv2d(3, 3, 3, padding="full"))
 error_case("conv_module_same_strided", lambda T: T.nn.Conv2d(3, 3, 3, stride=2, padding="same"))
-error_case("conv_module_bad_mode", lambda T: T.nn.Conv2d(3, 3, 3, padding_mode="mirror"))
+error_case("conv_module_bad_mode", lambda T: T.nn.Conv2d(3, 3, 3, padding_mode="mirror"),
+           match=r"padding_mode must be one of \{.*\}, but got padding_mode=.mirror.")
 error_case("convT_module_mode", lambda T: T.nn.ConvTranspose2d(3, 3, 3, padding_mode="reflect"))
 
 # ---------------------------------------------------------------------------------------------- pooling
