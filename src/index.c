@@ -460,8 +460,14 @@ static int adv_build(adv_info *a, const wk_tensor *self, wk_opttensorlist indice
         }
         ndef++;
     }
-    if (ndef == 0) {
-        wk__error(WK_RUNTIME_ERROR, "index(): at least one of the indices must be a tensor (got only None)");
+    if (ndef == 0) { /* only None entries and 0-d masks (which expand to no index at all): the result is self's
+                      * shape; torch's kernel cannot run on that (see no_index_error), but its checks do */
+        a->src = wk__alias(self, self->ndim, self->sizes, self->strides, self->offset);
+        if (!a->src) goto done;
+        a->before = self->ndim;
+        a->rndim = self->ndim;
+        memcpy(a->rshape, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
+        rc = 0;
         goto done;
     }
     while (nex < self->ndim) ex[nex++] = NULL;
@@ -552,6 +558,13 @@ static void offs_loop(char **d, const int64_t *s, int64_t n, void *ctx_) {
     c->pos += n;
 }
 
+/* An index of only None entries and 0-d masks reaches torch's kernel with no index tensor (an internal assert). */
+static int no_index_error(void) {
+    wk__error(WK_RUNTIME_ERROR, "index(): a 0-dimensional boolean mask (or only None) as the whole index is not "
+                                "supported (torch's kernel fails its ntensor >= 3 internal assert)");
+    return -1;
+}
+
 static wk_tensor *adv_offsets(const adv_info *a) {
     wk_tensor *off = wk__zeros(a->bndim, a->bshape, WK_INT64);
     if (!off) return NULL;
@@ -603,6 +616,10 @@ wk_tensor *wk_impl_index(wk_tensor *self, wk_opttensorlist indices) {
     if (adv_build(&a, self, indices) < 0) return NULL;
     wk_tensor *out = wk__empty(a.rndim, a.rshape, self->dtype), *off = NULL, *src_r = NULL, *off_r = NULL;
     if (!out || wk__numel(out) == 0) goto done; /* nothing is read: no bounds errors either, as torch */
+    if (a.nidx == 0) {
+        no_index_error();
+        goto fail;
+    }
     off = adv_offsets(&a);
     if (!off) goto fail;
     int64_t ss[WK_MAX_DIM], os[WK_MAX_DIM];
@@ -704,6 +721,10 @@ wk_tensor *wk_impl_index_put(wk_tensor *self, wk_opttensorlist indices, wk_tenso
         goto fail;
     }
     if (numel_of(a.rndim, a.rshape) == 0) goto done;
+    if (a.nidx == 0) {
+        no_index_error();
+        goto fail;
+    }
     off = adv_offsets(&a);
     if (!off) goto fail;
     int64_t ds[WK_MAX_DIM], os[WK_MAX_DIM];
@@ -1566,8 +1587,11 @@ static int scatter_checks(const wk_tensor *self, int64_t d, const wk_tensor *ind
     for (int i = 0; i < nd && !wrong; i++)
         if (i != d && nonempty_size(index, i) > nonempty_size(self, i)) wrong = true;
     if (!wrong && src)
-        for (int i = 0; i < nd && !wrong; i++)
-            if (i < nonempty_dim(src) && nonempty_size(index, i) > nonempty_size(src, i)) wrong = true;
+        for (int i = 0; i < nd && !wrong; i++) {
+            int64_t w;
+            if (src->ndim && wk__wrap_dim(i, src->ndim, &w) < 0) return -1; /* torch reads src.size(i) here */
+            if (nonempty_size(index, i) > nonempty_size(src, i)) wrong = true;
+        }
     wk_strbuf a = {0}, b = {0}, c = {0};
     if (src) {
         if (nonempty_dim(src) != nonempty_dim(index)) {
@@ -1837,31 +1861,78 @@ wk_tensor *wk_impl_index_select(wk_tensor *self, int64_t dim, wk_tensor *index) 
     int64_t d;
     if (wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
     if (index->ndim > 1) return WK_FAIL(WK_INDEX_ERROR, "index_select(): Index is supposed to be a vector");
+    int64_t k = wk__numel(index);
+    if (self->ndim == 0 && k != 1)
+        return WK_FAIL(WK_RUNTIME_ERROR, "index_select(): Index to scalar can have only 1 value, got %lld value(s)",
+                       (long long)k);
     if (!is_index_dtype(index->dtype))
         return WK_FAIL(WK_RUNTIME_ERROR, "index_select(): Expected dtype int32 or int64 for index");
-    int64_t k = wk__numel(index);
-    if (self->ndim == 0 && k != 1) return WK_FAIL(WK_INDEX_ERROR, "index_select(): Index to scalar can have only 1 value, got %lld value(s)", (long long)k);
     int64_t sizes[WK_MAX_DIM];
     memcpy(sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
     if (self->ndim) sizes[d] = k;
     wk_tensor *out = wk__empty(self->ndim, sizes, self->dtype), *o1 = NULL;
-    if (!out || wk__numel(out) == 0) return out;
+    if (!out || k == 0) return out;
+    /* torch's paths differ in their bounds messages: >1-d along dim 1 (and >1-d empty self) use caffe2's
+     * "INDICES element is out of DATA bounds", other >1-d dims and <=1-d "index out of range in self" */
+    bool caffe2_msg = self->ndim > 1 && (d == 1 || wk__numel(self) == 0);
+    if (self->ndim > 1 && wk__numel(self) == 0 && self->sizes[d] == 0) {
+        wk_release(out);
+        return WK_FAIL(WK_RUNTIME_ERROR, "index_select(): self indexing axis dim should be positive");
+    }
     dim_iter g;
     int bad;
     int64_t badv;
     if (dim_iter_init(&g, self, d, index, false, &bad, &badv) < 0) {
-        if (bad) wk__error(WK_INDEX_ERROR, "index out of range in self");
+        if (bad && caffe2_msg)
+            wk__error(WK_RUNTIME_ERROR, "INDICES element is out of DATA bounds, id=%lld axis_dim=%lld", (long long)badv,
+                      (long long)nonempty_size(self, (int)d));
+        else if (bad)
+            wk__error(WK_INDEX_ERROR, "index out of range in self");
         wk_release(out);
         return NULL;
     }
-    o1 = nonempty_view(out);
-    if (!o1 || run3(o1, g.tr, g.offr, gather_loop(wk_dtype_size(self->dtype)), NULL) < 0) {
+    o1 = wk__numel(out) ? nonempty_view(out) : NULL;
+    if (wk__numel(out) && (!o1 || run3(o1, g.tr, g.offr, gather_loop(wk_dtype_size(self->dtype)), NULL) < 0)) {
         wk_release(out);
         out = NULL;
     }
     wk_release(o1);
     dim_iter_free(&g);
     return out;
+}
+
+/* torch's index_copy_ / index_fill_ restride self with as_strided, whose storage check can fail on an empty self:
+ * "setStorage: sizes [2, 1], strides [1, 0], ... are out of bounds for storage of size 0". */
+static int restride_storage_check(const wk_tensor *t, int64_t d, int64_t k) {
+    wk_tensor *t1 = nonempty_view(t);
+    if (!t1) return -1;
+    int n = t1->ndim;
+    int64_t sz[WK_MAX_DIM], st[WK_MAX_DIM];
+    memcpy(sz, t1->sizes, sizeof(int64_t) * (size_t)n);
+    memcpy(st, t1->strides, sizeof(int64_t) * (size_t)n);
+    sz[d] = k;
+    st[d] = 0;
+    int64_t esz = (int64_t)wk_dtype_size(t->dtype), need = 0;
+    bool empty = false;
+    for (int i = 0; i < n; i++) empty |= sz[i] == 0;
+    if (!empty) {
+        need = 1;
+        for (int i = 0; i < n; i++) need += (sz[i] - 1) * st[i];
+        need = (need + t1->offset) * esz;
+    }
+    int rc = 0;
+    if (need > (int64_t)t1->storage->nbytes) {
+        wk_strbuf a = {0}, b = {0};
+        wk__error(WK_RUNTIME_ERROR, "setStorage: sizes %s, strides %s, storage offset %lld, and itemsize %lld requiring a "
+                                    "storage size of %lld are out of bounds for storage of size %lld",
+                  shape_str(&a, sz, n), shape_str(&b, st, n), (long long)t1->offset, (long long)esz, (long long)need,
+                  (long long)t1->storage->nbytes);
+        wk_sb_free(&a);
+        wk_sb_free(&b);
+        rc = -1;
+    }
+    wk_release(t1);
+    return rc;
 }
 
 /* dst[off] += alpha * src, typed; half/bfloat16 round the product and the sum like torch's scalar_t arithmetic. */
@@ -1934,7 +2005,16 @@ static int index_func_checks(const char *func, const wk_tensor *self, int64_t d,
                   wk_dtype_scalar_name(self->dtype), wk_dtype_scalar_name(source->dtype));
         goto done;
     }
+    if (d >= (source->ndim > 1 ? source->ndim : 1)) {
+        wk__error(WK_RUNTIME_ERROR, "%s_(): Indexing dim %lld is out of bounds of the source tensor with dim %d", func,
+                  (long long)d, source->ndim);
+        goto done;
+    }
     int64_t k = wk__numel(index), sd;
+    if (source->ndim == 0 && k != 1) { /* torch's message reads source.size(dim) */
+        wk__error(WK_INDEX_ERROR, "Dimension specified as %lld but tensor has no dimensions", (long long)d);
+        goto done;
+    }
     if (source->ndim == 0) sd = 1;
     else if (size_at(source, d, &sd) < 0) goto done;
     if (k != sd) {
@@ -1968,12 +2048,14 @@ wk_tensor *wk_impl_index_add(wk_tensor *self, int64_t dim, wk_tensor *index, wk_
     if (wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
     if (index_func_checks("index_add", self, d, index, source) < 0) return NULL;
     wk_tensor *out = wk__clone(self);
-    if (!out || wk__numel(index) == 0 || wk__numel(out) == 0) return out;
+    /* >1-d: nothing is visited (or checked) when self is empty; <=1-d: every index is checked */
+    if (!out || wk__numel(index) == 0 || (self->ndim > 1 && wk__numel(out) == 0)) return out;
     dim_iter g;
     int bad;
     int64_t badv;
     if (dim_iter_init(&g, out, d, index, false, &bad, &badv) < 0) {
-        if (bad) oob_error(WK_RUNTIME_ERROR, "", badv, d, nonempty_size(out, (int)d));
+        if (bad && self->ndim > 1) oob_error(WK_RUNTIME_ERROR, "", badv, d, nonempty_size(out, (int)d));
+        else if (bad) wk__error(WK_INDEX_ERROR, "index out of range in self");
         wk_release(out);
         return NULL;
     }
@@ -2043,7 +2125,7 @@ wk_tensor *wk_impl_index_copy(wk_tensor *self, int64_t dim, wk_tensor *index, wk
                        (long long)k, (long long)source->sizes[d]);
     wk_tensor *out = wk__clone(self);
     if (!out || k == 0) return out;
-    if (wk__assert_no_overlap(self, index) < 0) goto fail0;
+    if (wk__assert_no_overlap(self, index) < 0 || restride_storage_check(out, d, k) < 0) goto fail0;
     dim_iter g;
     int bad;
     int64_t badv;
@@ -2071,7 +2153,12 @@ static wk_tensor *index_fill_impl(wk_tensor *self, int64_t dim, wk_tensor *index
     if (index->ndim > 1) return WK_FAIL(WK_RUNTIME_ERROR, "Index has to be a vector/scalar");
     if (wk__check_scalar_fits(value, self->dtype) < 0) return NULL;
     wk_tensor *out = wk__clone(self);
-    if (!out || wk__numel(index) == 0 || wk__numel(out) == 0) return out;
+    if (!out || wk__numel(index) == 0) return out;
+    if (restride_storage_check(out, d, wk__numel(index)) < 0) {
+        wk_release(out);
+        return NULL;
+    }
+    if (wk__numel(out) == 0) return out;
     dim_iter g;
     int bad;
     int64_t badv;
@@ -2243,8 +2330,20 @@ wk_tensor *wk_impl_take_along_dim(wk_tensor *self, wk_tensor *indices, wk_optint
     memcpy(s, indices->sizes, sizeof(int64_t) * (size_t)nd);
     if (nd) s[d] = self->sizes[d];
     if (wk__broadcast_shapes(nd, s, nd, self->sizes, &n2, b2) < 0) return NULL;
-    wk_tensor *ib = wk_expand(indices, wk_ints(b1, n1), false), *sb = ib ? wk_expand(self, wk_ints(b2, n2), false) : NULL;
+    /* torch 2.13 takes the indices modulo the size along dim (Python's sign rule; a size of 0 divides by zero) */
+    int64_t size = nd ? self->sizes[d] : 1, n = wk__numel(indices);
+    if (size == 0 && n > 0) return WK_FAIL(WK_RUNTIME_ERROR, "ZeroDivisionError");
+    wk_tensor *ic = wk__contiguous(indices), *iw = ic ? wk__clone(ic) : NULL; /* iw: [indices' shape] wrapped */
+    wk_release(ic);
+    if (!iw) return NULL;
+    int64_t *iv = (int64_t *)wk__data(iw);
+    for (int64_t j = 0; j < n; j++) {
+        int64_t m = iv[j] % size;
+        iv[j] = m < 0 ? m + size : m;
+    }
+    wk_tensor *ib = wk_expand(iw, wk_ints(b1, n1), false), *sb = ib ? wk_expand(self, wk_ints(b2, n2), false) : NULL;
     wk_tensor *r = sb ? wk_gather(sb, d, ib, false) : NULL;
+    wk_release(iw);
     wk_release(ib);
     wk_release(sb);
     return r;

@@ -447,3 +447,37 @@ case("nonzero_static_0d", lambda T: T.nonzero_static(T.tensor(3.0), size=2))
 case("nonzero_static_out", lambda T: (lambda o: (T.nonzero_static(T.tensor(NZ), size=2, out=o), o))(
     T.zeros(0, dtype=T.int64)))
 error_case("nonzero_static_negative", lambda T: T.nonzero_static(T.tensor(NZ), size=-1))
+
+# ------------------------------------------------------------------- edge paths found by fuzzing
+
+
+def outcome(f):
+    """The result, or the builtin exception type and message: for grids where some points raise in torch."""
+    try:
+        return f()
+    except (IndexError, RuntimeError, ValueError, TypeError) as e:
+        return ("raised", type(e).__name__, str(e))
+
+
+cases("index_select_edges", lambda T, s, d, i: outcome(lambda: T.zeros(s).index_select(d, L(T, i))),
+      s=[(3, 4), (1, 3, 0), (0, 3), (2, 0), (0,)], d=[0, 1], i=[[0], [3], [-1], [2], []])
+case("index_select_edges_ok", lambda T: (T.zeros(2, 0).index_select(0, L(T, [1, 0])), T.zeros(0, 3).index_select(1, L(T, [2])),
+                                         T.zeros(3, 4).index_select(0, L(T, []))))
+error_case("index_select_scalar_many", lambda T: T.tensor(1.0).index_select(0, L(T, [0, 0])))
+error_case("index_select_scalar_none", lambda T: T.tensor(1.0).index_select(0, T.tensor([], dtype=T.bool)))
+cases("index_add_edges", lambda T, s, d, i, ss: T.zeros(s).index_add(d, L(T, i), T.ones(ss)), kind="error",
+      s=[(), (3,), (0, 1, 0)], d=[0], i=[[3], [0, 1]], ss=[()])
+case("index_add_empty_2d", lambda T: (T.zeros(2, 0).index_add(0, L(T, [5]), T.ones(1, 0)),
+                                      T.zeros(2, 0).index_add(1, L(T, [5]), T.ones(2, 1))))
+error_case("index_add_empty_1d_checked", lambda T: T.zeros(0).index_add(0, L(T, [0]), T.ones(1)))
+error_case("index_add_source_dim", lambda T: T.zeros(0, 1, 0).index_add(2, L(T, [0]), T.tensor(1.0)))
+error_case("index_copy_empty_restride", lambda T: T.zeros(2, 0).index_copy(1, L(T, [5]), T.ones(2, 1)))
+error_case("index_fill_empty_restride", lambda T: T.zeros(1, 1, 0).index_fill(-1, L(T, [0]), 1.5))
+case("index_fill_0d_wraps", lambda T: (T.tensor(1.0).index_fill(0, L(T, [-1]), 2.0), T.zeros(1, 1, 0).index_fill(-1, L(T, []), 1.5)))
+cases("take_along_dim_wraps", lambda T, v: T.take_along_dim(a34(T), L(T, [[v], [v], [v]]), 1),
+      v=[-1, -4, -5, 4, 7, 2 ** 40, -2 ** 40])
+error_case("take_along_dim_zero_size", lambda T: T.take_along_dim(T.zeros(2, 0), L(T, [[0], [0]]), 1))
+grad_case("take_along_dim_grad_wraps", lambda T, x: T.take_along_dim(x, L(T, [[5], [-1], [4]]), 1), A34)
+error_case("scatter_src_fewer_dims", lambda T: T.zeros(3, 3, 1).scatter_add(2, L(T, [[[0]]]), T.ones(2)))
+error_case("index_put_0d_mask_shape", lambda T: T.zeros(3).index_put((T.tensor(False),), T.zeros(2, 1)))
+case("index_put_0d_mask_empty", lambda T: T.zeros(3, 0, 1).index_put((T.tensor(False),), T.zeros(0, 1)))
