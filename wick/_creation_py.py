@@ -7,7 +7,7 @@ from . import _C
 from ._device import device
 from ._tensor import Tensor
 
-__all__ = ['is_tensor', 'finfo', 'iinfo']
+__all__ = ['is_tensor', 'finfo', 'iinfo', 'get_default_device', 'set_default_device']
 
 
 def is_tensor(obj):
@@ -20,6 +20,16 @@ def _rebuild_dtype(name):
 
 
 _C.dtype.__reduce__ = lambda self: (_rebuild_dtype, (repr(self)[6:],))
+
+
+def _to_complex(self):
+    if self.is_floating_point:
+        raise RuntimeError('wick has no complex dtypes: %r has no complex counterpart in wick' % self)
+    raise RuntimeError('Unknown Complex ScalarType for %s' % _SCALAR_NAMES[repr(self)[6:]])
+
+
+_SCALAR_NAMES = {'bool': 'Bool', 'uint8': 'Byte', 'int8': 'Char', 'int16': 'Short', 'int32': 'Int', 'int64': 'Long'}
+_C.dtype.to_complex = _to_complex
 
 
 # ---- Tensor.float() & co: Tensor.to(dtype), which returns self when the dtype already matches ----
@@ -53,12 +63,59 @@ def _type(self, dtype=None, non_blocking=False, **kwargs):
         if dtype not in _BY_LEGACY:
             raise ValueError("invalid type: '%s'" % dtype)
         dtype = _BY_LEGACY[dtype]
+    if isinstance(dtype, _LegacyTensorType):
+        dtype = dtype.dtype
     if not isinstance(dtype, _C.dtype):
         raise TypeError('dtype must be a type, str, or dtype object')
     return self.to(dtype, non_blocking)
 
 
 Tensor.type = _type
+Tensor.itemsize = property(lambda self: self.element_size())
+Tensor.nbytes = property(lambda self: self.numel() * self.element_size())
+
+
+# ---- legacy tensor types: torch.FloatTensor([1, 2]), torch.LongTensor(2, 3), isinstance(x, torch.FloatTensor) ----
+class _LegacyTensorType(type):
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor) and obj.dtype == cls.dtype
+
+    def __subclasscheck__(cls, sub):
+        return sub is cls
+
+    def __repr__(cls):
+        return "<class 'torch.%s'>" % cls.__name__
+
+    def __call__(cls, *args, device=None):
+        if device is not None:
+            _C.zeros(0, device=device)  # torch's device errors
+        if not args:
+            return _C.tensor([], dtype=cls.dtype)
+        a0 = args[0]
+        if len(args) == 1 and isinstance(a0, Tensor):
+            if a0.dtype != cls.dtype:
+                raise TypeError('expected %s (got %s)' % (_LEGACY[cls.dtype], _LEGACY[a0.dtype]))
+            return a0.detach()
+        if isinstance(a0, _C.Size) or all(isinstance(x, int) and not isinstance(x, bool) for x in args):
+            return _C.empty(*args, dtype=cls.dtype)  # uninitialised in torch; wick's empty() is zeroed
+        if len(args) > 1:
+            raise TypeError('new() received an invalid combination of arguments')
+        return _C.tensor(a0, dtype=cls.dtype)
+
+
+for _dt, _legacy in list(_LEGACY.items()):
+    _name = _legacy[len('torch.'):]
+    globals()[_name] = _LegacyTensorType(_name, (), {'dtype': _dt, '__module__': 'torch'})
+    __all__.append(_name)
+
+
+def get_default_device():
+    return device('cpu')
+
+
+def set_default_device(dev):
+    if dev is not None:
+        _C.zeros(0, device=dev)  # torch's errors for devices wick does not have
 
 
 # ---- devices ----

@@ -229,3 +229,29 @@ case("item_2d_one_elem", lambda T: T.tensor([[2.5]]).item())
 case("item_requires_grad", lambda T: T.tensor(2.5, requires_grad=True).item())
 error_case("item_many", lambda T: T.tensor([1, 2]).item())
 error_case("item_empty", lambda T: T.tensor([]).item())
+
+# ------------------------------------------------------------------------------- legacy tensor types
+LEGACY = ["FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "LongTensor", "IntTensor", "ShortTensor",
+          "CharTensor", "ByteTensor", "BoolTensor"]
+cases("legacy_from_data", lambda T, lt: getattr(T, lt)([1, 0, 2]), lt=LEGACY)
+cases("legacy_sizes", lambda T, lt: (lambda x: (x.shape, x.dtype))(getattr(T, lt)(2, 3)), lt=LEGACY)
+cases("legacy_repr", lambda T, lt: repr(getattr(T, lt)), lt=LEGACY)
+cases("legacy_isinstance", lambda T, lt: [isinstance(T.zeros(1, dtype=d), getattr(T, lt))
+                                          for d in (T.float32, T.int64, T.bool, T.float16)], lt=LEGACY)
+case("legacy_dtype_attr", lambda T: (T.FloatTensor.dtype, T.LongTensor.dtype))
+case("legacy_nested", lambda T: T.FloatTensor([[1, 2], [3, 4]]))
+case("legacy_tuple_is_data", lambda T: T.FloatTensor((2, 3)))
+case("legacy_size_object", lambda T: T.FloatTensor(T.Size([2, 2])).shape)
+case("legacy_truncates", lambda T: T.LongTensor([1.7, -2.5]))
+case("legacy_empty", lambda T: T.FloatTensor())
+case("legacy_same_dtype_tensor", lambda T: T.FloatTensor(T.tensor([1., 2.])))
+case("legacy_type_conversion", lambda T: (T.zeros(2).type(T.LongTensor), T.zeros(2).type(T.FloatTensor)))
+case("legacy_not_subclass", lambda T: issubclass(T.FloatTensor, T.Tensor))
+error_case("legacy_negative_size", lambda T: T.FloatTensor(-1))
+case("default_device", lambda T: (T.get_default_device(), T.set_default_device("cpu"), T.set_default_device(None)))
+case("tensor_itemsize_nbytes", lambda T: (T.zeros(2, 3).itemsize, T.zeros(2, 3).nbytes,
+                                          T.zeros(2, 3, dtype=T.float16).t().nbytes, T.zeros(3).expand(2, 3).nbytes,
+                                          T.zeros(1, dtype=T.bool).itemsize))
+case("dtype_to_real", lambda T: (T.float32.to_real(), T.int8.to_real()))
+error_case("dtype_int_to_complex", lambda T: T.int32.to_complex())
+case("dtype_float_to_complex", lambda T: T.float32.to_complex(), skip=NO_COMPLEX)
