@@ -1,6 +1,6 @@
-/* index.c — indexing: Python's x[...] / x[...] = v (wk_getitem / wk_setitem), advanced indexing (index, index_put),
- * the views basic indexing makes (select, slice, unsqueeze, alias), and the gather, scatter, index_add/copy/fill, masked_fill/select/scatter, take,
- * put and nonzero family.
+/* index.c — indexing: Python's x[...] / x[...] = v (wk_getitem / wk_setitem and the streaming wk_index_* API),
+ * advanced indexing (index, index_put), and the ops of the family: gather, scatter, scatter_add, scatter_reduce,
+ * index_select/add/copy/fill, masked_fill/select/scatter, take, put, take_along_dim, nonzero, argwhere, where(cond).
  *
  * Note [Indexing kernels]: indexing only moves elements, so the copy loops are picked by element size (1, 2, 4, 8
  * bytes), never by dtype; only accumulating writes (index_put accumulate, scatter_add, index_add, ...) have typed
@@ -160,9 +160,6 @@ int wk__assert_no_overlap(const wk_tensor *out, const wk_tensor *in) {
 }
 
 /* ---- element loops by size (Note [Indexing kernels]) ---- */
-typedef struct {
-    int64_t esz;
-} gather_ctx;
 
 /* operands: [out, src (restrided), off (int64, byte offsets into src)]: out = *(src + off) */
 #define GATHER_LOOP(SZ, T)                                                                           \
@@ -1950,8 +1947,6 @@ typedef struct {
             *p = ST((CT)(LD(*p) + prod));                                                            \
         }                                                                                            \
     }
-#define ST_WRAP(T) (T)(uint64_t)
-#define I64MUL(a) a
 ADD_ALPHA_LOOP_(add_alpha_f32, float, float, LD_SAME, ST_SAME, c->af)
 ADD_ALPHA_LOOP_(add_alpha_f64, double, double, LD_SAME, ST_SAME, c->af)
 ADD_ALPHA_LOOP_(add_alpha_f16, uint16_t, float, LD_H, ST_H, c->af)
@@ -2381,7 +2376,7 @@ wk_tensor *wk_impl_ix_scatter_reduce_grad(wk_tensor *grad, wk_tensor *self, int6
     double *G, *S, *R, *X;            /* grad, self, result [self numel]; src [src numel], all contiguous */
     wk_tensor *tg = as_f64(grad, &G), *ts = as_f64(self, &S), *tr = as_f64(result, &R), *tx = as_f64(src, &X);
     wk_tensor *ti = NULL, *i1 = NULL, *x1 = NULL, *s1 = NULL, *out = NULL, *o64 = NULL;
-    double *N = NULL, *A = NULL, *B = NULL; /* per self place: counts / products; per index position: B */
+    double *N = NULL, *A = NULL; /* per self place: counts, products or zero counts */
     if (!tg || !ts || !tr || !tx) goto done;
     i1 = nonempty_view(index);
     ti = i1 ? wk__to_dtype(i1, WK_INT64) : NULL;
@@ -2400,8 +2395,7 @@ wk_tensor *wk_impl_ix_scatter_reduce_grad(wk_tensor *grad, wk_tensor *self, int6
     int64_t *Q = wk__malloc(sizeof(int64_t) * (size_t)(np ? np : 1)), *P = wk__malloc(sizeof(int64_t) * (size_t)(np ? np : 1));
     N = wk__calloc((size_t)(ns ? ns : 1), sizeof(double));
     A = wk__calloc((size_t)(ns ? ns : 1), sizeof(double));
-    B = wk__calloc((size_t)(np ? np : 1), sizeof(double));
-    if (!Q || !P || !N || !A || !B) {
+    if (!Q || !P || !N || !A) {
         free(Q);
         free(P);
         goto done;
@@ -2421,7 +2415,6 @@ wk_tensor *wk_impl_ix_scatter_reduce_grad(wk_tensor *grad, wk_tensor *self, int6
             coord[i] = 0;
         }
     }
-    int64_t nout = for_self ? ns : np;
     o64 = wk__zeros(for_self ? s1->ndim : nd, for_self ? s1->sizes : i1->sizes, WK_FLOAT64);
     if (!o64) {
         free(Q);
@@ -2493,11 +2486,9 @@ wk_tensor *wk_impl_ix_scatter_reduce_grad(wk_tensor *grad, wk_tensor *self, int6
         }
         wk_release(o1);
     }
-    WK_UNUSED(nout);
 done:
     free(N);
     free(A);
-    free(B);
     wk_release(tg);
     wk_release(ts);
     wk_release(tr);
