@@ -1129,3 +1129,63 @@ wk_tensor *wk_impl_diagonal_scatter(wk_tensor *self, wk_tensor *src, int64_t off
     scatter_args s = {.a = offset, .b = dim1, .c = dim2};
     return scatter_into(self, src, diagonal_part, &s);
 }
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * unfold: windows of `size` every `step` along a dim, as a new last dim (a view) */
+
+wk_tensor *wk_impl_unfold(wk_tensor *self, int64_t dimension, int64_t size, int64_t step) {
+    int n = self->ndim;
+    int64_t d;
+    if (wk__wrap_dim(dimension, n, &d) < 0) return NULL;
+    if (n + 1 > WK_MAX_DIM) return WK_FAIL(WK_RUNTIME_ERROR, "wick supports tensors of at most %d dimensions", WK_MAX_DIM);
+    int64_t max_size = n == 0 ? 1 : self->sizes[d];
+    if (size > max_size)
+        return WK_FAIL(WK_RUNTIME_ERROR, "maximum size for tensor at dimension %lld is %lld but size is %lld",
+                       (long long)d, (long long)max_size, (long long)size);
+    if (size < 0) return WK_FAIL(WK_RUNTIME_ERROR, "size is %lld but must be >= 0", (long long)size);
+    if (step <= 0) return WK_FAIL(WK_RUNTIME_ERROR, "step is %lld but must be > 0", (long long)step);
+    int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM]; /* [n + 1]: windows along d, then the window */
+    memcpy(sizes, self->sizes, sizeof(int64_t) * (size_t)n);
+    memcpy(strides, self->strides, sizeof(int64_t) * (size_t)n);
+    sizes[n] = size;
+    strides[n] = n == 0 ? 1 : self->strides[d];
+    if (d < n) {
+        sizes[d] = (sizes[d] - size) / step + 1;
+        strides[d] *= step;
+    }
+    return wk__alias(self, n + 1, sizes, strides, self->offset);
+}
+
+/* The gradient of unfold: zeros of the input's shape, every window's gradient added back where it came from. */
+wk_tensor *wk_impl_unfold_backward(wk_tensor *grad_in, wk_intlist input_sizes, int64_t dim, int64_t size, int64_t step) {
+    wk_tensor *out = zeros_for(grad_in, input_sizes);
+    if (!out) return NULL;
+    int n = out->ndim;
+    int64_t d;
+    if (wk__wrap_dim(dim, n, &d) < 0 || grad_in->ndim != n + 1) {
+        if (!wk__error_set()) wk__error(WK_RUNTIME_ERROR, "unfold_backward: bad gradient shape");
+        wk_release(out);
+        return NULL;
+    }
+    int64_t nwin = n == 0 ? 1 : grad_in->sizes[d];
+    bool prev = wk_set_grad_enabled(false);
+    int rc = 0;
+    for (int64_t w = 0; w < nwin && rc == 0; w++) {
+        /* window w of grad_in (its dims with d's slot taken by the window dim) and the part of out it came from */
+        wk_tensor *g = wk_impl_select(grad_in, n == 0 ? 0 : d, w); /* 0-d input: the one-element window */
+        wk_tensor *gm = g && n ? wk_movedim(g, wk_ints((int64_t[]){-1}, 1), wk_ints(&d, 1)) : wk_retain(g);
+        wk_tensor *o = n == 0 ? wk_retain(out) : slice_view(out, d, w * step, w * step + size, 1);
+        wk_tensor *r = gm && o ? wk_add_(o, gm, wk_int(1)) : NULL;
+        if (!r) rc = -1;
+        wk_release(r);
+        wk_release(o);
+        wk_release(gm);
+        wk_release(g);
+    }
+    wk_set_grad_enabled(prev);
+    if (rc < 0) {
+        wk_release(out);
+        return NULL;
+    }
+    return out;
+}

@@ -392,3 +392,29 @@ grad_case("select_scatter_grad", lambda T, x, s: T.select_scatter(x, s, 1, 1), A
 grad_case("slice_scatter_grad", lambda T, x, s: T.slice_scatter(x, s, 1, 0, 3, 2), A23, [[1.5, -0.5], [2.0, 0.25]])
 grad_case("diagonal_scatter_grad", lambda T, x, s: T.diagonal_scatter(x, s, -1), A33, [1.5, -0.5])
 grad_case("select_scatter_grad2", lambda T, x, s: (r := T.select_scatter(x, s, 0, 0)) * r, A23, V3, order=2)
+
+# ---------------------------------------------------------------------------------------------------------------
+# unfold (a view of windows)
+cases("unfold", lambda T, a: V(x := x234(T), x.unfold(*a)), a=[(2, 2, 1), (2, 2, 2), (-1, 4, 3), (2, 0, 1), (1, 3, 1),
+                                                              (0, 1, 2), (1, 2, 5)])
+case("unfold_0d", lambda T: G(T.tensor(1.5).unfold(0, 1, 1)))
+case("unfold_noncontig", lambda T: V(x := x234(T), x.permute(2, 0, 1).unfold(0, 2, 1)))
+case("unfold_kw", lambda T: T.tensor([1.0, 2, 3, 4, 5]).unfold(dimension=0, size=2, step=2))
+error_case("unfold_too_big", lambda T: x234(T).unfold(2, 5, 1))
+error_case("unfold_negative_size", lambda T: x234(T).unfold(2, -1, 1))
+error_case("unfold_zero_step", lambda T: x234(T).unfold(2, 2, 0))
+error_case("unfold_bad_dim", lambda T: x234(T).unfold(3, 2, 1))
+error_case("unfold_0d_too_big", lambda T: T.tensor(1.5).unfold(0, 2, 1))
+cases("unfold_grad", lambda T, x, a: x.unfold(*a), A234, kind="grad", a=[(2, 2, 1), (2, 3, 1), (1, 2, 1), (0, 1, 1), (2, 1, 3)])
+grad_case("unfold_grad_noncontig", lambda T, x: x.unfold(0, 2, 1), inp(A23, view=vT))
+grad_case("unfold_grad_0d", lambda T, x: x.unfold(0, 1, 1), 2.5)
+grad_case("unfold_grad2", lambda T, x: (u := x.unfold(1, 2, 1)) * u, A23, order=2)
+grad_case("unfold_inplace_grad", lambda T, x: ((b := x * 1), b.unfold(1, 2, 2).mul_(3), b)[2], A234)
+
+# ---------------------------------------------------------------------------------------------------------------
+# printed form of views (grad_fn names in the repr)
+print_case("print_permute", lambda T: T.tensor(A23, requires_grad=True).permute(1, 0))
+print_case("print_unbind", lambda T: (T.tensor(A23, requires_grad=True) * 1).unbind(1)[2])
+print_case("print_squeeze_meta", lambda T: (y := T.tensor(A1314, requires_grad=True) * 1).squeeze_())
+print_case("print_copyslices", lambda T: ((b := T.tensor(A23, requires_grad=True) * 1), b.select(0, 1).mul_(2), b)[2])
+print_case("print_view_int", lambda T: T.tensor(I23).t())
