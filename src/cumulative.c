@@ -53,11 +53,23 @@ static wk_dtype scan_dtype(const wk_tensor *self, wk_dtype dtype) {
     return wk_dtype_is_integral(self->dtype, true) ? WK_INT64 : self->dtype;
 }
 
+int wk_impl__scan_inplace_check(wk_tensor *self, wk_dtype dtype, bool *result) {
+    *result = true;
+    if (dtype != WK_DTYPE_NONE && dtype != self->dtype) {
+        wk__error(WK_RUNTIME_ERROR, "Bad in-place call: input tensor dtype %s and output tensor dtype %s should match",
+                  wk__cpp_type_name(self->dtype), wk__cpp_type_name(dtype));
+        return -1;
+    }
+    return 0;
+}
+
 wk_tensor *wk_impl_cumsum(wk_tensor *self, int64_t dim, wk_dtype dtype) {
+    if (wk__check_diff_dtype(self, scan_dtype(self, dtype)) < 0) return NULL;
     return scan(self, dim, scan_dtype(self, dtype), SCAN_SUM);
 }
 
 wk_tensor *wk_impl_cumprod(wk_tensor *self, int64_t dim, wk_dtype dtype) {
+    if (wk__check_diff_dtype(self, scan_dtype(self, dtype)) < 0) return NULL;
     return scan(self, dim, scan_dtype(self, dtype), SCAN_PROD);
 }
 

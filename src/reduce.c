@@ -31,6 +31,14 @@ int wk__reduce_mask(const wk_tensor *self, wk_intlist dim, bool *mask) {
     return count;
 }
 
+int wk__check_diff_dtype(const wk_tensor *self, wk_dtype out_dtype) {
+    if (!wk_dtype_is_floating(out_dtype) && wk__grad_enabled() && wk__tensor_requires_grad(self)) {
+        wk__error(WK_RUNTIME_ERROR, "Autograd not support dtype: %s", wk_dtype_scalar_name(out_dtype));
+        return -1;
+    }
+    return 0;
+}
+
 int wk__reduce_dim(const wk_tensor *self, int64_t dim, int64_t *out) { return wk__wrap_dim(dim, self->ndim, out); }
 
 int wk__reduce_shape(const wk_tensor *self, const bool *mask, bool keepdim, int64_t *out) {
@@ -223,7 +231,7 @@ static wk_tensor *sum_keepdim(const wk_tensor *self, const bool *mask, const wk_
 
 wk_tensor *wk_impl_sum_dim(wk_tensor *self, wk_intlist dim, bool keepdim, wk_dtype dtype) {
     bool mask[WK_MAX_DIM];
-    if (dims_mask(self, dim, mask) < 0) return NULL;
+    if (dims_mask(self, dim, mask) < 0 || wk__check_diff_dtype(self, sum_dtype(self, dtype)) < 0) return NULL;
     return wk__reduce_finish(sum_keepdim(self, mask, SUM, sum_dtype(self, dtype), dtype), mask, keepdim);
 }
 
@@ -231,7 +239,7 @@ wk_tensor *wk_impl_sum(wk_tensor *self, wk_dtype dtype) { return wk_impl_sum_dim
 
 wk_tensor *wk_impl_nansum(wk_tensor *self, wk_intlist dim, bool keepdim, wk_dtype dtype) {
     bool mask[WK_MAX_DIM];
-    if (dims_mask(self, dim, mask) < 0) return NULL;
+    if (dims_mask(self, dim, mask) < 0 || wk__check_diff_dtype(self, sum_dtype(self, dtype)) < 0) return NULL;
     return wk__reduce_finish(sum_keepdim(self, mask, NANSUM, sum_dtype(self, dtype), dtype), mask, keepdim);
 }
 
@@ -291,7 +299,7 @@ wk_tensor *wk_impl_nanmean(wk_tensor *self, wk_intlist dim, bool keepdim, wk_dty
 
 wk_tensor *wk_impl_prod_dim_int(wk_tensor *self, int64_t dim, bool keepdim, wk_dtype dtype) {
     int64_t d;
-    if (wk__reduce_dim(self, dim, &d) < 0) return NULL;
+    if (wk__reduce_dim(self, dim, &d) < 0 || wk__check_diff_dtype(self, sum_dtype(self, dtype)) < 0) return NULL;
     bool mask[WK_MAX_DIM] = {0};
     if (self->ndim) mask[d] = true;
     wk_tensor *src = (wk_tensor *)self, *cast = NULL;
@@ -310,6 +318,7 @@ wk_tensor *wk_impl_prod_dim_int(wk_tensor *self, int64_t dim, bool keepdim, wk_d
 wk_tensor *wk_impl_prod(wk_tensor *self, wk_dtype dtype) {
     bool mask[WK_MAX_DIM];
     wk__reduce_mask(self, wk_none_ints(), mask);
+    if (wk__check_diff_dtype(self, sum_dtype(self, dtype)) < 0) return NULL;
     wk_tensor *src = (wk_tensor *)self, *cast = NULL;
     if (dtype != WK_DTYPE_NONE && dtype != self->dtype) {
         if (!(cast = wk__to_dtype(self, dtype))) return NULL;

@@ -71,6 +71,10 @@ WK_INTERNAL int wk__rows_apply(int nops, wk_tensor *const *ops, int64_t dim, wk_
     X(FLOAT64, double, double, WK_LD_ID, WK_ST_ID)
 #define WK_REDUCE_ALL_DTYPES(X) WK_REDUCE_INT_DTYPES(X) WK_REDUCE_FLOAT_DTYPES(X)
 
+/* A differentiable op asked (dtype=) for an integral result of an input that requires grad: torch refuses to record
+ * it ("Autograd not support dtype: Long"). Returns -1 with that error. */
+WK_INTERNAL int wk__check_diff_dtype(const wk_tensor *self, wk_dtype out_dtype);
+
 /* Composing recorded ops in C (backward helpers written as torch writes them): every tensor made joins a pool and
  * is released at the end; after a failure the remaining steps are skipped. Usage:
  *     wk_cpool pool = {0};

@@ -847,6 +847,8 @@ def emit_wrappers(op, opnames):
         assert k == 'tensor', op.schema
         o.append('%s {' % proto(op, '_'))
         o += arg_null_checks(op)
+        if op.fields.get('inplace_check'):  # a C expression (int, < 0 = error set) over the arguments
+            o.append('    if ((%s) < 0) return NULL;' % op.fields['inplace_check'])
         diff = diff_inputs(op) if op.differentiable else []
         uses_self = any('self' in formula_names(f) for f in op.formulas.values()) if op.differentiable else False
         o.append('    bool rg_ = %s;' % (requires_grad_expr(diff) if diff else 'false'))

@@ -398,3 +398,13 @@ error_case("max_out_wrong_value_dtype", lambda T: T.max(T.tensor(A23), 0, out=(T
 error_case("max_out_one_tensor", lambda T: T.max(T.tensor(A23), 0, out=(T.zeros(3),)))
 error_case("max_out_requires_grad", lambda T: T.max(T.tensor(A23, requires_grad=True), 0, out=(T.zeros(3), T.zeros(3, dtype=T.int64))))
 print_case("print_max_out", lambda T: T.max(T.tensor(A23), 1, out=(T.zeros(2), T.zeros(2, dtype=T.int64))))
+
+# a differentiable reduction asked for an integral result of an input that requires grad
+error_case("sum_int_dtype_requires_grad", lambda T: T.tensor(A23, requires_grad=True).sum(dtype=T.int64))
+error_case("sum_dim_int_dtype_requires_grad", lambda T: T.tensor(A23, requires_grad=True).sum(0, dtype=T.int32))
+error_case("prod_int_dtype_requires_grad", lambda T: T.tensor(A23, requires_grad=True).prod(dtype=T.int32))
+error_case("nansum_int_dtype_requires_grad", lambda T: T.tensor(A23, requires_grad=True).nansum(dtype=T.int64))
+case("sum_int_dtype_no_grad_mode", lambda T: (lambda x: (T.set_grad_enabled(False), x.sum(dtype=T.int64), T.set_grad_enabled(True))[1])(T.tensor(A23, requires_grad=True)))
+case("argmax_requires_grad_input", lambda T: T.tensor(A23, requires_grad=True).argmax(1))
+case("sort_indices_no_grad", lambda T: T.tensor(A23, requires_grad=True).sort(1).indices)
+case("all_requires_grad_input", lambda T: T.tensor(A23, requires_grad=True).all())
