@@ -3,7 +3,7 @@
 from .harness import *  # noqa: F401,F403
 
 EXACT = dict(rtol=0, atol=0)
-EPOCHS = 60
+EPOCHS = 50
 
 
 def _sched(T):
@@ -27,9 +27,10 @@ def _trajectory(T, make, epochs=EPOCHS, opt=None, metrics=None, name="SGD", grou
     s = make(T, o)
 
     def snap():
+        # get_last_lr(), and the momentum (or beta1) of every group; the groups' lr is checked against
+        # get_last_lr() at the end (it is the same number)
         row = list(s.get_last_lr())
         for g in o.param_groups:
-            row.append(g["lr"])
             if "momentum" in g:
                 row.append(g["momentum"])
             if "betas" in g:
@@ -43,7 +44,7 @@ def _trajectory(T, make, epochs=EPOCHS, opt=None, metrics=None, name="SGD", grou
         else:
             s.step(metrics[e % len(metrics)])
         out.append(snap())
-    return out, getattr(s, "last_epoch", None)
+    return out, getattr(s, "last_epoch", None), [g["lr"] for g in o.param_groups]
 
 
 def _sweep(name, make, kind="value", **axes):

@@ -5,6 +5,7 @@ from .adagrad import Adagrad  # noqa: F401
 from .adam import Adam  # noqa: F401
 from .adamax import Adamax  # noqa: F401
 from .adamw import AdamW  # noqa: F401
+from .lbfgs import LBFGS  # noqa: F401
 from .nadam import NAdam  # noqa: F401
 from .radam import RAdam  # noqa: F401
 from .rmsprop import RMSprop  # noqa: F401
@@ -12,7 +13,7 @@ from .sgd import SGD  # noqa: F401
 from . import lr_scheduler  # noqa: F401
 
 # torch.optim keeps only the classes: its per-optimizer modules are reachable by import, not as attributes
-del adadelta, adagrad, adam, adamax, adamw, nadam, optimizer, radam, rmsprop, sgd  # noqa: F821
+del adadelta, adagrad, adam, adamax, adamw, lbfgs, nadam, optimizer, radam, rmsprop, sgd  # noqa: F821
 
-__all__ = ['Adadelta', 'Adagrad', 'Adam', 'Adamax', 'AdamW', 'lr_scheduler', 'NAdam', 'Optimizer', 'RAdam', 'RMSprop',
+__all__ = ['Adadelta', 'Adagrad', 'Adam', 'Adamax', 'AdamW', 'LBFGS', 'lr_scheduler', 'NAdam', 'Optimizer', 'RAdam', 'RMSprop',
            'SGD']
