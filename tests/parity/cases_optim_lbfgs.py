@@ -48,8 +48,11 @@ cases("lbfgs_max_eval", lambda T, max_eval, line_search_fn: _run(
 cases("lbfgs_tolerances", lambda T, tolerance_grad, tolerance_change: _run(
     T, "quartic", T.float64, steps=2, tolerance_grad=tolerance_grad, tolerance_change=tolerance_change),
     tolerance_grad=[1e-7, 1e-2, 100.0], tolerance_change=[1e-9, 1e-3], **TOL)
-cases("lbfgs_float32", lambda T, line_search_fn: _run(T, "rosenbrock", line_search_fn=line_search_fn, steps=2),
-      line_search_fn=[None, "strong_wolfe"], rtol=1e-4, atol=1e-6)
+# float32: a well-conditioned problem and few iterations (Rosenbrock in float32 amplifies last-bit differences of
+# the loss's sum into different line-search decisions)
+cases("lbfgs_float32", lambda T, line_search_fn: _run(T, "quartic", line_search_fn=line_search_fn, steps=1,
+                                                      max_iter=6),
+      line_search_fn=[None, "strong_wolfe"], rtol=1e-5, atol=1e-6)
 
 
 def _two_params(T, line_search_fn):
