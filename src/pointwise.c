@@ -187,8 +187,45 @@ WK_BINARY_INT(mul_k, void, (int64_t)((uint64_t)a * (uint64_t)b))
 WK_BINARY_BOOL(mul_k, void, a &&b)
 static const wk_loop_fn MUL[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(mul_k), WK_TABLE_INT(mul_k), WK_TABLE_BOOL(mul_k)};
 
+/* Note [Reduced-float scalars]: when the result is float16 / bfloat16 and the second operand has one element of
+ * another dtype (a Python number, a 0-d float64 tensor), torch's mul and div kernels read that operand at its own
+ * precision (as float) instead of rounding it to the result dtype first; add, sub, remainder, fmod and pow round it.
+ * reduced_scalar() runs such an op as a unary kernel over self with the scalar in the context. */
+typedef struct {
+    float b;
+} rs_ctx;
+WK_UNARY_LOOP_(rs_mul_F16, uint16_t, float, uint16_t, WK_LD_F16, WK_ST_F16, rs_ctx, x * C->b)
+WK_UNARY_LOOP_(rs_mul_BF16, uint16_t, float, uint16_t, WK_LD_BF16, WK_ST_BF16, rs_ctx, x * C->b)
+WK_UNARY_LOOP_(rs_div_F16, uint16_t, float, uint16_t, WK_LD_F16, WK_ST_F16, rs_ctx, x / C->b)
+WK_UNARY_LOOP_(rs_div_BF16, uint16_t, float, uint16_t, WK_LD_BF16, WK_ST_BF16, rs_ctx, x / C->b)
+WK_UNARY_LOOP_(rs_divtrunc_F16, uint16_t, float, uint16_t, WK_LD_F16, WK_ST_F16, rs_ctx, truncf(x / C->b))
+WK_UNARY_LOOP_(rs_divtrunc_BF16, uint16_t, float, uint16_t, WK_LD_BF16, WK_ST_BF16, rs_ctx, truncf(x / C->b))
+static inline float div_floor_f(float a, float b);
+WK_UNARY_LOOP_(rs_divfloor_F16, uint16_t, float, uint16_t, WK_LD_F16, WK_ST_F16, rs_ctx, div_floor_f(x, C->b))
+WK_UNARY_LOOP_(rs_divfloor_BF16, uint16_t, float, uint16_t, WK_LD_BF16, WK_ST_BF16, rs_ctx, div_floor_f(x, C->b))
+#define RS_TABLE(NAME) {[WK_FLOAT16] = rs_##NAME##_F16, [WK_BFLOAT16] = rs_##NAME##_BF16}
+static const wk_loop_fn RS_MUL[WK_NUM_DTYPES] = RS_TABLE(mul), RS_DIV[WK_NUM_DTYPES] = RS_TABLE(div),
+                        RS_DIVTRUNC[WK_NUM_DTYPES] = RS_TABLE(divtrunc), RS_DIVFLOOR[WK_NUM_DTYPES] = RS_TABLE(divfloor);
+
+/* false: not the reduced-float scalar case (use the general kernel); true: *out is the result (NULL on error) */
+static bool reduced_scalar(const char *name, wk_tensor *self, wk_tensor *other, wk_dtype dt, const wk_loop_fn *table,
+                           wk_tensor **out) {
+    *out = NULL;
+    if ((dt != WK_FLOAT16 && dt != WK_BFLOAT16) || other->dtype == dt || wk__numel(other) != 1) return false;
+    int nd;
+    int64_t shape[WK_MAX_DIM];
+    if (wk__broadcast_shapes(self->ndim, self->sizes, other->ndim, other->sizes, &nd, shape) < 0) return true;
+    rs_ctx c = {(float)wk__load_double(wk__data(other), other->dtype)};
+    wk_tensor *e = wk__expand_to(self, nd, shape);
+    *out = e ? wk__unary_op(name, e, dt, dt, table, &c) : NULL;
+    wk_release(e);
+    return true;
+}
+
 wk_tensor *wk_impl_mul(wk_tensor *self, wk_tensor *other) {
     wk_dtype dt = wk__result_type2(self, other);
+    wk_tensor *r;
+    if (reduced_scalar("mul", self, other, dt, RS_MUL, &r)) return r;
     return wk__binary_op("mul", self, other, dt, dt, MUL, NULL);
 }
 
@@ -283,6 +320,8 @@ static wk_tensor *int_checked(const char *name, wk_tensor *a, wk_tensor *b, cons
 wk_tensor *wk_impl_div(wk_tensor *self, wk_tensor *other, const char *rounding_mode) {
     if (!rounding_mode) {
         wk_dtype f = wk__float_op_dtype(wk__result_type2(self, other));
+        wk_tensor *r;
+        if (reduced_scalar("div_true", self, other, f, RS_DIV, &r)) return r;
         return wk__binary_op("div_true", self, other, f, f, DIV, NULL);
     }
     bool trunc_ = !strcmp(rounding_mode, "trunc"), floor_ = !strcmp(rounding_mode, "floor");
@@ -291,6 +330,10 @@ wk_tensor *wk_impl_div(wk_tensor *self, wk_tensor *other, const char *rounding_m
                   "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '%s'", rounding_mode);
         return NULL;
     }
+    wk_tensor *r;
+    if (reduced_scalar(trunc_ ? "div_trunc_cpu" : "div_floor_cpu", self, other, wk__result_type2(self, other),
+                       trunc_ ? RS_DIVTRUNC : RS_DIVFLOOR, &r))
+        return r;
     return int_checked(trunc_ ? "div_trunc_cpu" : "div_floor_cpu", self, other, trunc_ ? DIVTRUNC : DIVFLOOR);
 }
 
@@ -384,6 +427,11 @@ wk_tensor *wk_impl_pow_Tensor_Scalar(wk_tensor *self, wk_scalar exponent) {
             return r;
         }
         return wk__full(self->ndim, self->sizes, dt, wk_int(1));
+    }
+    if (dt == WK_FLOAT16 || dt == WK_BFLOAT16) { /* torch rounds the exponent to the tensor's dtype */
+        uint16_t h;
+        wk__store_scalar(&h, dt, wk_float(ef));
+        ef = wk__load_double(&h, dt);
     }
     pow_ctx c = {ef, wk__scalar_to_int(exponent), 0};
     if (wk_dtype_is_floating(dt))
@@ -872,3 +920,23 @@ FLOAT_UNARY(exp, exp(x))
 FLOAT_UNARY(log, log(x))
 FLOAT_UNARY(tanh, tanh(x))
 FLOAT_UNARY(reciprocal, 1 / x)
+
+/* float_power_: self must already be float64 (torch's check and message); then an in-place pow */
+static int float_power_inplace_check(const wk_tensor *self) {
+    if (self->dtype == WK_FLOAT64) return 0;
+    wk__error(WK_RUNTIME_ERROR,
+              "the base given to float_power_ has dtype %s but the operation's result requires dtype Double",
+              wk_dtype_scalar_name(self->dtype));
+    return -1;
+}
+wk_tensor *wk_impl_float_power_inplace_Scalar(wk_tensor *self, wk_scalar exponent) {
+    if (float_power_inplace_check(self) < 0) return NULL;
+    return wk_pow_Tensor_Scalar_(self, wk_float(wk__scalar_to_double(exponent)));
+}
+wk_tensor *wk_impl_float_power_inplace(wk_tensor *self, wk_tensor *exponent) {
+    if (float_power_inplace_check(self) < 0) return NULL;
+    wk_tensor *e = to_f64(exponent);
+    wk_tensor *r = e ? wk_pow_(self, e) : NULL;
+    wk_release(e);
+    return r;
+}

@@ -246,3 +246,23 @@ case("floor_divide_no_grad_needed", lambda T: (T.tensor(POS, requires_grad=True)
 error_case("inplace_on_leaf", lambda T: T.tensor(POS, requires_grad=True).add_(1))
 error_case("iadd_on_leaf", lambda T: _aug(T, T.tensor(POS, requires_grad=True), "+=", 1))
 error_case("out_requires_grad", lambda T: T.add(T.tensor(POS, requires_grad=True), 1, out=T.zeros(2, 3)))
+
+# ------------------------------------------------------------------------------ reduced-float scalars
+# Note [Reduced-float scalars] in src/pointwise.c: float16 / bfloat16 mul and div read a one-element second operand
+# at its own precision; add, sub, remainder, fmod and pow round it to the tensor's dtype first. The results are
+# scaled to exact integers so the comparison sees every bit (float16 tolerance would hide a last-bit difference).
+HV = [1.0, 3.0, -7.25, 100.5, 0.0625, -33.0, 1000.0, 2.5]
+SCALE = {"float16": 4096.0, "bfloat16": 256.0}
+RS = {"mul": lambda x, s: x * s, "div": lambda x, s: x / s, "add": lambda x, s: x + s, "sub": lambda x, s: x - s,
+      "rmul": lambda x, s: s * x, "mod": lambda x, s: x % s, "fmod": lambda x, s: x.fmod(s), "pow": lambda x, s: x.abs() ** s,
+      "trunc": lambda x, s: x.div(s, rounding_mode="trunc"), "floor": lambda x, s: x.div(s, rounding_mode="floor")}
+cases("reduced_float_scalar", lambda T, op, s, dtype: (RS[op](T.tensor(HV, dtype=dtype), s).float() * SCALE[str(dtype).split(".")[-1]]).long(),
+      op=list(RS), s=[0.3, -2.9, 0.1], dtype=HALF)
+cases("reduced_float_0d_tensor", lambda T, op, dtype: (RS[op](T.tensor(HV, dtype=dtype), T.tensor(0.3, dtype=T.float64)).float() * 256).long(),
+      op=["mul", "div", "add"], dtype=HALF)
+case("float_power_inplace", lambda T: (lambda x: (x.float_power_(2) is x, x, T.tensor(POS, dtype=T.float64).float_power_(T.tensor(B))))(T.tensor(POS, dtype=T.float64)))
+cases("float_power_inplace_needs_double", lambda T, dtype: T.tensor([2, 3], dtype=dtype).float_power_(2), kind="error", dtype=[D.int64, D.float32, D.float16])
+error_case("float_power_inplace_tensor_needs_double", lambda T: T.tensor([2.0, 3.0]).float_power_(T.tensor([2.0, 1.0])))
+grad_case("float_power_inplace_grad", lambda T, x, y: (x * 1).float_power_(y), inp(POS, dtype=D.float64), B)
+case("function_inplace_binary", lambda T: (lambda x: (T.clamp_(x, -1, 1) is x, x, T.clamp_min_(T.tensor(A), 0.0), T.clamp_max_(T.tensor(A), T.tensor(B)),
+                                                      T.xlogy_(T.tensor(POS), 2.0), T.clip_(T.tensor(A), max=0.5)))(T.tensor(A)))

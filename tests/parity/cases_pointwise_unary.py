@@ -164,3 +164,15 @@ case("float_op_result_requires_grad", lambda T: [getattr(T.tensor(POS, requires_
 error_case("inplace_on_leaf", lambda T: T.tensor(POS, requires_grad=True).exp_())
 error_case("out_with_grad", lambda T: T.exp(T.tensor(POS, requires_grad=True), out=T.zeros(2, 3)))
 error_case("saved_modified", lambda T: (lambda y: (y.mul_(2), y.sum().backward()))(T.tensor(POS, requires_grad=True).exp()))
+
+# torch.<op>_(x): the function spelling of the in-place form returns x itself
+FN_INPLACE = ["abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh", "deg2rad", "erf", "erfc",
+              "exp", "exp2", "expm1", "floor", "frac", "log", "log10", "log1p", "log2", "logit", "nan_to_num", "neg",
+              "rad2deg", "reciprocal", "relu", "round", "rsqrt", "sigmoid", "sin", "sinc", "sinh", "sqrt", "square",
+              "tan", "tanh", "trunc", "arccos", "arcsin", "arctan", "arcsinh", "arctanh", "arccosh", "negative", "fix"]
+DOMAIN = {**FLOAT_OPS, **KEEP_OPS, **{a: d for a, (_, d) in ALIASES.items()}}
+for op in FN_INPLACE:
+    case(f"{op}_function_inplace", lambda T, op=op: (lambda x: (getattr(T, op + "_")(x) is x, x))(T.tensor(DOMAIN[op])))
+error_case("function_inplace_int", lambda T: T.exp_(T.tensor([1, 2])))
+error_case("function_inplace_modifies_saved", lambda T: T.sigmoid_(T.exp_(T.tensor(GEN, requires_grad=True) * 1)).sum().backward())
+grad_case("function_inplace_grad", lambda T, x: T.sigmoid_(T.sin_(x * 1)), GEN)
