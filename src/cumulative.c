@@ -93,11 +93,50 @@ static bool has_zero(const wk_tensor *t) {
     return z;
 }
 
+/* For every k: grad_input[k] = sum_{j >= k} grad_j * prod_{i <= j, i != k} x_i, built from prods and cumprods of
+ * slices and written with grad_input.select(dim, k).copy_(...) (torch's form when grad mode is on, so that second
+ * derivatives flow; the result's grad_fn is CopySlices, as torch's). */
+static wk_tensor *cumprod_backward_graph(wk_tensor *grad, wk_tensor *input, int64_t dim) {
+    int64_t n = input->sizes[dim];
+    int64_t ones_size[WK_MAX_DIM];
+    memcpy(ones_size, input->sizes, sizeof(int64_t) * (size_t)input->ndim);
+    ones_size[dim] = 1;
+    wk_tensor *gi = wk__zeros(input->ndim, input->sizes, grad->dtype);
+    for (int64_t k = 0; k < n && gi; k++) {
+        wk_cpool pool = {0};
+        wk_tensor *omitted;
+        if (k == 0) {
+            wk_tensor *ones = P_(wk__full(input->ndim, ones_size, grad->dtype, wk_int(1)));
+            wk_tensor *from = P_(wk_cumprod(P_(wk_narrow(input, dim, 1, n - 1)), dim, WK_DTYPE_NONE));
+            wk_tensor *l[2] = {ones, from};
+            omitted = P_(wk_cat((wk_tensorlist){l, 2}, dim));
+        } else if (k == n - 1) {
+            omitted = P_(wk_prod_dim_int(P_(wk_narrow(input, dim, 0, k)), dim, true, WK_DTYPE_NONE));
+        } else {
+            wk_tensor *until = P_(wk_prod_dim_int(P_(wk_narrow(input, dim, 0, k)), dim, true, WK_DTYPE_NONE));
+            wk_tensor *from = P_(wk_cumprod(P_(wk_narrow(input, dim, k + 1, n - k - 1)), dim, WK_DTYPE_NONE));
+            wk_tensor *prodk = P_(wk_mul(P_(wk_expand_as(until, from)), from));
+            wk_tensor *l[2] = {until, prodk};
+            omitted = P_(wk_cat((wk_tensorlist){l, 2}, dim));
+        }
+        wk_tensor *gs = P_(wk_sum_dim(P_(wk_mul(P_(wk_narrow(grad, dim, k, n - k)), omitted)), wk_ints(&dim, 1), false,
+                                      WK_DTYPE_NONE));
+        P_(wk_copy_(P_(wk_select(gi, dim, k)), gs, false));
+        if (pool.failed) {
+            wk_release(gi);
+            gi = NULL;
+        }
+        wk_cpool_end(&pool, NULL);
+    }
+    return gi;
+}
+
 wk_tensor *wk_impl_cumprod_backward(wk_tensor *grad, wk_tensor *self, int64_t dim, wk_tensor *res) {
     int64_t d;
     if (wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
     if (wk__numel(self) <= 1 || self->ndim == 0 || self->sizes[d] == 1) return wk_retain(grad);
-    if (has_zero(self)) return wk__cumprod_backward_zeros(grad, self, dim, res);
+    if (has_zero(self)) /* under create_graph: torch's differentiable O(n^2) form; else a direct kernel */
+        return wk__grad_enabled() ? cumprod_backward_graph(grad, self, d) : wk__cumprod_backward_zeros(grad, self, dim, res);
     wk_tensor *w = wk_mul(res, grad);
     wk_tensor *r = w ? wk__cumsum_backward(w, dim) : NULL;
     wk_tensor *out = r ? wk_div(r, self, NULL) : NULL;

@@ -99,3 +99,8 @@ grad_case("logcumsumexp_grad_neg", lambda T, x: x.logcumsumexp(1), [[-30.0, 2.0,
 case("cummax_out", lambda T: T.cummax(T.tensor(TIES), 1, out=(T.zeros(2, 5), T.zeros(2, 5, dtype=T.int64))))
 case("cummin_out_resize", lambda T: T.cummin(T.tensor(A23), 0, out=(T.zeros(0), T.zeros(0, dtype=T.int64))))
 case("cumsum_axis", lambda T: T.tensor(A23).cumsum(axis=1))
+grad_case("cumprod_grad2_zeros", lambda T, x: x.cumprod(1), ZEROS, order=2)
+grad_case("cumprod_grad2_one_zero", lambda T, x: x.cumprod(0), [1.5, 0.0, -2.0, 3.0], order=2)
+grad_case("prod_grad2_zeros", lambda T, x: x.prod(1), ZEROS, order=2)
+grad_case("prod_all_grad2_zero", lambda T, x: x.prod(), [[1.5, 0.0], [-2.0, 3.0]], order=2)
+grad_case("logcumsumexp_grad2", lambda T, x: x.logcumsumexp(1), A23, order=2)
