@@ -439,8 +439,7 @@ static int nll_check(const wk_tensor *self, const wk_tensor *target, const wk_te
             wk_strbuf a = {0}, b = {0};
             wk_sb_ints(&a, target->sizes, target->ndim);
             wk_sb_ints(&b, self->sizes, self->ndim);
-            wk__error(WK_RUNTIME_ERROR, "input and target batch or spatial sizes don't match: target %s, input %s",
-                      a.s ? a.s : "", b.s ? b.s : "");
+            wk__error(WK_RUNTIME_ERROR, "size mismatch (got input: %s , target: %s", b.s ? b.s : "", a.s ? a.s : "");
             wk_sb_free(&a);
             wk_sb_free(&b);
             return -1;
@@ -863,4 +862,256 @@ wk_tensor *wk_impl_cross_entropy_loss(wk_tensor *self, wk_tensor *target, wk_ten
     wk_tensor *r = wk_nll_loss_nd(input, target, weight, reduction, ignore_index);
     wk_release(input);
     return r;
+}
+
+/* ---- multi_margin_loss: per sample i with target y, sum over d != y of max(0, margin - x[y] + x[d])^p * w[y] / C ----
+ * input [N, C] or [C] (or 0-d), target [N] or 0-d/[1]. */
+typedef struct {
+    int64_t N, C;
+} mm_geom;
+
+static int mm_check(const wk_tensor *self, const wk_tensor *target, const wk_tensor *weight, mm_geom *g) {
+    int nd = self->ndim;
+    if (!((wk__numel(self) > 0 && nd <= 2) || (nd == 2 && self->sizes[0] == 0 && self->sizes[1] > 0))) {
+        wk_strbuf b = {0};
+        wk_sb_ints(&b, self->sizes, nd);
+        wk__error(WK_RUNTIME_ERROR, "Expected non-empty vector or matrix with optional 0-dim batch size, but got: %s", b.s ? b.s : "");
+        wk_sb_free(&b);
+        return -1;
+    }
+    g->N = nd <= 1 ? 1 : self->sizes[0];
+    g->C = nd == 0 ? 1 : self->sizes[nd - 1];
+    if (!(target->ndim <= 1 && wk__numel(target) == g->N)) {
+        wk_strbuf b = {0}, c = {0};
+        wk_sb_ints(&b, target->sizes, target->ndim);
+        wk_sb_ints(&c, self->sizes, self->ndim);
+        wk__error(WK_RUNTIME_ERROR,
+                  "multi_margin_loss: target tensor should be 1-D with size equal to the number of input samples "
+                  "(batch size). Expected target size [%lld], but got %s. Input has shape %s.",
+                  (long long)g->N, b.s ? b.s : "", c.s ? c.s : "");
+        wk_sb_free(&b);
+        wk_sb_free(&c);
+        return -1;
+    }
+    if (weight && !(weight->ndim <= 1 && wk__numel(weight) == g->C)) {
+        wk_strbuf b = {0};
+        wk_sb_ints(&b, weight->sizes, weight->ndim);
+        wk__error(WK_RUNTIME_ERROR, "inconsistent weight size, expected %lld but got %s", (long long)g->C, b.s ? b.s : "");
+        wk_sb_free(&b);
+        return -1;
+    }
+    if (!wk_dtype_is_floating(self->dtype)) {
+        wk__not_implemented_for("multi_margin_loss_cpu_kernel", self->dtype);
+        return -1;
+    }
+    if (target->dtype != WK_INT64) {
+        wk__error(WK_RUNTIME_ERROR, "expected scalar type Long but found %s", wk_dtype_scalar_name(target->dtype));
+        return -1;
+    }
+    return 0;
+}
+
+/* grad_output == NULL: forward (losses per sample into out [N]); else grad_input into out [N, C] */
+static int mm_run(const wk_tensor *self, const wk_tensor *target, const wk_tensor *weight, double p, double margin,
+                  const mm_geom *g, const double *go, int64_t reduction, double *out) {
+    double *x = wk__nn_load(self), *w = weight ? wk__nn_load(weight) : NULL;
+    int64_t *t = wk__nn_load_index(target);
+    int rc = -1;
+    if (!x || !t || (weight && !w)) goto done;
+    for (int64_t i = 0; i < g->N; i++) {
+        int64_t y = t[i];
+        if (y < 0 || y >= g->C) {
+            wk__error(WK_RUNTIME_ERROR, "target out of range");
+            goto done;
+        }
+        const double *xi = x + i * g->C;
+        double sum = 0, gv = 0;
+        if (go) gv = (reduction == WK_RED_NONE ? go[i] : go[0]) / (reduction == WK_RED_MEAN ? (double)g->N : 1.0);
+        for (int64_t d = 0; d < g->C; d++) {
+            if (d == y) continue;
+            double z = margin - xi[y] + xi[d];
+            if (z <= 0) continue;
+            double wy = w ? w[y] : 1;
+            if (!go) sum += (p == 1 ? z : z * z) * wy;
+            else {
+                double h = (p == 1 ? 1 : 2 * z) * wy / (double)g->C * gv;
+                out[i * g->C + y] -= h;
+                out[i * g->C + d] += h;
+            }
+        }
+        if (!go) out[i] = sum / (double)g->C;
+    }
+    rc = 0;
+done:
+    free(x), free(w), free(t);
+    return rc;
+}
+
+wk_tensor *wk_impl_multi_margin_loss(wk_tensor *self, wk_tensor *target, wk_scalar p, wk_scalar margin,
+                                     wk_tensor *weight, int64_t reduction) {
+    if (wk__nn_check_reduction(reduction) < 0) return NULL;
+    double pv = wk__scalar_to_double(p);
+    if (pv != 1 && pv != 2) return WK_FAIL(WK_RUNTIME_ERROR, "only p == 1 and p == 2 supported");
+    mm_geom g;
+    if (mm_check(self, target, weight, &g) < 0) return NULL;
+    double *l = wk__calloc((size_t)(g.N ? g.N : 1), sizeof(double));
+    if (!l) return NULL;
+    wk_tensor *r = NULL;
+    if (mm_run(self, target, weight, pv, wk__scalar_to_double(margin), &g, NULL, reduction, l) == 0) {
+        int64_t n1[1] = {g.N};
+        if (reduction == WK_RED_NONE && target->ndim > 0) r = reduce_losses(l, 1, n1, g.N, WK_RED_NONE, self->dtype);
+        else if (reduction == WK_RED_NONE) r = reduce_losses(l, 0, n1, 1, WK_RED_NONE, self->dtype);
+        else r = reduce_losses(l, 1, n1, g.N, reduction, self->dtype);
+    }
+    free(l);
+    return r;
+}
+
+wk_tensor *wk_impl_multi_margin_loss_backward(wk_tensor *grad_output, wk_tensor *self, wk_tensor *target,
+                                              wk_scalar p, wk_scalar margin, wk_tensor *weight, int64_t reduction) {
+    mm_geom g;
+    if (mm_check(self, target, weight, &g) < 0) return NULL;
+    wk_tensor *w = wk__nn_work(self->ndim, self->sizes);
+    double *go = w ? wk__nn_load(grad_output) : NULL;
+    int rc = go ? mm_run(self, target, weight, wk__scalar_to_double(p), wk__scalar_to_double(margin), &g, go, reduction,
+                         wk__nn_data(w))
+                : -1;
+    free(go);
+    if (rc < 0) {
+        wk_release(w);
+        return NULL;
+    }
+    return wk__nn_finish(w, self->dtype);
+}
+
+/* ---- multilabel_margin_loss: per sample, sum over target labels j (up to the first -1) and non-targets d of
+ * max(0, 1 - x[j] + x[d]) / C. is_target [like target] marks the labels. */
+static int mlm_check(const wk_tensor *self, const wk_tensor *target, mm_geom *g) {
+    int nd = self->ndim;
+    if (!((nd == 2 && self->sizes[1] != 0) || (nd == 1 && self->sizes[0] != 0) || nd == 0)) {
+        wk_strbuf b = {0};
+        wk_sb_ints(&b, self->sizes, nd);
+        wk__error(WK_RUNTIME_ERROR, "Expected non-empty vector or matrix with optional 0-dim batch size, but got: %s", b.s ? b.s : "");
+        wk_sb_free(&b);
+        return -1;
+    }
+    bool ok;
+    if (nd <= 1) {
+        g->N = 1;
+        g->C = nd == 0 ? 1 : self->sizes[0];
+        ok = target->ndim <= 1 && wk__numel(target) == g->C;
+    } else {
+        g->N = self->sizes[0];
+        g->C = self->sizes[1];
+        ok = target->ndim == 2 && target->sizes[0] == g->N && target->sizes[1] == g->C;
+    }
+    if (!ok) {
+        wk_strbuf a = {0}, b = {0};
+        wk_sb_ints(&a, target->sizes, target->ndim);
+        wk_sb_ints(&b, self->sizes, nd);
+        wk__error(WK_RUNTIME_ERROR, "inconsistent target size: %s for input of size: %s", a.s ? a.s : "", b.s ? b.s : "");
+        wk_sb_free(&a);
+        wk_sb_free(&b);
+        return -1;
+    }
+    if (!wk_dtype_is_floating(self->dtype)) {
+        wk__not_implemented_for("multilabel_margin_loss_forward_out_frame", self->dtype);
+        return -1;
+    }
+    if (target->dtype != WK_INT64) {
+        wk__error(WK_RUNTIME_ERROR, "expected scalar type Long but found %s", wk_dtype_scalar_name(target->dtype));
+        return -1;
+    }
+    return 0;
+}
+
+static int mlm_run(const wk_tensor *self, const wk_tensor *target, const mm_geom *g, const double *go,
+                   int64_t reduction, double *out, double *is_t) {
+    double *x = wk__nn_load(self);
+    int64_t *t = wk__nn_load_index(target);
+    int rc = -1;
+    if (!x || !t) goto done;
+    for (int64_t i = 0; i < g->N; i++) {
+        const int64_t *ti = t + i * g->C;
+        double *it = is_t + i * g->C, sum = 0;
+        const double *xi = x + i * g->C;
+        for (int64_t k = 0; k < g->C; k++) it[k] = 0;
+        for (int64_t k = 0; k < g->C && ti[k] >= 0; k++) {
+            if (ti[k] >= g->C) {
+                wk__error(WK_RUNTIME_ERROR, "target out of range");
+                goto done;
+            }
+            it[ti[k]] = 1;
+        }
+        double gv = 0;
+        if (go) gv = (reduction == WK_RED_NONE ? go[i] : go[0]) / (reduction == WK_RED_MEAN ? (double)g->N : 1.0) / (double)g->C;
+        for (int64_t k = 0; k < g->C && ti[k] >= 0; k++) {
+            int64_t j = ti[k];
+            for (int64_t d = 0; d < g->C; d++) {
+                if (it[d] != 0) continue;
+                double z = 1 - xi[j] + xi[d];
+                if (z <= 0) continue;
+                if (!go) sum += z;
+                else {
+                    out[i * g->C + j] -= gv;
+                    out[i * g->C + d] += gv;
+                }
+            }
+        }
+        if (!go) out[i] = sum / (double)g->C;
+    }
+    rc = 0;
+done:
+    free(x), free(t);
+    return rc;
+}
+
+int wk_impl_multilabel_margin_loss_forward(wk_tensor *self, wk_tensor *target, int64_t reduction, wk_tensor **outs) {
+    if (wk__nn_check_reduction(reduction) < 0) return -1;
+    mm_geom g;
+    if (mlm_check(self, target, &g) < 0) return -1;
+    double *l = wk__calloc((size_t)(g.N ? g.N : 1), sizeof(double));
+    wk_tensor *it = wk__nn_work(target->ndim, target->sizes);
+    int rc = -1;
+    if (l && it && mlm_run(self, target, &g, NULL, reduction, l, wk__nn_data(it)) == 0) {
+        int64_t n1[1] = {g.N};
+        if (reduction == WK_RED_NONE && target->ndim > 1) outs[0] = reduce_losses(l, 1, n1, g.N, WK_RED_NONE, self->dtype);
+        else if (reduction == WK_RED_NONE) outs[0] = reduce_losses(l, 0, n1, 1, WK_RED_NONE, self->dtype);
+        else outs[0] = reduce_losses(l, 1, n1, g.N, reduction, self->dtype);
+        outs[1] = outs[0] ? wk__nn_finish(it, self->dtype) : NULL;
+        it = NULL;
+        if (outs[0] && outs[1]) rc = 0;
+        else {
+            wk_release(outs[0]);
+            wk_release(outs[1]);
+            outs[0] = outs[1] = NULL;
+        }
+    }
+    wk_release(it);
+    free(l);
+    return rc;
+}
+
+wk_tensor *wk_impl_multilabel_margin_loss_backward(wk_tensor *grad_output, wk_tensor *self, wk_tensor *target,
+                                                   int64_t reduction, wk_tensor *is_target) {
+    WK_UNUSED(is_target);
+    mm_geom g;
+    if (mlm_check(self, target, &g) < 0) return NULL;
+    wk_tensor *w = wk__nn_work(self->ndim, self->sizes);
+    double *go = w ? wk__nn_load(grad_output) : NULL;
+    double *it = go ? wk__calloc((size_t)(g.N * g.C > 0 ? g.N * g.C : 1), sizeof(double)) : NULL;
+    int rc = it ? mlm_run(self, target, &g, go, reduction, wk__nn_data(w), it) : -1;
+    free(go), free(it);
+    if (rc < 0) {
+        wk_release(w);
+        return NULL;
+    }
+    return wk__nn_finish(w, self->dtype);
+}
+
+wk_tensor *wk_impl_multilabel_margin_loss(wk_tensor *self, wk_tensor *target, int64_t reduction) {
+    wk_tensor *outs[2] = {0};
+    if (wk_multilabel_margin_loss_forward(self, target, reduction, outs) < 0) return NULL;
+    wk_release(outs[1]);
+    return outs[0];
 }
