@@ -59,8 +59,8 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     shape = broadcast_shapes(x1.shape, x2.shape)
     a = x1.to(dt).expand(shape)
     b = x2.to(dt).expand(shape)
-    na = torch.linalg_vector_norm(a, 2, dim, True)
-    nb = torch.linalg_vector_norm(b, 2, dim, True)
+    na = torch.linalg.vector_norm(a, 2, dim, True)
+    nb = torch.linalg.vector_norm(b, 2, dim, True)
     with torch.no_grad():
         na.clamp_min_(eps)
         nb.clamp_min_(eps)
@@ -145,7 +145,7 @@ def _check_norm_shape(input, normalized_shape, weight, name):
                            f"{_sizes(weight)} and normalized_shape = {ns}")
     nd = input.dim()
     if nd < len(ns) or list(input.shape[nd - len(ns):]) != ns:
-        expect = '[*' + ''.join(f', {s}' for s in ns) + ']'
+        expect = '[*' + ', '.join(str(s) for s in ns) + ']'
         raise RuntimeError(f"Given normalized_shape={ns}, expected input with shape {expect}, but got input of "
                            f"size{_sizes(input)}")
 
@@ -160,9 +160,9 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     if eps is None:
         eps = torch.finfo(opmath).eps
     rqrst = torch.rsqrt(torch.pow(x, 2).mean(dims, keepdim=True).add_(eps))
-    result = x.mul(rqrst).type_as(input)
+    result = x.mul(rqrst).to(input.dtype)
     if weight is not None:
-        result = result.mul(weight).type_as(result)
+        result = result.mul(weight).to(result.dtype)
     return result
 
 

@@ -3,4 +3,7 @@ from .parameter import Parameter, Buffer, UninitializedParameter  # noqa: F401
 from . import functional, init  # noqa: F401
 from .modules import *  # noqa: F401,F403
 from .modules import Module, Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict  # noqa: F401
-from . import utils  # noqa: F401,E402
+# `from .modules import *` also binds the submodule names of modules/ (modules.utils among them): torch.nn.utils is
+# the package beside it
+import importlib as _importlib  # noqa: E402
+utils = _importlib.import_module(__name__ + '.utils')

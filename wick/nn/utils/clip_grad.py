@@ -35,8 +35,8 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
         return torch.tensor(0.0)
     norms = []
     for group in _group_by_dtype(tensors):
-        norms.extend([torch.linalg_vector_norm(g, norm_type) for g in group])
-    total_norm = torch.linalg_vector_norm(torch.stack(norms), norm_type)
+        norms.extend([torch.linalg.vector_norm(g, norm_type) for g in group])
+    total_norm = torch.linalg.vector_norm(torch.stack(norms), norm_type)
     if error_if_nonfinite and bool(torch.logical_or(total_norm.isnan(), total_norm.isinf())):
         raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so it "
                            "cannot be clipped. To disable this error and scale the gradients by the non-finite norm "
@@ -88,4 +88,4 @@ def clip_grad_value_(parameters, clip_value, foreach=None):
     grads = [p.grad for p in parameters if p.grad is not None]
     for group in _group_by_dtype(grads):
         for g in group:
-            torch.clamp_(g, min=-clip_value, max=clip_value)
+            g.clamp_(min=-clip_value, max=clip_value)
