@@ -295,15 +295,16 @@ def einsum(*args):
     return _C.einsum(equation, list(operands))
 
 
-def _matmul(self, other):
-    return _C.matmul(self, other)
+def _matmul(self, other):  # a non-tensor operand: NotImplemented, so Python raises its TypeError (as torch)
+    return _C.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
 
 
 def _rmatmul(self, other):
-    return _C.matmul(other, self)
+    return _C.matmul(other, self) if isinstance(other, Tensor) else NotImplemented
 
 
 # x @= y: torch has no Tensor.__imatmul__, so Python rebinds x to x @ y
 Tensor.__matmul__ = _matmul
 Tensor.__rmatmul__ = _rmatmul
+Tensor.__array_priority__ = 1000  # numpy defers to Tensor's reflected operators (ndarray @ tensor), as in torch
 __all__ += ['tensordot', 'einsum']

@@ -101,3 +101,6 @@ if np is not None:
     case("numpy_roundtrip", lambda T: T.from_numpy(T.tensor([[1.5, -2.]]).numpy()))
     error_case("numpy_requires_grad", lambda T: T.tensor([1., 2.], requires_grad=True).numpy())
     error_case("numpy_bfloat16", lambda T: T.zeros(2, dtype=T.bfloat16).numpy())
+    error_case("ndarray_matmul_tensor", lambda T: np.ones((2, 2), dtype=np.float32) @ T.ones(2, 2))
+    error_case("ndarray_add_tensor", lambda T: np.ones((2, 2), dtype=np.float32) + T.ones(2, 2))
+    case("np_scalar_mul_tensor", lambda T: np.float64(2.5) * T.ones(2))

@@ -513,3 +513,10 @@ error_case("trace_bool", lambda T: T.trace(T.ones(2, 2, dtype=T.bool)))
 print_case("print_mm", lambda T: T.mm(T.tensor(A23, requires_grad=True), t(T, B34)))
 print_case("print_matmul_batched", lambda T: T.matmul(T.tensor(M(2, 2, 3), requires_grad=True), t(T, M(3, 2))))
 print_case("print_einsum", lambda T: T.einsum("ij,jk->ik", T.tensor(A23, requires_grad=True), t(T, B34)))
+
+# ------------------------------------------------------------------------------- @ with non-tensors
+error_case("matmul_op_list_lhs", lambda T: [[1., 2.]] @ T.ones(2, 2))
+error_case("matmul_op_list_rhs", lambda T: T.ones(2, 2) @ [[1., 2.]])
+error_case("matmul_op_int", lambda T: T.ones(2, 2) @ 2)
+error_case("matmul_op_int_lhs", lambda T: 2 @ T.ones(2, 2))
+case("matmul_dunder_none", lambda T: T.ones(2, 2).__matmul__(None) is NotImplemented)
