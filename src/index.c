@@ -680,28 +680,31 @@ static bool expandable_to(int n, const int64_t *s, int nt, const int64_t *t) {
     return true;
 }
 
-static wk_tensor *masked_fill_impl(wk_tensor *self, const wk_tensor *mask, wk_scalar value);
+static int masked_fill_into(wk_tensor *dst, const wk_tensor *mask, wk_scalar value);
 
-wk_tensor *wk_impl_index_put(wk_tensor *self, wk_opttensorlist indices, wk_tensor *values, bool accumulate) {
-    if (indices.len > self->ndim) return too_many_indices(self->ndim, indices.len), NULL;
+/* index_put_ into dst (the clone for index_put, self for index_put_). `inplace`: torch's overlap checks of
+ * index_put_ (the value and the indices must not share memory with self). */
+static int index_put_into(wk_tensor *dst, wk_opttensorlist indices, wk_tensor *values, bool accumulate, bool inplace) {
+    if (indices.len > dst->ndim) return too_many_indices(dst->ndim, indices.len);
     if (!accumulate) {
         wk_tensor *mask;
-        int rc = masked_fill_dispatch(self, indices, values, &mask);
-        if (rc < 0) return NULL;
+        int rc = masked_fill_dispatch(dst, indices, values, &mask);
+        if (rc < 0) return -1;
         if (rc == 1) {
             wk_scalar v;
-            wk_tensor *r = wk_item(values, &v) < 0 ? NULL : masked_fill_impl(self, mask, v);
+            rc = wk_item(values, &v) < 0 ? -1 : masked_fill_into(dst, mask, v);
             wk_release(mask);
-            return r;
+            return rc;
         }
     }
-    adv_info a;
-    wk_tensor *out = wk__clone(self); /* the result; a's geometry refers to it */
-    if (!out) return NULL;
-    if (adv_build(&a, out, indices) < 0) {
-        wk_release(out);
-        return NULL;
+    if (inplace) {
+        if (wk__assert_no_overlap(dst, values) < 0) return -1;
+        for (int64_t i = 0; i < indices.len; i++)
+            if (indices.data[i] && wk__assert_no_overlap(dst, indices.data[i]) < 0) return -1;
     }
+    adv_info a;
+    if (adv_build(&a, dst, indices) < 0) return -1;
+    int rc = -1;
     wk_tensor *off = NULL, *dst_r = NULL, *off_r = NULL, *val_e = NULL;
     if (!expandable_to(values->ndim, values->sizes, a.rndim, a.rshape)) {
         wk_strbuf b1 = {0}, b2 = {0};
@@ -709,40 +712,53 @@ wk_tensor *wk_impl_index_put(wk_tensor *self, wk_opttensorlist indices, wk_tenso
                   shape_str(&b1, values->sizes, values->ndim), shape_str(&b2, a.rshape, a.rndim));
         wk_sb_free(&b1);
         wk_sb_free(&b2);
-        goto fail;
+        goto done;
     }
-    if (values->dtype != self->dtype) {
+    if (values->dtype != dst->dtype) {
         wk__error(WK_RUNTIME_ERROR, "Index put requires the source and destination dtypes match, got %s for the "
                                     "destination and %s for the source.",
-                  wk_dtype_scalar_name(self->dtype), wk_dtype_scalar_name(values->dtype));
-        goto fail;
+                  wk_dtype_scalar_name(dst->dtype), wk_dtype_scalar_name(values->dtype));
+        goto done;
     }
-    if (numel_of(a.rndim, a.rshape) == 0) goto done;
+    if (numel_of(a.rndim, a.rshape) == 0) {
+        rc = 0;
+        goto done;
+    }
     if (a.nidx == 0) {
         no_index_error();
-        goto fail;
+        goto done;
     }
     off = adv_offsets(&a);
-    if (!off) goto fail;
+    if (!off) goto done;
     int64_t ds[WK_MAX_DIM], os[WK_MAX_DIM];
     adv_iter_geometry(&a, off, ds, os);
     dst_r = restride(a.src, a.rndim, a.rshape, ds, a.src->offset);
     off_r = restride(off, a.rndim, a.rshape, os, off->offset);
     val_e = wk__expand_to(values, a.rndim, a.rshape);
-    if (!dst_r || !off_r || !val_e) goto fail;
-    wk_loop_fn fn = accumulate ? red_add[self->dtype] : scatter_loop(wk_dtype_size(self->dtype));
-    if (run3(dst_r, val_e, off_r, fn, NULL) < 0) goto fail;
-    goto done;
-fail:
-    wk_release(out);
-    out = NULL;
+    if (!dst_r || !off_r || !val_e) goto done;
+    wk_loop_fn fn = accumulate ? red_add[dst->dtype] : scatter_loop(wk_dtype_size(dst->dtype));
+    rc = run3(dst_r, val_e, off_r, fn, NULL);
 done:
     wk_release(off);
     wk_release(dst_r);
     wk_release(off_r);
     wk_release(val_e);
     adv_free(&a);
+    return rc;
+}
+
+wk_tensor *wk_impl_index_put(wk_tensor *self, wk_opttensorlist indices, wk_tensor *values, bool accumulate) {
+    if (indices.len > self->ndim) return too_many_indices(self->ndim, indices.len), NULL;
+    wk_tensor *out = wk__clone(self);
+    if (out && index_put_into(out, indices, values, accumulate, false) < 0) {
+        wk_release(out);
+        out = NULL;
+    }
     return out;
+}
+
+int wk_impl_index_put_inplace(wk_tensor *self, wk_opttensorlist indices, wk_tensor *values, bool accumulate) {
+    return index_put_into(self, indices, values, accumulate, true);
 }
 
 /* ================================================================================================
@@ -794,31 +810,62 @@ static int check_bool_mask(const char *op, const wk_tensor *mask) {
     return 0;
 }
 
-/* self broadcast with mask, copied, and value written where mask is true. `mask` need not be bool-typed yet. */
+/* Writes value into dst where mask (bool, broadcastable to dst) is true: masked_fill_'s checks and kernel. */
+static int masked_fill_into(wk_tensor *dst, const wk_tensor *mask, wk_scalar value) {
+    if (check_bool_mask("masked_fill_", mask) < 0) return -1;
+    if (wk__assert_no_partial_overlap(dst, mask) < 0) return -1;
+    int nd;
+    int64_t shape[WK_MAX_DIM];
+    if (wk__broadcast_shapes(dst->ndim, dst->sizes, mask->ndim, mask->sizes, &nd, shape) < 0) return -1;
+    if (nd != dst->ndim || memcmp(shape, dst->sizes, sizeof(int64_t) * (size_t)nd)) {
+        wk_strbuf a = {0}, b = {0};
+        wk__error(WK_RUNTIME_ERROR, "output with shape %s doesn't match the broadcast shape %s",
+                  shape_str(&a, dst->sizes, dst->ndim), shape_str(&b, shape, nd));
+        wk_sb_free(&a);
+        wk_sb_free(&b);
+        return -1;
+    }
+    if (wk__check_scalar_fits(value, dst->dtype) < 0) return -1;
+    fill_ctx c;
+    wk__store_scalar(c.elem, dst->dtype, value);
+    wk_tensor *me = wk__expand_to(mask, dst->ndim, dst->sizes);
+    if (!me) return -1;
+    wk_tensor *ops[2] = {dst, me};
+    int rc = wk_iter_apply(2, ops, masked_fill_loop(wk_dtype_size(dst->dtype)), &c);
+    wk_release(me);
+    return rc;
+}
+
+/* masked_fill (out of place): self and mask broadcast together, then masked_fill_ on the copy. */
 static wk_tensor *masked_fill_impl(wk_tensor *self, const wk_tensor *mask, wk_scalar value) {
     int nd;
     int64_t shape[WK_MAX_DIM];
     if (wk__broadcast_shapes(mask->ndim, mask->sizes, self->ndim, self->sizes, &nd, shape) < 0) return NULL;
-    if (check_bool_mask("masked_fill_", mask) < 0) return NULL;
-    if (wk__check_scalar_fits(value, self->dtype) < 0) return NULL;
-    fill_ctx c;
-    wk__store_scalar(c.elem, self->dtype, value);
-    wk_tensor *r = wk__empty(nd, shape, self->dtype), *me = NULL;
-    if (!r || wk__copy_(r, self) < 0) goto fail;
-    me = wk__expand_to(mask, nd, shape);
-    if (!me) goto fail;
-    wk_tensor *ops[2] = {r, me};
-    if (wk_iter_apply(2, ops, masked_fill_loop(wk_dtype_size(self->dtype)), &c) < 0) goto fail;
-    wk_release(me);
+    wk_tensor *r = wk__empty(nd, shape, self->dtype);
+    if (!r || wk__copy_(r, self) < 0 || masked_fill_into(r, mask, value) < 0) {
+        wk_release(r);
+        return NULL;
+    }
     return r;
-fail:
-    wk_release(me);
-    wk_release(r);
-    return NULL;
 }
 
 wk_tensor *wk_impl_masked_fill_Scalar(wk_tensor *self, wk_tensor *mask, wk_scalar value) {
     return masked_fill_impl(self, mask, value);
+}
+
+int wk_impl_masked_fill_inplace_Scalar(wk_tensor *self, wk_tensor *mask, wk_scalar value) {
+    return masked_fill_into(self, mask, value);
+}
+
+int wk_impl_masked_fill_inplace_Tensor(wk_tensor *self, wk_tensor *mask, wk_tensor *value) {
+    if (value->ndim != 0) {
+        wk__error(WK_RUNTIME_ERROR, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d "
+                                    "dimension(s).", value->ndim);
+        return -1;
+    }
+    wk_scalar v;
+    if (wk_item(value, &v) < 0) return -1;
+    return masked_fill_into(self, mask, v);
 }
 
 wk_tensor *wk_impl_masked_fill_Tensor(wk_tensor *self, wk_tensor *mask, wk_tensor *value) {
@@ -1142,18 +1189,7 @@ static int setitem_advanced(wk_tensor *sliced, idx_list *l, wk_tensor *value) {
     while (k < value->ndim && value->sizes[k] == 1) k++;
     wk_tensor *v = k ? wk_view(value, wk_ints(value->sizes + k, value->ndim - k)) : wk_retain(value), *r = NULL;
     if (!v) return -1;
-    wk_opttensorlist ol = as_list(l);
-    wk_tensor *mask = NULL; /* index_put_'s overlap checks come after its masked_fill shortcut */
-    int md = masked_fill_dispatch(sliced, ol, v, &mask);
-    wk_release(mask);
-    if (md < 0) goto done;
-    if (md == 0) {
-        if (wk__assert_no_overlap(sliced, v) < 0) goto done;
-        for (int64_t i = 0; i < ol.len; i++)
-            if (ol.data[i] && wk__assert_no_overlap(sliced, ol.data[i]) < 0) goto done;
-    }
-    r = wk_index_put_(sliced, ol, v, false);
-done:
+    r = wk_index_put_(sliced, as_list(l), v, false); /* its overlap checks are index_put_'s own */
     wk_release(v);
     if (!r) return -1;
     wk_release(r);
@@ -1652,111 +1688,113 @@ static wk_loop_fn reduce_loop(red_kind k, wk_dtype dt) {
     }
 }
 
-/* out[i][j] /= count[i][j] (both contiguous, same numel): true division for floats, floor division for integers. */
-static void divide_by_count(wk_tensor *out, const int64_t *count) {
-    int64_t n = wk__numel(out);
-    char *p = wk__data(out);
-    for (int64_t i = 0; i < n; i++) {
-        int64_t c = count[i];
-        switch (out->dtype) {
-        case WK_FLOAT32: ((float *)p)[i] /= (float)c; break;
-        case WK_FLOAT64: ((double *)p)[i] /= (double)c; break;
-        case WK_FLOAT16: ((uint16_t *)p)[i] = wk__float_to_half(wk__half_to_float(((uint16_t *)p)[i]) / (float)c); break;
-        case WK_BFLOAT16: ((uint16_t *)p)[i] = wk__float_to_bf16(wk__bf16_to_float(((uint16_t *)p)[i]) / (float)c); break;
-        default: {
-            wk_scalar v = wk__load_scalar(p + i * (int64_t)wk_dtype_size(out->dtype), out->dtype);
+/* operands [out (any strides), count (int64)]: out /= count; true division for floats, floor division for integers
+ * (the element loads/stores go through the scalar helpers: a per-element switch, but only for scatter_reduce mean) */
+static void divide_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
+    wk_dtype dt = *(const wk_dtype *)ctx;
+    char *o = d[0], *cp = d[1];
+    for (int64_t i = 0; i < n; i++, o += s[0], cp += s[1]) {
+        int64_t c = *(const int64_t *)cp;
+        wk_scalar v = wk__load_scalar(o, dt);
+        if (wk_dtype_is_floating(dt)) {
+            if (dt == WK_FLOAT64) *(double *)o /= (double)c;
+            else wk__store_scalar(o, dt, wk_float((double)(float)((float)v.v.f / (float)c)));
+        } else {
             int64_t a = v.v.i, q = a / c;
             if ((a % c != 0) && ((a < 0) != (c < 0))) q--; /* floor */
-            wk__store_scalar(p + i * (int64_t)wk_dtype_size(out->dtype), out->dtype, wk_int(q));
-        }
+            wk__store_scalar(o, dt, wk_int(q));
         }
     }
 }
 
-/* The scatter family. src NULL: the value overloads (value checked against self's dtype). */
-static wk_tensor *scatter_impl(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *src, wk_scalar value,
-                               red_kind red, bool include_self) {
+/* The scatter family, writing into dst (a clone of self, or self for the in-place forms). src NULL: the value
+ * overloads (value checked against the dtype). `inplace`: torch's overlap checks of the written tensor. */
+static int scatter_into(wk_tensor *dst, int64_t dim, wk_tensor *index, wk_tensor *src, wk_scalar value, red_kind red,
+                        bool include_self, bool inplace) {
     int64_t d;
-    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
-    if (scatter_checks(self, d, index, src) < 0) return NULL;
-    if (red == RED_MEAN && self->dtype == WK_BOOL) {
+    if (wk__wrap_dim(dim, dst->ndim, &d) < 0) return -1;
+    if (scatter_checks(dst, d, index, src) < 0) return -1;
+    if (inplace && (wk__assert_no_internal_overlap(dst) < 0 || wk__assert_no_overlap(dst, index) < 0 ||
+                    (src && wk__assert_no_overlap(dst, src) < 0)))
+        return -1;
+    if (red == RED_MEAN && dst->dtype == WK_BOOL) {
         wk__error(WK_NOT_IMPLEMENTED_ERROR, "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'");
-        return NULL;
+        return -1;
     }
-    wk_tensor *out = wk__clone(self);
-    if (!out || wk__numel(index) == 0) return out;
-    wk_tensor *val = NULL, *o1 = NULL, *i1 = NULL, *s1 = NULL, *off = NULL, *dst = NULL, *sr = NULL;
-    int64_t *count = NULL; /* [numel(out)] element counts for mean */
+    if (wk__numel(index) == 0) return 0;
+    int rc = -1;
+    wk_tensor *val = NULL, *o1 = NULL, *i1 = NULL, *s1 = NULL, *off = NULL, *dstr = NULL, *sr = NULL;
     if (!src) {
-        val = wk__scalar_tensor_checked(value, self->dtype);
-        if (!val) goto fail;
+        val = wk__scalar_tensor_checked(value, dst->dtype);
+        if (!val) goto done;
     }
-    o1 = nonempty_view(out);
+    o1 = nonempty_view(dst);
     i1 = nonempty_view(index);
     s1 = src ? nonempty_view(src) : NULL;
-    if (!o1 || !i1 || (src && !s1)) goto fail;
-    size_t esz = wk_dtype_size(self->dtype);
+    if (!o1 || !i1 || (src && !s1)) goto done;
+    size_t esz = wk_dtype_size(dst->dtype);
     int bad = 0;
     int64_t badv = 0;
     off = dim_offsets(i1, o1->sizes[d], o1->strides[d] * (int64_t)esz, false, &bad, &badv);
     if (!off) {
         if (bad) oob_error(WK_RUNTIME_ERROR, "", badv, d, o1->sizes[d]);
-        goto fail;
+        goto done;
     }
-    dst = restride_dim0(o1, i1->ndim, i1->sizes, d);
+    dstr = restride_dim0(o1, i1->ndim, i1->sizes, d);
     sr = src ? restride(s1, i1->ndim, i1->sizes, s1->strides, s1->offset) : wk__expand_to(val, i1->ndim, i1->sizes);
-    if (!dst || !sr) goto fail;
+    if (!dstr || !sr) goto done;
     if (red != RED_NONE && !include_self) { /* the scattered-to places start from the reduction's identity */
-        wk_tensor *id = wk__full(0, NULL, self->dtype, reduce_identity(red, self->dtype));
+        wk_tensor *id = wk__full(0, NULL, dst->dtype, reduce_identity(red, dst->dtype));
         wk_tensor *ide = id ? wk__expand_to(id, i1->ndim, i1->sizes) : NULL;
-        int rc = ide ? run3(dst, ide, off, scatter_loop(esz), NULL) : -1;
+        int r2 = ide ? run3(dstr, ide, off, scatter_loop(esz), NULL) : -1;
         wk_release(ide);
         wk_release(id);
-        if (rc < 0) goto fail;
+        if (r2 < 0) goto done;
     }
-    wk_loop_fn fn = reduce_loop(red, self->dtype);
-    if (run3(dst, sr, off, fn, NULL) < 0) goto fail;
-    if (red == RED_MEAN) { /* divide by how many values met at each place (plus self's own when included) */
-        int64_t n = wk__numel(out);
-        count = wk__malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
-        if (!count) goto fail;
-        wk_tensor *ct = wk_from_blob(count, WK_INT64, out->ndim, out->sizes, NULL, sizeof(int64_t) * (size_t)n,
-                                     wk__noop_deleter, NULL);
-        wk_tensor *c1 = ct ? nonempty_view(ct) : NULL;
+    if (run3(dstr, sr, off, reduce_loop(red, dst->dtype), NULL) < 0) goto done;
+    if (red == RED_MEAN) { /* divide by how many values met at each place (plus the place's own when included) */
+        wk_tensor *count = wk__full(o1->ndim, o1->sizes, WK_INT64, wk_int(include_self ? 1 : 0)); /* [dst's shape] */
         wk_tensor *one = wk__full(0, NULL, WK_INT64, wk_int(1));
         wk_tensor *onee = one ? wk__expand_to(one, i1->ndim, i1->sizes) : NULL;
         int64_t ibad = 0;
-        wk_tensor *coff = c1 ? dim_offsets(i1, c1->sizes[d], c1->strides[d] * 8, false, &bad, &ibad) : NULL;
-        wk_tensor *cdst = c1 ? restride_dim0(c1, i1->ndim, i1->sizes, d) : NULL;
-        int rc = -1;
-        if (ct && c1 && onee && coff && cdst) {
-            for (int64_t i = 0; i < n; i++) count[i] = include_self ? 1 : 0;
-            rc = run3(cdst, onee, coff, red_add[WK_INT64], NULL);
+        wk_tensor *coff = count ? dim_offsets(i1, count->sizes[d], count->strides[d] * 8, false, &bad, &ibad) : NULL;
+        wk_tensor *cdst = count ? restride_dim0(count, i1->ndim, i1->sizes, d) : NULL;
+        int r2 = -1;
+        if (count && onee && coff && cdst && run3(cdst, onee, coff, red_add[WK_INT64], NULL) == 0) {
+            int64_t *cv = (int64_t *)wk__data(count), n = wk__numel(count);
             for (int64_t i = 0; i < n; i++)
-                if (count[i] == 0) count[i] = 1;
+                if (cv[i] == 0) cv[i] = 1;
+            wk_dtype dt = dst->dtype;
+            wk_tensor *ops[2] = {o1, count};
+            r2 = wk_iter_apply(2, ops, divide_loop, &dt);
         }
         wk_release(cdst);
         wk_release(coff);
         wk_release(onee);
         wk_release(one);
-        wk_release(c1);
-        wk_release(ct);
-        if (rc < 0) goto fail;
-        divide_by_count(out, count);
+        wk_release(count);
+        if (r2 < 0) goto done;
     }
-    goto done;
-fail:
-    wk_release(out);
-    out = NULL;
+    rc = 0;
 done:
-    free(count);
     wk_release(val);
     wk_release(o1);
     wk_release(i1);
     wk_release(s1);
     wk_release(off);
-    wk_release(dst);
+    wk_release(dstr);
     wk_release(sr);
+    return rc;
+}
+
+/* Out of place: the checks on self, then scatter into a clone. */
+static wk_tensor *scatter_impl(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *src, wk_scalar value,
+                               red_kind red, bool include_self) {
+    wk_tensor *out = wk__clone(self);
+    if (out && scatter_into(out, dim, index, src, value, red, include_self, false) < 0) {
+        wk_release(out);
+        out = NULL;
+    }
     return out;
 }
 
@@ -1768,15 +1806,45 @@ wk_tensor *wk_impl_scatter_value(wk_tensor *self, int64_t dim, wk_tensor *index,
     return scatter_impl(self, dim, index, NULL, value, RED_NONE, true);
 }
 
+/* torch validates reduce= after the dtype and shape checks. Returns the reduction or -1. */
+static int reduce_checked(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *src, const char *reduce,
+                          bool new_options, red_kind *k) {
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return -1;
+    if (scatter_checks(self, d, index, src) < 0) return -1;
+    return parse_reduce(reduce, new_options, k);
+}
+
 static wk_tensor *scatter_reduce_checked(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *src, wk_scalar value,
                                          const char *reduce, bool new_options, bool include_self) {
-    /* torch validates reduce= after the dtype and shape checks */
-    int64_t d;
-    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
-    if (scatter_checks(self, d, index, src) < 0) return NULL;
     red_kind k;
-    if (parse_reduce(reduce, new_options, &k) < 0) return NULL;
+    if (reduce_checked(self, dim, index, src, reduce, new_options, &k) < 0) return NULL;
     return scatter_impl(self, dim, index, src, value, k, include_self);
+}
+
+int wk_impl_scatter_src_inplace(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *src) {
+    return scatter_into(self, dim, index, src, wk_int(0), RED_NONE, true, true);
+}
+
+int wk_impl_scatter_value_inplace(wk_tensor *self, int64_t dim, wk_tensor *index, wk_scalar value) {
+    return scatter_into(self, dim, index, NULL, value, RED_NONE, true, true);
+}
+
+int wk_impl_scatter_src_reduce_inplace(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *src, const char *reduce) {
+    red_kind k;
+    if (reduce_checked(self, dim, index, src, reduce, false, &k) < 0) return -1;
+    return scatter_into(self, dim, index, src, wk_int(0), k, true, true);
+}
+
+int wk_impl_scatter_value_reduce_inplace(wk_tensor *self, int64_t dim, wk_tensor *index, wk_scalar value,
+                                         const char *reduce) {
+    red_kind k;
+    if (reduce_checked(self, dim, index, NULL, reduce, false, &k) < 0) return -1;
+    return scatter_into(self, dim, index, NULL, value, k, true, true);
+}
+
+int wk_impl_scatter_add_inplace(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *src) {
+    return scatter_into(self, dim, index, src, wk_int(0), RED_SUM, true, true);
 }
 
 wk_tensor *wk_impl_scatter_src_reduce(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *src, const char *reduce) {
@@ -2038,73 +2106,84 @@ done:
     return rc;
 }
 
-wk_tensor *wk_impl_index_add(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *source, wk_scalar alpha) {
+/* The index_* ops write into dst: a clone of self (out of place) or self itself (in place, with torch's overlap
+ * checks of the written tensor). They return 0 or -1. */
+static int index_add_into(wk_tensor *dst, int64_t dim, wk_tensor *index, wk_tensor *source, wk_scalar alpha,
+                          bool inplace) {
     int64_t d;
-    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
-    if (index_func_checks("index_add", self, d, index, source) < 0) return NULL;
-    wk_tensor *out = wk__clone(self);
+    if (wk__wrap_dim(dim, dst->ndim, &d) < 0) return -1;
+    if (index_func_checks("index_add", dst, d, index, source) < 0) return -1;
+    if (inplace && (wk__assert_no_internal_overlap(dst) < 0 || wk__assert_no_overlap(dst, index) < 0 ||
+                    wk__assert_no_overlap(dst, source) < 0))
+        return -1;
     /* >1-d: nothing is visited (or checked) when self is empty; <=1-d: every index is checked */
-    if (!out || wk__numel(index) == 0 || (self->ndim > 1 && wk__numel(out) == 0)) return out;
+    if (wk__numel(index) == 0 || (dst->ndim > 1 && wk__numel(dst) == 0)) return 0;
     dim_iter g;
     int bad;
     int64_t badv;
-    if (dim_iter_init(&g, out, d, index, false, &bad, &badv) < 0) {
-        if (bad && self->ndim > 1) oob_error(WK_RUNTIME_ERROR, "", badv, d, nonempty_size(out, (int)d));
+    if (dim_iter_init(&g, dst, d, index, false, &bad, &badv) < 0) {
+        if (bad && dst->ndim > 1) oob_error(WK_RUNTIME_ERROR, "", badv, d, nonempty_size(dst, (int)d));
         else if (bad) wk__error(WK_INDEX_ERROR, "index out of range in self");
-        wk_release(out);
-        return NULL;
+        return -1;
     }
     alpha_ctx c;
     unsigned char tmp[8];
-    wk__store_scalar(tmp, self->dtype, alpha); /* alpha as the dtype's scalar_t */
-    wk_scalar a = wk__load_scalar(tmp, self->dtype);
+    wk__store_scalar(tmp, dst->dtype, alpha); /* alpha as the dtype's scalar_t */
+    wk_scalar a = wk__load_scalar(tmp, dst->dtype);
     c.af = wk__scalar_to_double(a);
     c.ai = wk__scalar_to_int(a);
     wk_tensor *s1 = nonempty_view(source);
     wk_tensor *se = s1 ? wk__expand_to(s1, g.ndim, g.shape) : NULL;
-    if (!se || run3(g.tr, se, g.offr, ADD_ALPHA[self->dtype], &c) < 0) {
-        wk_release(out);
-        out = NULL;
-    }
+    int rc = se ? run3(g.tr, se, g.offr, ADD_ALPHA[dst->dtype], &c) : -1;
     wk_release(se);
     wk_release(s1);
     dim_iter_free(&g);
-    return out;
+    return rc;
 }
 
-wk_tensor *wk_impl_index_copy(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *source) {
+static int index_copy_into(wk_tensor *dst, int64_t dim, wk_tensor *index, wk_tensor *source, bool inplace) {
     int64_t d;
-    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
-    if (index->ndim >= 2)
-        return WK_FAIL(WK_INDEX_ERROR, "index_copy_(): Index should have dimension 1 or 0 (got %d)", index->ndim);
+    if (wk__wrap_dim(dim, dst->ndim, &d) < 0) return -1;
+    if (index->ndim >= 2) {
+        wk__error(WK_INDEX_ERROR, "index_copy_(): Index should have dimension 1 or 0 (got %d)", index->ndim);
+        return -1;
+    }
     int64_t k = wk__numel(index);
-    if (source->ndim == 0 && k != 1)
-        return WK_FAIL(WK_INDEX_ERROR, "index_copy_(): When source is scalar, index should have one element (got %lld)",
-                       (long long)k);
-    if (source->ndim != self->ndim && source->ndim != 0 && self->ndim != 0)
-        return WK_FAIL(WK_INDEX_ERROR, "index_copy_(): When source and destination are not scalars, their dimensionality "
-                                       "must match. Source dimensionality (%d), destination dimensionality (%d)",
-                       source->ndim, self->ndim);
-    if (index->dtype != WK_INT64)
-        return WK_FAIL(WK_RUNTIME_ERROR, "index_copy_(): Expected a long tensor for index, but got %s",
-                       wk_dtype_scalar_name(index->dtype));
-    if (self->dtype != source->dtype)
-        return WK_FAIL(WK_RUNTIME_ERROR, "index_copy_(): self and source expected to have the same dtype, but got (self) "
-                                         "%s and (source) %s",
-                       wk_dtype_scalar_name(self->dtype), wk_dtype_scalar_name(source->dtype));
+    if (source->ndim == 0 && k != 1) {
+        wk__error(WK_INDEX_ERROR, "index_copy_(): When source is scalar, index should have one element (got %lld)",
+                  (long long)k);
+        return -1;
+    }
+    if (source->ndim != dst->ndim && source->ndim != 0 && dst->ndim != 0) {
+        wk__error(WK_INDEX_ERROR, "index_copy_(): When source and destination are not scalars, their dimensionality "
+                                  "must match. Source dimensionality (%d), destination dimensionality (%d)",
+                  source->ndim, dst->ndim);
+        return -1;
+    }
+    if (index->dtype != WK_INT64) {
+        wk__error(WK_RUNTIME_ERROR, "index_copy_(): Expected a long tensor for index, but got %s",
+                  wk_dtype_scalar_name(index->dtype));
+        return -1;
+    }
+    if (dst->dtype != source->dtype) {
+        wk__error(WK_RUNTIME_ERROR, "index_copy_(): self and source expected to have the same dtype, but got (self) "
+                                    "%s and (source) %s",
+                  wk_dtype_scalar_name(dst->dtype), wk_dtype_scalar_name(source->dtype));
+        return -1;
+    }
     /* the slice shapes (sizes without dim) must agree; torch prints them space-separated */
     bool same = true;
     wk_strbuf a = {0}, b = {0};
     int ns = 0, nt = 0;
-    for (int i = 0; i < self->ndim; i++)
-        if (i != d) wk_sb_printf(&a, "%s%lld", ns++ ? " " : "", (long long)self->sizes[i]);
+    for (int i = 0; i < dst->ndim; i++)
+        if (i != d) wk_sb_printf(&a, "%s%lld", ns++ ? " " : "", (long long)dst->sizes[i]);
     for (int i = 0; i < source->ndim; i++)
         if (i != d) wk_sb_printf(&b, "%s%lld", nt++ ? " " : "", (long long)source->sizes[i]);
     same = ns == nt;
-    for (int i = 0, j = 0; same && i < self->ndim; i++) {
+    for (int i = 0, j = 0; same && i < dst->ndim; i++) {
         if (i == d) continue;
         while (j == d) j++;
-        same = self->sizes[i] == source->sizes[j];
+        same = dst->sizes[i] == source->sizes[j];
         j++;
     }
     if (!same) {
@@ -2114,77 +2193,115 @@ wk_tensor *wk_impl_index_copy(wk_tensor *self, int64_t dim, wk_tensor *index, wk
     }
     wk_sb_free(&a);
     wk_sb_free(&b);
-    if (!same) return NULL;
-    if (source->ndim != 0 && k != source->sizes[d])
-        return WK_FAIL(WK_INDEX_ERROR, "index_copy_(): Number of indices (%lld) should be equal to source.size(dim) (%lld)",
-                       (long long)k, (long long)source->sizes[d]);
-    wk_tensor *out = wk__clone(self);
-    if (!out || k == 0) return out;
-    if (wk__assert_no_overlap(self, index) < 0 || restride_storage_check(out, d, k) < 0) goto fail0;
+    if (!same) return -1;
+    if (source->ndim != 0 && k != source->sizes[d]) {
+        wk__error(WK_INDEX_ERROR, "index_copy_(): Number of indices (%lld) should be equal to source.size(dim) (%lld)",
+                  (long long)k, (long long)source->sizes[d]);
+        return -1;
+    }
+    if (inplace && (wk__assert_no_internal_overlap(dst) < 0 || wk__assert_no_overlap(dst, index) < 0 ||
+                    wk__assert_no_overlap(dst, source) < 0))
+        return -1;
+    if (k == 0) return 0;
+    if (restride_storage_check(dst, d, k) < 0) return -1;
     dim_iter g;
     int bad;
     int64_t badv;
-    if (dim_iter_init(&g, out, d, index, false, &bad, &badv) < 0) {
-        if (bad) oob_error(WK_INDEX_ERROR, "index_copy_(): ", badv, d, nonempty_size(out, (int)d));
-        goto fail0;
+    if (dim_iter_init(&g, dst, d, index, false, &bad, &badv) < 0) {
+        if (bad) oob_error(WK_INDEX_ERROR, "index_copy_(): ", badv, d, nonempty_size(dst, (int)d));
+        return -1;
     }
     wk_tensor *s1 = nonempty_view(source);
     wk_tensor *se = s1 ? wk__expand_to(s1, g.ndim, g.shape) : NULL;
-    int rc = se ? run3(g.tr, se, g.offr, scatter_loop(wk_dtype_size(self->dtype)), NULL) : -1;
+    int rc = se ? run3(g.tr, se, g.offr, scatter_loop(wk_dtype_size(dst->dtype)), NULL) : -1;
     wk_release(se);
     wk_release(s1);
     dim_iter_free(&g);
-    if (rc < 0) goto fail0;
-    return out;
-fail0:
-    wk_release(out);
-    return NULL;
+    return rc;
 }
 
-static wk_tensor *index_fill_impl(wk_tensor *self, int64_t dim, wk_tensor *index, wk_scalar value) {
-    if (index->dtype != WK_INT64) return WK_FAIL(WK_INDEX_ERROR, "index_fill_(): Expected dtype int64 for index.");
-    int64_t d;
-    if (wk__wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0) return NULL;
-    if (index->ndim > 1) return WK_FAIL(WK_RUNTIME_ERROR, "Index has to be a vector/scalar");
-    if (wk__check_scalar_fits(value, self->dtype) < 0) return NULL;
-    wk_tensor *out = wk__clone(self);
-    if (!out || wk__numel(index) == 0) return out;
-    if (restride_storage_check(out, d, wk__numel(index)) < 0) {
-        wk_release(out);
-        return NULL;
+static int index_fill_into(wk_tensor *dst, int64_t dim, wk_tensor *index, wk_scalar value, bool inplace) {
+    if (index->dtype != WK_INT64) {
+        wk__error(WK_INDEX_ERROR, "index_fill_(): Expected dtype int64 for index.");
+        return -1;
     }
-    if (wk__numel(out) == 0) return out;
+    if (inplace && wk__assert_no_overlap(dst, index) < 0) return -1;
+    int64_t d;
+    if (wk__wrap_dim(dim, dst->ndim ? dst->ndim : 1, &d) < 0) return -1;
+    if (index->ndim > 1) {
+        wk__error(WK_RUNTIME_ERROR, "Index has to be a vector/scalar");
+        return -1;
+    }
+    if (wk__check_scalar_fits(value, dst->dtype) < 0) return -1;
+    if (wk__numel(index) == 0) return 0;
+    if (restride_storage_check(dst, d, wk__numel(index)) < 0) return -1;
+    if (wk__numel(dst) == 0) return 0;
     dim_iter g;
     int bad;
     int64_t badv;
-    if (dim_iter_init(&g, out, d, index, true, &bad, &badv) < 0) {
-        if (bad) oob_error(WK_INDEX_ERROR, "", badv, d, nonempty_size(out, (int)d));
-        wk_release(out);
-        return NULL;
+    if (dim_iter_init(&g, dst, d, index, true, &bad, &badv) < 0) {
+        if (bad) oob_error(WK_INDEX_ERROR, "", badv, d, nonempty_size(dst, (int)d));
+        return -1;
     }
-    wk_tensor *v = wk__full(0, NULL, self->dtype, value);
+    wk_tensor *v = wk__full(0, NULL, dst->dtype, value);
     wk_tensor *ve = v ? wk__expand_to(v, g.ndim, g.shape) : NULL;
-    if (!ve || run3(g.tr, ve, g.offr, scatter_loop(wk_dtype_size(self->dtype)), NULL) < 0) {
-        wk_release(out);
-        out = NULL;
-    }
+    int rc = ve ? run3(g.tr, ve, g.offr, scatter_loop(wk_dtype_size(dst->dtype)), NULL) : -1;
     wk_release(ve);
     wk_release(v);
     dim_iter_free(&g);
-    return out;
+    return rc;
+}
+
+static int value_tensor_scalar(const char *op, const wk_tensor *value, wk_scalar *v) {
+    if (value->ndim != 0) {
+        wk__error(WK_RUNTIME_ERROR, "%s only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).",
+                  op, value->ndim);
+        return -1;
+    }
+    return wk_item(value, v);
+}
+
+/* out of place: the same on a clone of self */
+#define ON_CLONE(CALL)                                                                                 \
+    do {                                                                                               \
+        wk_tensor *out = wk__clone(self);                                                              \
+        if (out && (CALL) < 0) {                                                                       \
+            wk_release(out);                                                                           \
+            out = NULL;                                                                                \
+        }                                                                                              \
+        return out;                                                                                    \
+    } while (0)
+
+wk_tensor *wk_impl_index_add(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *source, wk_scalar alpha) {
+    ON_CLONE(index_add_into(out, dim, index, source, alpha, false));
+}
+int wk_impl_index_add_inplace(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *source, wk_scalar alpha) {
+    return index_add_into(self, dim, index, source, alpha, true);
+}
+
+wk_tensor *wk_impl_index_copy(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *source) {
+    ON_CLONE(index_copy_into(out, dim, index, source, false));
+}
+int wk_impl_index_copy_inplace(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *source) {
+    return index_copy_into(self, dim, index, source, true);
 }
 
 wk_tensor *wk_impl_index_fill_int_Scalar(wk_tensor *self, int64_t dim, wk_tensor *index, wk_scalar value) {
-    return index_fill_impl(self, dim, index, value);
+    ON_CLONE(index_fill_into(out, dim, index, value, false));
+}
+int wk_impl_index_fill_inplace_int_Scalar(wk_tensor *self, int64_t dim, wk_tensor *index, wk_scalar value) {
+    return index_fill_into(self, dim, index, value, true);
 }
 
 wk_tensor *wk_impl_index_fill_int_Tensor(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *value) {
-    if (value->ndim != 0)
-        return WK_FAIL(WK_RUNTIME_ERROR, "index_fill_ only supports a 0-dimensional value tensor, but got tensor with %d "
-                                         "dimension(s).", value->ndim);
     wk_scalar v;
-    if (wk_item(value, &v) < 0) return NULL;
-    return index_fill_impl(self, dim, index, v);
+    if (value_tensor_scalar("index_fill_", value, &v) < 0) return NULL;
+    ON_CLONE(index_fill_into(out, dim, index, v, false));
+}
+int wk_impl_index_fill_inplace_int_Tensor(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *value) {
+    wk_scalar v;
+    if (value_tensor_scalar("index_fill_", value, &v) < 0) return -1;
+    return index_fill_into(self, dim, index, v, true);
 }
 
 static int cmp_i64(const void *a, const void *b) {
@@ -2317,6 +2434,8 @@ wk_tensor *wk_impl_take_along_dim(wk_tensor *self, wk_tensor *indices, wk_optint
                        wk_dtype_scalar_name(indices->dtype));
     int64_t d;
     if (wk__wrap_dim(dim.v, self->ndim, &d) < 0) return NULL;
+    if (self->ndim == 0) /* torch reads indices.size(dim) of the 0-d indices */
+        return WK_FAIL(WK_INDEX_ERROR, "Dimension specified as %lld but tensor has no dimensions", (long long)d);
     int nd = self->ndim, n1, n2;
     int64_t s[WK_MAX_DIM], b1[WK_MAX_DIM], b2[WK_MAX_DIM];
     memcpy(s, self->sizes, sizeof(int64_t) * (size_t)nd);
@@ -2351,6 +2470,13 @@ wk_tensor *wk_impl_take_along_dim(wk_tensor *self, wk_tensor *indices, wk_optint
 wk_tensor *wk_impl_scatter_reduce_two(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *src,
                                       const char *reduce, bool include_self) {
     return scatter_reduce_checked(self, dim, index, src, wk_int(0), reduce, true, include_self);
+}
+
+int wk_impl_scatter_reduce_two_inplace(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *src,
+                                       const char *reduce, bool include_self) {
+    red_kind k;
+    if (reduce_checked(self, dim, index, src, reduce, true, &k) < 0) return -1;
+    return scatter_into(self, dim, index, src, wk_int(0), k, include_self, true);
 }
 
 /* A contiguous float64 copy of t (0-d as [1]); *out points at its data. */

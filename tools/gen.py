@@ -354,6 +354,8 @@ def emit_impl_header(ops):
         if op.out_impl:
             o.append('WK_INTERNAL %s;' % proto(op, '_out', with_out=True).replace(
                 'wk_%s_out(' % op.cname, 'wk_impl_%s_out(' % op.impl, 1))
+        if op.fields.get('inplace_impl'):  # writes into self directly: int wk_impl_<name>(<the op's C args>)
+            o.append('WK_INTERNAL int wk_impl_%s(%s);' % (op.fields['inplace_impl'], ', '.join(cdecl(p) for p in op.cparams)))
     o.append('#endif')
     return '\n'.join(o) + '\n'
 
@@ -861,14 +863,24 @@ def emit_wrappers(op, opnames):
             o.append('    wk_tensor *self_orig = rg_ && (%s) ? wk_clone(self) : NULL;' % cond)
             o.append('    if (rg_ && (%s) && !self_orig) return NULL;' % cond)
         o.append('    wk_tensor *r = NULL;')
-        o.append('    {')
-        o.append('        bool prev_ = wk_set_grad_enabled(false);')
-        o.append('        r = wk_impl_%s(%s);' % (op.impl, call_args(op)))
-        o.append('        wk_set_grad_enabled(prev_);')
-        o.append('    }')
         rel = ' wk_release(self_orig);' if uses_self else ''
-        o.append('    if (!r) {%s return NULL; }' % rel)
-        o.append('    if (wk__write_inplace(self, r, "%s") < 0) { wk_release(r);%s return NULL; }' % (op.name, rel))
+        if op.fields.get('inplace_impl'):  # a kernel that writes into self (no out-of-place result and copy-back)
+            o.append('    {')
+            o.append('        bool prev_ = wk_set_grad_enabled(false);')
+            o.append('        int rc_ = wk_impl_%s(%s);' % (op.fields['inplace_impl'], call_args(op)))
+            o.append('        wk_set_grad_enabled(prev_);')
+            o.append('        if (rc_ < 0) {%s return NULL; }' % rel)
+            o.append('    }')
+            o.append('    wk__bump_version(self);')
+            o.append('    r = wk_retain(self);')
+        else:
+            o.append('    {')
+            o.append('        bool prev_ = wk_set_grad_enabled(false);')
+            o.append('        r = wk_impl_%s(%s);' % (op.impl, call_args(op)))
+            o.append('        wk_set_grad_enabled(prev_);')
+            o.append('    }')
+            o.append('    if (!r) {%s return NULL; }' % rel)
+            o.append('    if (wk__write_inplace(self, r, "%s") < 0) { wk_release(r);%s return NULL; }' % (op.name, rel))
         if op.differentiable:
             o.append('    if (!rg_) { wk_release(r); return wk_retain(self); }')
             o.append('    wk_release(r);')

@@ -481,3 +481,51 @@ grad_case("take_along_dim_grad_wraps", lambda T, x: T.take_along_dim(x, L(T, [[5
 error_case("scatter_src_fewer_dims", lambda T: T.zeros(3, 3, 1).scatter_add(2, L(T, [[[0]]]), T.ones(2)))
 error_case("index_put_0d_mask_shape", lambda T: T.zeros(3).index_put((T.tensor(False),), T.zeros(2, 1)))
 case("index_put_0d_mask_empty", lambda T: T.zeros(3, 0, 1).index_put((T.tensor(False),), T.zeros(0, 1)))
+
+# ------------------------------------------------------------------- in-place forms write into self directly
+X23 = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+error_case("inplace_overlap_index_add", lambda T: (lambda a: a.index_add_(0, L(T, [0]), a[1:]))(T.tensor(X23)))
+error_case("inplace_overlap_index_copy", lambda T: (lambda a: a.index_copy_(0, L(T, [0]), a[1:]))(T.tensor(X23)))
+error_case("inplace_overlap_scatter", lambda T: (lambda a: a.scatter_(1, L(T, [[0]]), a))(T.tensor(X23)))
+error_case("inplace_overlap_scatter_add", lambda T: (lambda a: a.scatter_add_(1, L(T, [[0]]), a[1:]))(T.tensor(X23)))
+error_case("inplace_overlap_index_put", lambda T: (lambda a: a.index_put_((L(T, [0]),), a[1]))(T.tensor(X23)))
+error_case("inplace_overlap_scatter_index", lambda T: (lambda a: a.scatter_(0, a, 5))(L(T, [0, 1, 2])))
+case("inplace_no_overlap_out_of_place", lambda T: (lambda a: (a.index_add(0, L(T, [0]), a[1:]), a.scatter(0, L(T, [[1, 0, 1]]), a)))(
+    T.tensor(X23)))
+case("inplace_index_add_on_t", lambda T: (lambda a: (a.t().index_add_(0, L(T, [2, 0]), T.ones(2, 2)), a))(T.tensor(X23)))
+case("inplace_scatter_on_step", lambda T: (lambda a: (a[:, ::2].scatter_(1, L(T, [[1], [0]]), -1.0), a))(T.tensor(X23)))
+case("inplace_index_put_on_t", lambda T: (lambda a: (a.t().index_put_((L(T, [2]),), T.tensor([7.0, 8.0])), a))(T.tensor(X23)))
+case("inplace_masked_fill_on_t", lambda T: (lambda a: (a.t().masked_fill_(T.tensor([[True, False], [False, False], [True, True]]), 0.5), a))(
+    T.tensor(X23)))
+case("inplace_index_fill_on_t", lambda T: (lambda a: (a.t().index_fill_(1, L(T, [1]), 0.0), a))(T.tensor(X23)))
+case("inplace_index_copy_on_t", lambda T: (lambda a: (a.t().index_copy_(0, L(T, [1]), T.tensor([[9.0, 8.0]])), a))(T.tensor(X23)))
+case("inplace_scatter_reduce_on_t", lambda T: (lambda a: (a.t().scatter_reduce_(0, L(T, [[2, 2]]), T.tensor([[9.0, 8.0]]), "mean"),
+                                                          a))(T.tensor(X23)))
+case("inplace_expanded_index_fill", lambda T: T.zeros(3, 1).expand(3, 2).index_fill_(0, L(T, [0]), 1))
+case("inplace_expanded_masked_fill", lambda T: T.zeros(3, 1).expand(3, 2).masked_fill_(T.tensor([True, False]), 1))
+case("inplace_expanded_index_put", lambda T: T.zeros(3, 1).expand(3, 2).index_put_((L(T, [0]),), T.tensor(1.0)))
+error_case("inplace_expanded_index_add", lambda T: T.zeros(3, 1).expand(3, 2).index_add_(0, L(T, [0]), T.ones(1, 2)))
+error_case("inplace_expanded_scatter", lambda T: T.zeros(3, 1).expand(3, 2).scatter_(0, L(T, [[0]]), 1.0))
+case("inplace_versions", lambda T: (lambda a: (a._version, a.index_add_(0, L(T, [0]), T.ones(1, 3))._version,
+                                               a.masked_fill_(T.tensor([True, False, True]), 0)._version))(T.tensor(X23)))
+
+
+def _inplace_on_view_grad(op):
+    def f(T, x):
+        y = x * 1
+        v = y.t()
+        op(T, v)
+        return y
+    return f
+
+
+grad_case("inplace_view_grad_index_add", _inplace_on_view_grad(lambda T, v: v.index_add_(0, L(T, [2, 0]), T.ones(2, 2))), X23)
+grad_case("inplace_view_grad_index_put", _inplace_on_view_grad(lambda T, v: v.index_put_((L(T, [1]),), T.tensor(0.5))), X23)
+grad_case("inplace_view_grad_masked_fill", _inplace_on_view_grad(
+    lambda T, v: v.masked_fill_(T.tensor([[True, False], [False, True], [False, False]]), 0.0)), X23)
+grad_case("inplace_view_grad_scatter", _inplace_on_view_grad(lambda T, v: v.scatter_(1, L(T, [[1], [0], [1]]), 2.0)), X23)
+grad_case("inplace_grad_scatter_src", lambda T, x, s: (x * 1).scatter_(1, L(T, [[2], [0]]), s), X23, [[1.5], [-2.5]])
+grad_case("inplace_grad_index_copy", lambda T, x, s: (x * 1).index_copy_(1, L(T, [2]), s), X23, [[1.5], [-2.5]])
+grad_case("inplace_grad_index_fill_tensor", lambda T, x, v: (x * 1).index_fill_(1, L(T, [2, 0]), v), X23, 1.25)
+error_case("inplace_leaf_index_add", lambda T: T.tensor(X23, requires_grad=True).index_add_(0, L(T, [0]), T.ones(1, 3)))
+error_case("take_along_dim_0d", lambda T: T.take_along_dim(T.tensor(1.0), L(T, 0), 0))
