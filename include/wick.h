@@ -190,6 +190,25 @@ WK_API void wk_index_abort(wk_index_state *st);
 WK_API int wk_setitem_single(wk_tensor *self, const wk_index_item *item, wk_tensor *value);
 WK_API wk_tensor *wk_setitem_value(const wk_tensor *self, wk_scalar value);
 
+/* ---- random numbers: torch's CPU generator (mt19937), bit for bit ----
+ * Ops that sample take a `wk_generator *generator` argument; NULL means the default generator (generator=None). */
+#define WK_GENERATOR_STATE_SIZE 5056 /* sizeof(CPUGeneratorImplState) on x86-64: torch.get_rng_state().numel() */
+WK_API wk_generator *wk_generator_new(void);                  /* torch.Generator(): seed 67280421310721 */
+WK_API wk_generator *wk_generator_retain(wk_generator *g);    /* returns g */
+WK_API void wk_generator_release(wk_generator *g);            /* no-op for the default generator */
+WK_API wk_generator *wk_default_generator(void);              /* borrowed; seeded from the OS at first use */
+WK_API wk_generator *wk_generator_clone(const wk_generator *g); /* Generator.clone_state(): a new reference */
+/* Generator.manual_seed(seed): the Python int mod 2^64. Clears both normal caches. Returns g. */
+WK_API wk_generator *wk_generator_manual_seed(wk_generator *g, uint64_t seed);
+WK_API uint64_t wk_generator_initial_seed(const wk_generator *g);
+WK_API uint64_t wk_generator_seed(wk_generator *g); /* reseed from a nondeterministic source; returns it */
+/* get_state(): the 5056 bytes torch.get_rng_state() returns (little-endian CPUGeneratorImplState). */
+WK_API void wk_generator_get_state(const wk_generator *g, uint8_t out[WK_GENERATOR_STATE_SIZE]);
+/* set_state(): RuntimeError with torch's texts for a wrong size or an invalid engine state. 0 / -1. */
+WK_API int wk_generator_set_state(wk_generator *g, const uint8_t *state, size_t n);
+WK_API uint32_t wk_random32(wk_generator *g); /* one engine output (CPUGeneratorImpl::random) */
+WK_API uint64_t wk_random64(wk_generator *g); /* hi = first draw, lo = second */
+
 /* ---- printing ---- */
 WK_API char *wk_repr(const wk_tensor *t); /* torch's repr(); free with wk_free_string */
 /* torch.set_printoptions: sci_mode -1 None, 0 False, 1 True; threshold may be INFINITY ("full") */

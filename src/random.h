@@ -11,16 +11,13 @@
  *
  * Each wk__<op>_ function does torch's argument checks for that op (same order, same messages), returns
  * 0 without drawing when n == 0 where torch does, and returns -1 with the error set on failure.
- * `g == NULL` means the default generator, like `generator=None`.
- *
- * The public generator API (WK_API) will move to wick.h; the kernels are internal. */
+ * `g == NULL` means the default generator, like `generator=None`. The kernels are internal. */
 #ifndef WK_RANDOM_H
 #define WK_RANDOM_H
 
 #include "core.h"
 
 #define WK_MT19937_N 624
-#define WK_GENERATOR_STATE_SIZE 5056           /* sizeof(CPUGeneratorImplState) on x86-64 */
 #define WK_GENERATOR_DEFAULT_SEED 67280421310721ULL /* c10::detail::default_rng_seed_val */
 
 /* torch's CPUGeneratorImpl: an mt19937 engine plus the two Box–Muller caches. */
@@ -37,22 +34,7 @@ struct wk_generator {
     void *pyobj; /* weak back-pointer to the Python wrapper, or NULL */
 };
 
-/* ---- the generator (public) ---- */
-WK_API wk_generator *wk_generator_new(void);                  /* torch.Generator(): seed 67280421310721 */
-WK_API wk_generator *wk_generator_retain(wk_generator *g);    /* returns g */
-WK_API void wk_generator_release(wk_generator *g);            /* no-op for the default generator */
-WK_API wk_generator *wk_default_generator(void);              /* borrowed; seeded from the OS at first use */
-WK_API wk_generator *wk_generator_clone(const wk_generator *g); /* Generator.clone_state(): a new reference */
-/* Generator.manual_seed(seed): the Python int mod 2^64. Clears both normal caches. Returns g. */
-WK_API wk_generator *wk_generator_manual_seed(wk_generator *g, uint64_t seed);
-WK_API uint64_t wk_generator_initial_seed(const wk_generator *g);
-WK_API uint64_t wk_generator_seed(wk_generator *g); /* reseed from a nondeterministic source; returns it */
-/* get_state(): the 5056 bytes torch.get_rng_state() returns (little-endian CPUGeneratorImplState). */
-WK_API void wk_generator_get_state(const wk_generator *g, uint8_t out[WK_GENERATOR_STATE_SIZE]);
-/* set_state(): RuntimeError with torch's texts for a wrong size or an invalid engine state. 0 / -1. */
-WK_API int wk_generator_set_state(wk_generator *g, const uint8_t *state, size_t n);
-WK_API uint32_t wk_random32(wk_generator *g); /* one engine output (CPUGeneratorImpl::random) */
-WK_API uint64_t wk_random64(wk_generator *g); /* hi = first draw, lo = second */
+/* The public generator API (wk_generator_new, manual_seed, get/set_state, ...) is in include/wick.h. */
 
 /* ---- sampling kernels (internal). out: n elements of dtype, written in order. ---- */
 

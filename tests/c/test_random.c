@@ -272,7 +272,7 @@ static int run_op(wk_generator *g, const op_call *c, bool expect_error, void **o
     } else if (strcmp(c->op, "bernoulli_scalar") == 0) {
         rc = wk__bernoulli_scalar_(g, dt, buf, n, argf(c, 0));
     } else if (strcmp(c->op, "bernoulli_tensor") == 0 || strcmp(c->op, "bernoulli_tensor_bad") == 0) {
-        wk_dtype pdt;
+        wk_dtype pdt = WK_FLOAT32;
         parse_dtype(c->arg[0], &pdt);
         void *p = calloc((size_t)(n > 0 ? n : 1), elem_size(pdt)); /* [n] probabilities in pdt */
         bool bad = strcmp(c->op, "bernoulli_tensor_bad") == 0;
