@@ -30,8 +30,9 @@ PYOBJ = $(patsubst pyext/%.c,$(BUILD)/pyobj/%.o,$(PYSRC)) $(BUILD)/pyobj/gen_py_
 PYEXT_DIR ?= .
 PYEXT = $(PYEXT_DIR)/wick/_C$(EXT_SUFFIX)
 
-.PHONY: example all lib python clean check deps test-c test-parity test-asan test-wasm test-install wasm
-all: lib python
+.PHONY: example examples all lib python clean check deps test-c test-parity test-asan test-wasm test-install wasm
+all: lib python examples
+examples: $(BUILD)/examples/mlp
 lib: $(BUILD)/libwick.a $(BUILD)/libwick.so
 python: $(PYEXT)
 
@@ -64,6 +65,11 @@ $(PYEXT): $(PYOBJ) $(BUILD)/libwick.a
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $(PYOBJ) $(BUILD)/libwick.a -lm -pthread $(LDSAN)
 
+# The C example: an MLP trained through wick.h alone.
+$(BUILD)/examples/mlp: examples/mlp.c $(BUILD)/libwick.a $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 $(WARN) -Iinclude -I$(BUILD)/gen $< $(BUILD)/libwick.a -lm -pthread -o $@
+
 # ---- WebAssembly: the same core for wasm32-wasi (reactor), checked by CI ----
 WASM_CC ?= clang-14
 WASM_FLAGS = --target=wasm32-wasi --sysroot=/usr -D_WASI_EMULATED_PROCESS_CLOCKS -std=gnu11 -O2 -msimd128 -ffp-contract=off -fvisibility=hidden \
@@ -86,12 +92,17 @@ ASAN_BUILD = $(BUILD)/asan
 CTESTS = $(patsubst tests/c/%.c,$(ASAN_BUILD)/tests/%,$(wildcard tests/c/test_*.c))
 $(ASAN_BUILD)/libwick.a: FORCE
 	$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) SAN=1 OPT=-O1 $(ASAN_BUILD)/libwick.a
+$(ASAN_BUILD)/examples/mlp: examples/mlp.c $(ASAN_BUILD)/libwick.a
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined $(WARN) -Iinclude \
+	    -I$(ASAN_BUILD)/gen $< $(ASAN_BUILD)/libwick.a -lm -pthread -o $@
 $(ASAN_BUILD)/tests/%: tests/c/%.c $(ASAN_BUILD)/libwick.a
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -ffp-contract=off \
 	    $(WARN) -Iinclude -Isrc -I$(ASAN_BUILD)/gen $< $(ASAN_BUILD)/libwick.a -lm -pthread -o $@
-test-c: $(CTESTS)
+test-c: $(CTESTS) $(ASAN_BUILD)/examples/mlp
 	@for t in $(CTESTS); do echo "== $$t"; (cd tests/c && ASAN_OPTIONS=detect_leaks=1 $(CURDIR)/$$t) || exit 1; done
+	ASAN_OPTIONS=detect_leaks=1 $(ASAN_BUILD)/examples/mlp examples/data/digits.csv 2
 	$(PYTHON) tests/c/check_tutorial.py $(ASAN_BUILD)
 test-wasm: wasm
 	node --no-warnings tests/wasm/smoke.mjs $(BUILD)/wick.wasm
@@ -126,7 +137,7 @@ FORCE:
 
 # The README's first command: build and run the main example.
 example: all
-	PYTHONPATH=$(CURDIR) $(PYTHON) examples/quickstart.py
+	PYTHONPATH=$(CURDIR) $(PYTHON) examples/train_digits.py
 
 clean:
 	rm -rf $(BUILD) $(PYEXT)

@@ -209,6 +209,10 @@ WK_API int wk_generator_set_state(wk_generator *g, const uint8_t *state, size_t 
 WK_API uint32_t wk_random32(wk_generator *g); /* one engine output (CPUGeneratorImpl::random) */
 WK_API uint64_t wk_random64(wk_generator *g); /* hi = first draw, lo = second */
 
+/* ---- threads ---- */
+WK_API int wk_get_num_threads(void);
+WK_API int wk_set_num_threads(int n); /* torch.set_num_threads */
+
 /* ---- printing ---- */
 WK_API char *wk_repr(const wk_tensor *t); /* torch's repr(); free with wk_free_string */
 /* torch.set_printoptions: sci_mode -1 None, 0 False, 1 True; threshold may be INFINITY ("full") */
