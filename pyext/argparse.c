@@ -263,10 +263,20 @@ static int convert(const wk_param *p, PyObject *o, wk_pyval *v, int wrap_numbers
         int rc = wk_py_check_device(o);
         return rc < 0 ? -1 : rc == 0;
     }
-    case PT_LAYOUT:
-    case PT_MEMFMT:
+    case PT_LAYOUT: { /* a torch.layout (wick/_creation_py.py); wick has strided tensors only */
+        if (strcmp(Py_TYPE(o)->tp_name, "layout")) return 0;
+        PyObject *r = PyObject_Repr(o);
+        const char *rs = r ? PyUnicode_AsUTF8(r) : NULL;
+        int ok = rs && !strcmp(rs, "torch.strided");
+        if (rs && !ok)
+            PyErr_Format(PyExc_RuntimeError, "wick has only strided tensors: layout=%s is not supported", rs);
+        Py_XDECREF(r);
+        return ok ? 1 : -1;
+    }
+    case PT_MEMFMT: /* a torch.memory_format (wick/_creation_py.py) */
+        return !strcmp(Py_TYPE(o)->tp_name, "memory_format");
     case PT_OBJECT:
-        return 1; /* checked by the Python layer where it matters */
+        return 1;
     case PT_TENSORLIST:
     case PT_OPT_TENSORLIST: {
         if (!PyTuple_Check(o) && !PyList_Check(o)) return 0;

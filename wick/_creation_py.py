@@ -7,7 +7,9 @@ from . import _C
 from ._device import device
 from ._tensor import Tensor
 
-__all__ = ['is_tensor', 'finfo', 'iinfo', 'get_default_device', 'set_default_device']
+__all__ = ['is_tensor', 'finfo', 'iinfo', 'get_default_device', 'set_default_device', 'layout', 'memory_format',
+           'strided', 'sparse_coo', 'sparse_csr', 'contiguous_format', 'preserve_format', 'channels_last',
+           'channels_last_3d']
 
 
 def is_tensor(obj):
@@ -30,6 +32,48 @@ def _to_complex(self):
 
 _SCALAR_NAMES = {'bool': 'Bool', 'uint8': 'Byte', 'int8': 'Char', 'int16': 'Short', 'int32': 'Int', 'int64': 'Long'}
 _C.dtype.to_complex = _to_complex
+
+
+# ---- torch.layout / torch.memory_format tokens (wick has strided tensors only; memory formats are accepted) ----
+class _Token:
+    __slots__ = ('_name',)
+
+    def __new__(cls, *args, **kwargs):
+        raise TypeError("cannot create 'torch.%s' instances" % cls.__name__)
+
+    def __repr__(self):
+        return 'torch.' + self._name
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return (_rebuild_token, (type(self).__name__, self._name))
+
+
+class layout(_Token):
+    __module__ = 'torch'
+    __slots__ = ()
+
+
+class memory_format(_Token):
+    __module__ = 'torch'
+    __slots__ = ()
+
+
+def _token(cls, name):
+    o = object.__new__(cls)
+    object.__setattr__(o, '_name', name)
+    return o
+
+
+def _rebuild_token(kind, name):
+    return globals()[name]
+
+
+strided, sparse_coo, sparse_csr = (_token(layout, n) for n in ('strided', 'sparse_coo', 'sparse_csr'))
+contiguous_format, preserve_format, channels_last, channels_last_3d = (
+    _token(memory_format, n) for n in ('contiguous_format', 'preserve_format', 'channels_last', 'channels_last_3d'))
+Tensor.layout = property(lambda self: strided)
 
 
 # ---- Tensor.float() & co: Tensor.to(dtype), which returns self when the dtype already matches ----

@@ -255,3 +255,19 @@ case("tensor_itemsize_nbytes", lambda T: (T.zeros(2, 3).itemsize, T.zeros(2, 3).
 case("dtype_to_real", lambda T: (T.float32.to_real(), T.int8.to_real()))
 error_case("dtype_int_to_complex", lambda T: T.int32.to_complex())
 case("dtype_float_to_complex", lambda T: T.float32.to_complex(), skip=NO_COMPLEX)
+
+# ------------------------------------------------------------------------- layout / memory_format tokens
+TOKENS = ["strided", "contiguous_format", "preserve_format", "channels_last", "channels_last_3d", "sparse_coo"]
+cases("token_repr", lambda T, tok: (repr(getattr(T, tok)), str(getattr(T, tok)), type(getattr(T, tok)).__name__),
+      tok=TOKENS)
+case("tensor_layout", lambda T: repr(T.zeros(2).layout))
+case("factory_layout_strided", lambda T: T.zeros(2, layout=T.strided))
+case("like_memory_format", lambda T: T.zeros_like(T.ones(2, 3).t(), memory_format=T.preserve_format))
+case("contiguous_memory_format", lambda T: T.ones(2, 3).t().contiguous(memory_format=T.contiguous_format))
+case("token_pickle", lambda T: (lambda pickle: repr(pickle.loads(pickle.dumps(T.channels_last))))(__import__("pickle")))
+error_case("layout_no_instances", lambda T: T.layout())
+error_case("memory_format_no_instances", lambda T: T.memory_format())
+error_case("factory_layout_str", lambda T: T.zeros(2, layout="strided"))
+error_case("like_memory_format_str", lambda T: T.zeros_like(T.ones(2), memory_format="x"))
+case("factory_sparse_layout", lambda T: T.zeros(2, layout=T.sparse_coo).shape,
+     skip="wick has only strided tensors: a sparse layout is refused with a RuntimeError")
