@@ -121,6 +121,15 @@ static double torch_sqrt(double x) {
     return fma(fma(-s, s, x), h, s);
 }
 
+typedef struct {
+    double lambd, lr, t0, alpha, weight_decay;
+    bool maximize;
+} optim_asgd_args;
+typedef struct {
+    double step_size_min, step_size_max, etaminus, etaplus;
+    bool maximize;
+} optim_rprop_args;
+
 static inline float optim_round_half(float x) { return wk__half_to_float(wk__float_to_half(x)); }
 static inline float optim_round_bf16(float x) { return wk__bf16_to_float(wk__float_to_bf16(x)); }
 
@@ -530,6 +539,55 @@ int wk_impl_radam_step(wk_tensorlist params, wk_tensorlist grads, wk_tensorlist 
         wk_tensor *ts[4] = {p, grads.data[i], exp_avgs.data[i], exp_avg_sqs.data[i]};
         const bool ws[4] = {true, false, true, true};
         WITH_OPERANDS(4, ts, ws, DISPATCH(p->dtype, radam, wk__numel(p), D(0), D(1), D(2), D(3), step, &a));
+    }
+    return 0;
+}
+
+/* ---- ASGD ---- */
+int wk_impl_asgd_step(wk_tensorlist params, wk_tensorlist grads, wk_tensorlist axs, wk_tensorlist mus,
+                      wk_tensorlist etas, wk_tensorlist state_steps, double lambd, double lr, double t0, double alpha,
+                      double weight_decay, bool maximize) {
+    const char *op = "_asgd_step";
+    const wk_tensorlist st[1] = {axs};
+    const char *const nm[1] = {"axs"};
+    const bool opt[1] = {false};
+    if (check_group(op, params, grads, 1, st, nm, opt, state_steps) < 0 ||
+        check_list_len(op, "mus", mus.len, params.len, false) < 0 ||
+        check_list_len(op, "etas", etas.len, params.len, false) < 0)
+        return -1;
+    for (int64_t i = 0; i < params.len; i++)
+        if (check_scalar(op, "mus", i, mus.data[i]) < 0 || check_scalar(op, "etas", i, etas.data[i]) < 0) return -1;
+    const optim_asgd_args a = {lambd, lr, t0, alpha, weight_decay, maximize};
+    for (int64_t i = 0; i < params.len; i++) {
+        wk_tensor *p = params.data[i], *mu_t = mus.data[i], *eta_t = etas.data[i];
+        double step = step_increment(state_steps.data[i]);
+        double eta = wk__load_double(wk__data(eta_t), eta_t->dtype);
+        double mu = wk__load_double(wk__data(mu_t), mu_t->dtype);
+        wk_tensor *ts[3] = {p, grads.data[i], axs.data[i]};
+        const bool ws[3] = {true, false, true};
+        WITH_OPERANDS(3, ts, ws, DISPATCH(p->dtype, asgd, wk__numel(p), D(0), D(1), D(2), eta, mu, &a));
+        /* eta = lr / (1 + lambd * lr * step) ** alpha; mu = 1 / max(1, step - t0) (Python floats, then stored) */
+        store_scalar(eta_t, round_to(eta_t->dtype, lr / pow(1 + lambd * lr * step, alpha)));
+        store_scalar(mu_t, round_to(mu_t->dtype, 1 / (step - t0 > 1 ? step - t0 : 1.0)));
+    }
+    return 0;
+}
+
+/* ---- Rprop ---- */
+int wk_impl_rprop_step(wk_tensorlist params, wk_tensorlist grads, wk_tensorlist prevs, wk_tensorlist step_sizes,
+                       wk_tensorlist state_steps, double step_size_min, double step_size_max, double etaminus,
+                       double etaplus, bool maximize) {
+    const wk_tensorlist st[2] = {prevs, step_sizes};
+    const char *const nm[2] = {"prevs", "step_sizes"};
+    const bool opt[2] = {false, false};
+    if (check_group("_rprop_step", params, grads, 2, st, nm, opt, state_steps) < 0) return -1;
+    const optim_rprop_args a = {step_size_min, step_size_max, etaminus, etaplus, maximize};
+    for (int64_t i = 0; i < params.len; i++) {
+        wk_tensor *p = params.data[i];
+        step_increment(state_steps.data[i]);
+        wk_tensor *ts[4] = {p, grads.data[i], prevs.data[i], step_sizes.data[i]};
+        const bool ws[4] = {true, false, true, true};
+        WITH_OPERANDS(4, ts, ws, DISPATCH(p->dtype, rprop, wk__numel(p), D(0), D(1), D(2), D(3), &a));
     }
     return 0;
 }

@@ -207,6 +207,38 @@ static void K(radam)(int64_t n, T *p, const T *g, T *m, T *v, double step, const
     }
 }
 
+/* ASGD.  p, g, ax: [n]; eta, mu: the state scalars' values before this step. */
+static void K(asgd)(int64_t n, T *p, const T *g, T *ax, double eta, double mu, const optim_asgd_args *a) {
+    const bool wd_on = a->weight_decay != 0, averaging = mu != 1;
+    const T wd = (T)a->weight_decay, decay = (T)(1 - a->lambd * eta), neta = (T)(-eta), m = (T)mu;
+    for (int64_t i = 0; i < n; i++) {
+        T d = K(grad_in)(g[i], p[i], a->maximize, wd_on, wd);
+        T pi = R(p[i] * decay);                                    /* param.mul_(1 - lambd * eta) */
+        pi = R(FMA(neta, d, pi));                                  /* param.add_(grad, alpha=-eta) */
+        p[i] = pi;
+        /* ax.add_(param.sub(ax).mul_(mu)) | ax.copy_(param) */
+        ax[i] = averaging ? R(ax[i] + R(R(pi - ax[i]) * m)) : pi;
+    }
+}
+
+/* Rprop.  p, g, prev, step_size: [n]. */
+static void K(rprop)(int64_t n, T *p, const T *g, T *prev, T *step_size, const optim_rprop_args *a) {
+    const T etaplus = R((T)a->etaplus), etaminus = R((T)a->etaminus);
+    const T lo = R((T)a->step_size_min), hi = R((T)a->step_size_max);
+    for (int64_t i = 0; i < n; i++) {
+        T d = a->maximize ? -g[i] : g[i];
+        T prod = R(d * prev[i]);                                   /* grad.mul(prev).sign() */
+        T sign = prod > 0 ? etaplus : prod < 0 ? etaminus : prod == 0 ? (T)1 : prod; /* NaN stays NaN */
+        T ss = R(step_size[i] * sign);                             /* step_size.mul_(sign) */
+        if (ss == ss) ss = ss < lo ? lo : ss > hi ? hi : ss;       /* .clamp_(step_size_min, step_size_max) */
+        step_size[i] = ss;
+        if (sign == etaminus) d = 0;                               /* grad[sign.eq(etaminus)] = 0 */
+        T sg = d > 0 ? (T)1 : d < 0 ? (T)-1 : d == d ? (T)0 : d;   /* grad.sign() */
+        p[i] = R(FMA(-sg, ss, p[i]));                              /* param.addcmul_(grad.sign(), step_size, value=-1) */
+        prev[i] = d;                                               /* prev.copy_(grad) */
+    }
+}
+
 #undef K
 #undef K2
 #undef K_

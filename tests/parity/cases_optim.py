@@ -566,10 +566,12 @@ case("repr_two_groups", lambda T: repr(T.optim.Adam([{"params": _params(T)[:1]},
                                                      {"params": _params(T)[1:], "lr": 0.5, "betas": (0.1, 0.2)}])))
 case("repr_tensor_lr", lambda T: repr(T.optim.SGD(_params(T), lr=T.tensor(0.01))))
 case("str_adam", lambda T: str(T.optim.Adam(_params(T), lr=3e-4, weight_decay=0.1, amsgrad=True)))
+case("optim_all", lambda T: sorted(n for n in T.optim.__all__ if n not in ("Adafactor", "Muon", "swa_utils",
+                                                                          "swap_in_optimizer_params_and_state")))
 case("class_names", lambda T: [(c.__name__, c.__module__.replace("wick", "torch"))
                                for c in (T.optim.SGD, T.optim.Adam, T.optim.AdamW, T.optim.Optimizer)])
 cases("submodule_not_attribute", lambda T, sub: hasattr(T.optim, sub),
-      sub=["sgd", "adam", "optimizer", "lr_scheduler", "rmsprop"])
+      sub=["sgd", "adam", "optimizer", "lr_scheduler", "rmsprop", "asgd", "rprop", "sparse_adam", "lbfgs"])
 
 
 def _state_is_defaultdict(T):
@@ -766,3 +768,54 @@ def _functional_adam(T):
 
 
 case("functional_adam", _functional_adam, **EXACT)
+
+
+# ---- ASGD, Rprop, SparseAdam --------------------------------------------------------------------------------------
+cases("asgd", lambda T, t0, weight_decay, maximize, dtype: _train(
+      T, "ASGD", dict(lr=0.05, lambd=1e-3, alpha=0.75, t0=t0, weight_decay=weight_decay, maximize=maximize), dtype),
+      t0=[1e6, 3, 0.5], weight_decay=[0, 0.1], maximize=BOOLS, dtype=FLOAT, **EXACT)
+cases("asgd_lambd_alpha", lambda T, lambd, alpha: _train(T, "ASGD", dict(lr=0.1, lambd=lambd, alpha=alpha, t0=2)),
+      lambd=[1e-4, 0.5], alpha=[0.75, 1.5], **EXACT)
+case("asgd_default", lambda T: _train(T, "ASGD", {}), **EXACT)
+cases("rprop", lambda T, etas, step_sizes, maximize, dtype: _train(
+      T, "Rprop", dict(lr=0.01, etas=etas, step_sizes=step_sizes, maximize=maximize), dtype),
+      etas=[(0.5, 1.2), (0.1, 3.0)], step_sizes=[(1e-6, 50), (1e-3, 0.02)], maximize=BOOLS, dtype=FLOAT, **EXACT)
+case("rprop_default", lambda T: _train(T, "Rprop", {}), **EXACT)
+
+
+def _rprop_zero_grads(T):
+    # zero products keep the step size; sign changes shrink it and skip the update
+    p = T.tensor([1.0, -2.0, 0.5, 3.0], requires_grad=True)
+    opt = T.optim.Rprop([p], lr=0.1)
+    for g in ([0.5, 0.0, -1.0, 2.0], [0.25, 1.0, 1.0, 0.0], [-0.5, 1.0, 0.0, -1.0], [0.0, -3.0, 2.0, 2.0]):
+        p.grad = T.tensor(g)
+        opt.step()
+    return p.detach(), opt.state_dict()
+
+
+case("rprop_signs", _rprop_zero_grads, **EXACT)
+cases("repr_more", lambda T, opt: repr(getattr(T.optim, opt)(_params(T))), opt=["ASGD", "Rprop", "SparseAdam"])
+cases("resume_more", lambda T, opt: _resume(T, opt, {"ASGD": dict(t0=4), "Rprop": {}}[opt]), opt=["ASGD", "Rprop"],
+      **EXACT)
+cases("state_dict_layout_more", _state_dict_layout, opt=["ASGD", "Rprop"])
+cases("noncontig_more", lambda T, opt: _noncontig(T, opt, {}), opt=["ASGD", "Rprop"], **EXACT)
+error_case("invalid_asgd_lr", lambda T: T.optim.ASGD(_params(T), lr=-1.0))
+error_case("invalid_asgd_wd", lambda T: T.optim.ASGD(_params(T), weight_decay=-1.0))
+error_case("invalid_rprop_etas", lambda T: T.optim.Rprop(_params(T), etas=(1.5, 1.2)))
+error_case("invalid_rprop_etas_plus", lambda T: T.optim.Rprop(_params(T), etas=(0.5, 0.9)))
+error_case("invalid_sparse_adam_lr", lambda T: T.optim.SparseAdam(_params(T), lr=0.0))
+error_case("invalid_sparse_adam_eps", lambda T: T.optim.SparseAdam(_params(T), eps=0.0))
+error_case("invalid_sparse_adam_beta", lambda T: T.optim.SparseAdam(_params(T), betas=(0.9, 1.0)))
+
+
+def _sparse_adam_dense(T):
+    ps = _params(T)
+    opt = T.optim.SparseAdam(ps)
+    _set_grads(T, ps, 0)
+    opt.step()
+
+
+error_case("sparse_adam_dense_grad", _sparse_adam_dense)
+case("sparse_adam_no_grads", lambda T: (lambda o: (o.step(), len(o.state))[1])(T.optim.SparseAdam(_params(T))))
+for _name_ in ["ASGD", "Rprop"]:
+    error_case("capturable_on_cpu_" + _name_, lambda T, n=_name_: _capturable_step(T, n))
