@@ -471,3 +471,45 @@ wk_tensor *wk_impl__orthogonal_q(wk_tensor *self) {
     free(a), free(v), free(beta), free(rdiag);
     return wk__nn_finish(out, self->dtype);
 }
+
+/* ---- channel_shuffle: [N, C, *] viewed as [N, g, C/g, *], the two channel dims swapped ---- */
+wk_tensor *wk_impl_channel_shuffle(wk_tensor *self, int64_t groups) {
+    if (self->ndim <= 2) {
+        wk_strbuf b = {0};
+        wk_sb_ints(&b, self->sizes, self->ndim);
+        wk__error(WK_RUNTIME_ERROR, "channel_shuffle expects input with > 2 dims, but got input with sizes %s",
+                  b.s ? b.s : "");
+        wk_sb_free(&b);
+        return NULL;
+    }
+    if (groups <= 0) {
+        wk__error(WK_RUNTIME_ERROR, "Number of groups to divide channels in must be positive. Value of groups:%lld",
+                  (long long)groups);
+        return NULL;
+    }
+    int64_t N = self->sizes[0], C = self->sizes[1], R = wk__prod(self->sizes + 2, self->ndim - 2);
+    if (C % groups) {
+        wk__error(WK_RUNTIME_ERROR, "Number of channels must be divisible by groups. Got %lld channels and %lld groups.",
+                  (long long)C, (long long)groups);
+        return NULL;
+    }
+    wk_tensor *c = wk__contiguous(self);
+    if (!c) return NULL;
+    int64_t cg = C / groups;
+    int64_t vs[4] = {N, cg, groups, R}, vst[4] = {C * R, R, cg * R, 1}, cst[4];
+    wk_tensor *v = wk__alias(c, 4, vs, vst, c->offset);
+    wk_tensor *out = v ? wk__empty(self->ndim, self->sizes, self->dtype) : NULL;
+    wk__contiguous_strides(4, vs, cst);
+    wk_tensor *o4 = out ? wk__alias(out, 4, vs, cst, 0) : NULL;
+    int rc = o4 ? wk__copy_(o4, v) : -1;
+    wk_release(o4);
+    wk_release(v);
+    wk_release(c);
+    if (rc < 0) {
+        wk_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+wk_tensor *wk_impl_native_channel_shuffle(wk_tensor *self, int64_t groups) { return wk_impl_channel_shuffle(self, groups); }

@@ -72,6 +72,16 @@ int wk__copy_intlist(wk_intlist l, int64_t **data, int64_t *len) {
     return 0;
 }
 
+int wk__copy_floatlist(wk_floatlist l, double **data, int64_t *len) {
+    *len = l.len;
+    *data = NULL;
+    if (l.len <= 0 || !l.data) return 0;
+    *data = wk__malloc(sizeof(double) * (size_t)l.len);
+    if (!*data) return -1;
+    memcpy(*data, l.data, sizeof(double) * (size_t)l.len);
+    return 0;
+}
+
 char *wk__strdup(const char *s) {
     size_t n = strlen(s) + 1;
     char *r = wk__malloc(n);

@@ -24,6 +24,7 @@ WK_INTERNAL void wk__null_arg(const char *op, const char *arg);
 WK_INTERNAL void wk__not_differentiable(const char *op, const char *arg);
 WK_INTERNAL bool wk__list_requires_grad(wk_tensorlist l);
 WK_INTERNAL int wk__copy_intlist(wk_intlist l, int64_t **data, int64_t *len);
+WK_INTERNAL int wk__copy_floatlist(wk_floatlist l, double **data, int64_t *len); /* float[] saved by a node */
 WK_INTERNAL char *wk__strdup(const char *s);
 WK_INTERNAL int wk__save_meta(wk_tensor *const *ts, int64_t n, wk_input_meta **meta, int64_t *nmeta);
 WK_INTERNAL void wk__free_meta(wk_input_meta *meta, int64_t n);

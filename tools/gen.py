@@ -482,8 +482,9 @@ def emit_save(op, fields, indent, node='n', result_var='r', self_var=None):
                          % (indent, src, node, nm, node, nm))
             elif t in ('str', 'str?'):
                 o.append('%s%s->%s = %s ? wk__strdup(%s) : NULL;' % (indent, node, nm, src, src))
-            elif t in ('float[]', 'float[]?'):
-                o.append('%s/* float lists are not saved */' % indent)
+            elif t in ('float[]', 'float[]?'):  # a None list keeps data NULL, len -1
+                o.append('%sif (wk__copy_floatlist(%s, &%s->%s_data, &%s->%s_len) < 0) goto fail_node;'
+                         % (indent, src, node, nm, node, nm))
             else:
                 o.append('%s%s->%s = %s;' % (indent, node, nm, src))
         elif kind == 'meta_sizes':
@@ -562,6 +563,8 @@ def emit_node(op, opnames):
             t = p.type
             if t in ('int[]', 'int[]?'):
                 o.append('    wk_intlist %s = {n->%s_data, n->%s_len};' % (cident(nm), nm, nm))
+            elif t in ('float[]', 'float[]?'):
+                o.append('    wk_floatlist %s = {n->%s_data, n->%s_len};' % (cident(nm), nm, nm))
             elif t in ('str', 'str?'):
                 o.append('    const char *%s = n->%s;' % (cident(nm), nm))
             else:
@@ -628,7 +631,7 @@ def emit_node(op, opnames):
     for kind, nm, p in fields:
         if kind == 'tensorlist':
             o.append('    free(n->%s);' % nm)
-        elif kind == 'value' and p.type in ('int[]', 'int[]?'):
+        elif kind == 'value' and p.type in ('int[]', 'int[]?', 'float[]', 'float[]?'):
             o.append('    free(n->%s_data);' % nm)
         elif kind == 'value' and p.type in ('str', 'str?'):
             o.append('    free(n->%s);' % nm)

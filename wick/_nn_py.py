@@ -59,8 +59,8 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     shape = broadcast_shapes(x1.shape, x2.shape)
     a = x1.to(dt).expand(shape)
     b = x2.to(dt).expand(shape)
-    na = torch.linalg.vector_norm(a, 2, dim, True)
-    nb = torch.linalg.vector_norm(b, 2, dim, True)
+    na = torch.linalg.vector_norm(a, 2, dim, True).clone()
+    nb = torch.linalg.vector_norm(b, 2, dim, True).clone()
     with torch.no_grad():
         na.clamp_min_(eps)
         nb.clamp_min_(eps)
@@ -191,32 +191,26 @@ def bilinear(input1, input2, weight, bias=None):
     return output
 
 
-def channel_shuffle(input, groups):
-    if input.dim() <= 2:
-        raise RuntimeError(f"channel_shuffle expects input to have at least 3 dimensions, but got input with "
-                           f"{input.dim()} dimension(s)")
-    if groups <= 0:
-        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
-    c = input.size(1)
-    if c % groups != 0:
-        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels and {groups} groups.")
-    b = input.size(0)
-    rest = list(input.shape[2:])
-    return input.reshape([b, groups, c // groups] + rest).transpose(1, 2).reshape([b, c] + rest)
+def _attach_return_types():
+    rt = getattr(torch, 'return_types', None)
+    for name, fields in [('_scaled_dot_product_flash_attention_for_cpu', ('output', 'logsumexp'))]:
+        t = _C._register_return_type(name, fields)
+        if rt is not None:
+            setattr(rt, name, t)
 
 
-native_channel_shuffle = channel_shuffle
+_attach_return_types()
 
 
 def _attach():
     for name in ('_softmax', '_log_softmax', '_softmax_backward_data', '_log_softmax_backward_data', '_prelu_kernel',
                  '_adaptive_avg_pool2d', '_adaptive_avg_pool2d_backward', '_adaptive_avg_pool3d',
-                 '_adaptive_avg_pool3d_backward'):
+                 '_adaptive_avg_pool3d_backward', '_scaled_dot_product_flash_attention_for_cpu', '_safe_softmax'):
         if not hasattr(torch, name) and hasattr(_C, name):
             setattr(torch, name, getattr(_C, name))
     for name in ('kl_div', 'cosine_similarity', 'pairwise_distance', 'margin_ranking_loss', 'hinge_embedding_loss',
                  'cosine_embedding_loss', 'triplet_margin_loss', 'poisson_nll_loss', 'rms_norm', 'bilinear',
-                 'channel_shuffle', 'native_channel_shuffle'):
+                 ):
         if not hasattr(torch, name):
             setattr(torch, name, globals()[name])
 

@@ -755,8 +755,198 @@ pixel_shuffle = _C.pixel_shuffle
 pixel_unshuffle = _C.pixel_unshuffle
 
 
-def channel_shuffle(input, groups):
-    return _torch.channel_shuffle(input, groups)
+channel_shuffle = _C.channel_shuffle
+native_channel_shuffle = _C.native_channel_shuffle
 
 
-native_channel_shuffle = channel_shuffle
+# ---------------------------------------------------------------------------------------------- interpolation
+def _is_integer(x):
+    return isinstance(x, int) and not isinstance(x, bool) or (isinstance(x, _torch.Tensor) and not x.is_floating_point())
+
+
+def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None, recompute_scale_factor=None,
+                antialias=False):
+    if mode in ('nearest', 'area', 'nearest-exact'):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: "
+                             "linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    dim = input.dim() - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    elif size is not None:
+        scale_factors = None
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError("Input and output must have the same number of spatial dimensions, but got input with "
+                                 f"spatial dimensions of {list(input.shape[2:])} and output size of {size}. Please "
+                                 "provide input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, "
+                                 "...,oK) format.")
+            if not all(_is_integer(x) for x in size):
+                raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] or Tuple[int, int, int], "
+                                f"but got size with types {[type(x) for x in size]}")
+            output_size = size
+        else:
+            output_size = [size for _ in range(dim)]
+    elif scale_factor is not None:
+        output_size = None
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError("Input and scale_factor must have the same number of spatial dimensions, but got input "
+                                 f"with spatial dimensions of {list(input.shape[2:])} and scale_factor of shape "
+                                 f"{scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                                 "scale_factor in (s1, s2, ...,sK) format.")
+            scale_factors = scale_factor
+        else:
+            scale_factors = [scale_factor for _ in range(dim)]
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor is not None and recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == 'area' and output_size is None:
+        recompute_scale_factor = True
+    if recompute_scale_factor is not None and recompute_scale_factor:
+        output_size = [int(math.floor(float(input.size(i + 2) * scale_factors[i]))) for i in range(dim)]
+        scale_factors = None
+    if antialias and not (mode in ('bilinear', 'bicubic', 'lanczos') and input.ndim == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a 4-D "
+                         "tensor as input")
+    if antialias:
+        raise NotImplementedError("wick: interpolate(antialias=True) is not supported yet")
+    nd = input.dim()
+    if nd == 3 and mode == 'nearest':
+        return _nnC.upsample_nearest1d(input, output_size, scale_factors)
+    if nd == 4 and mode == 'nearest':
+        return _nnC.upsample_nearest2d(input, output_size, scale_factors)
+    if nd == 5 and mode == 'nearest':
+        return _nnC.upsample_nearest3d(input, output_size, scale_factors)
+    if nd == 3 and mode == 'nearest-exact':
+        return _nnC._upsample_nearest_exact1d(input, output_size, scale_factors)
+    if nd == 4 and mode == 'nearest-exact':
+        return _nnC._upsample_nearest_exact2d(input, output_size, scale_factors)
+    if nd == 5 and mode == 'nearest-exact':
+        return _nnC._upsample_nearest_exact3d(input, output_size, scale_factors)
+    if nd == 3 and mode == 'area':
+        return adaptive_avg_pool1d(input, output_size)
+    if nd == 4 and mode == 'area':
+        return adaptive_avg_pool2d(input, output_size)
+    if nd == 5 and mode == 'area':
+        return adaptive_avg_pool3d(input, output_size)
+    if nd == 3 and mode == 'linear':
+        return _nnC.upsample_linear1d(input, output_size, align_corners, scale_factors)
+    if nd == 4 and mode == 'bilinear':
+        return _nnC.upsample_bilinear2d(input, output_size, align_corners, scale_factors)
+    if nd == 5 and mode == 'trilinear':
+        return _nnC.upsample_trilinear3d(input, output_size, align_corners, scale_factors)
+    if nd == 4 and mode == 'bicubic':
+        return _nnC.upsample_bicubic2d(input, output_size, align_corners, scale_factors)
+    if nd == 4 and mode == 'lanczos':
+        if align_corners:
+            raise ValueError("Lanczos mode does not support align_corners=True")
+        raise ValueError("Lanczos mode requires antialias=True")
+    if nd == 3 and mode == 'bilinear':
+        raise NotImplementedError("Got 3D input, but bilinear mode needs 4D input")
+    if nd == 3 and mode == 'trilinear':
+        raise NotImplementedError("Got 3D input, but trilinear mode needs 5D input")
+    if nd == 4 and mode == 'linear':
+        raise NotImplementedError("Got 4D input, but linear mode needs 3D input")
+    if nd == 4 and mode == 'trilinear':
+        raise NotImplementedError("Got 4D input, but trilinear mode needs 5D input")
+    if nd == 5 and mode == 'linear':
+        raise NotImplementedError("Got 5D input, but linear mode needs 3D input")
+    if nd == 5 and mode == 'bilinear':
+        raise NotImplementedError("Got 5D input, but bilinear mode needs 4D input")
+    raise NotImplementedError("Input Error: Only 3D, 4D and 5D input Tensors supported"
+                              f" (got {nd}D) for the modes: nearest | linear | bilinear | bicubic | trilinear | lanczos "
+                              f"| area | nearest-exact (got {mode})")
+
+
+def upsample(input, size=None, scale_factor=None, mode='nearest', align_corners=None):
+    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode='nearest')
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
+                  stacklevel=2)
+    return interpolate(input, size, scale_factor, mode='bilinear', align_corners=True)
+
+
+# ---------------------------------------------------------------------------------------------- attention
+def _sdpa_flash_ok(query, key, value, attn_mask, dropout_p, enable_gqa=False):
+    """torch's CPU backend choice: the flash kernel for dense 4-d inputs with one head size and no dropout."""
+    if dropout_p > 0.0:
+        return False
+    if not (query.dim() == 4 and key.dim() == 4 and value.dim() == 4):
+        return False
+    if query.dtype not in (_torch.float32, _torch.float64, _torch.bfloat16, _torch.float16):
+        return False
+    if not (query.size(0) == key.size(0) == value.size(0)):
+        return False
+    if not (query.size(1) == key.size(1) == value.size(1)):
+        if not (enable_gqa and key.size(1) == value.size(1) and key.size(1) > 0 and query.size(1) % key.size(1) == 0):
+            return False
+    if not (query.size(3) == key.size(3) == value.size(3)):
+        return False
+    if any(t.size(d) == 0 for t in (query, key, value) for d in range(4)):
+        return False
+    if any(t.stride(-1) != 1 for t in (query, key, value)):
+        return False
+    if attn_mask is not None:
+        if attn_mask.dim() not in (2, 4):
+            return False
+    return True
+
+
+def _sdpa_math(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa):
+    orig = query.dtype
+    if orig in (_torch.float16, _torch.bfloat16):
+        query, key, value = query.float(), key.float(), value.float()
+        if attn_mask is not None and attn_mask.is_floating_point():
+            attn_mask = attn_mask.float()
+    negative = scale is not None and scale < 0.0
+    base = (1.0 / math.sqrt(query.size(-1))) if scale is None else abs(scale)
+    factor = math.sqrt(base)
+    q = query * (-factor if negative else factor)
+    if is_causal:
+        if attn_mask is not None:
+            raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+        L, S = query.size(-2), key.size(-2)
+        attn_mask = _torch.ones(L, S, dtype=_torch.bool).tril()
+    if attn_mask is not None and attn_mask.dtype == _torch.bool:
+        attn_mask = _torch.zeros(attn_mask.shape, dtype=q.dtype).masked_fill(attn_mask.logical_not(), float('-inf'))
+    if enable_gqa and key.dim() >= 3 and query.size(-3) != key.size(-3):
+        rep = query.size(-3) // key.size(-3)
+        key = key.repeat_interleave(rep, -3)
+        value = value.repeat_interleave(rep, -3)
+    attn = _torch.matmul(q, key.transpose(-2, -1) * factor)
+    if attn_mask is not None:
+        attn = attn + attn_mask
+    attn = _torch._safe_softmax(attn, -1)
+    if dropout_p > 0.0:
+        attn = dropout(attn, dropout_p, True)
+    out = _torch.matmul(attn, value)
+    return out.to(orig) if out.dtype != orig else out
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
+                                 enable_gqa=False):
+    if not (query.dtype == key.dtype == value.dtype):
+        names = {_torch.float32: 'float', _torch.float64: 'double', _torch.float16: 'c10::Half',
+                 _torch.bfloat16: 'c10::BFloat16', _torch.int64: 'long int', _torch.int32: 'int'}
+        raise RuntimeError("Expected query, key, and value to have the same dtype, but got query.dtype: "
+                           f"{names.get(query.dtype, query.dtype)} key.dtype: {names.get(key.dtype, key.dtype)} and "
+                           f"value.dtype: {names.get(value.dtype, value.dtype)} instead.")
+    if _sdpa_flash_ok(query, key, value, attn_mask, dropout_p, enable_gqa):
+        if enable_gqa and query.size(1) != key.size(1):
+            rep = query.size(1) // key.size(1)
+            key, value = key.repeat_interleave(rep, 1), value.repeat_interleave(rep, 1)
+        return _torch._scaled_dot_product_flash_attention_for_cpu(query, key, value, dropout_p, is_causal,
+                                                                   attn_mask=attn_mask, scale=scale)[0]
+    return _sdpa_math(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
