@@ -213,3 +213,26 @@ int wk_impl_equal(wk_tensor *self, wk_tensor *other, bool *result) {
     wk_release(c);
     return rc;
 }
+
+/* ---- out= checks: bitwise_not keeps self's dtype; isposinf / isneginf / signbit write only bool ---- */
+#include "ops_support.h"
+static wk_tensor *write_out(wk_tensor *out, wk_tensor *r) { /* steals r */
+    if (!r) return NULL;
+    int rc = wk__write_out(out, r);
+    wk_release(r);
+    return rc < 0 ? NULL : wk_retain(out);
+}
+wk_tensor *wk_impl_bitwise_not_out(wk_tensor *out, wk_tensor *self) {
+    return wk__out_same_dtype(out, self) < 0 ? NULL : write_out(out, wk_impl_bitwise_not(self));
+}
+#define BOOL_OUT(NAME)                                                                                   \
+    wk_tensor *wk_impl_##NAME##_out(wk_tensor *out, wk_tensor *self) {                                   \
+        if (out->dtype != WK_BOOL) {                                                                     \
+            wk__error(WK_RUNTIME_ERROR, #NAME " does not support non-boolean outputs.");                 \
+            return NULL;                                                                                 \
+        }                                                                                                \
+        return write_out(out, wk_impl_##NAME(self));                                                     \
+    }
+BOOL_OUT(isposinf)
+BOOL_OUT(isneginf)
+BOOL_OUT(signbit)

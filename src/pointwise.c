@@ -720,10 +720,12 @@ WK_TERNARY_INT(clampt_k, void, a < b ? (b > c ? c : b) : (a > c ? c : a))
 static const wk_loop_fn CLAMPT[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(clampt_k), WK_TABLE_INT(clampt_k)};
 WK_BINARY_FLOAT(clampmin_k, void, CLAMP_LO(a, b))
 WK_BINARY_INT(clampmin_k, void, a < b ? b : a)
-static const wk_loop_fn CLAMPMIN[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(clampmin_k), WK_TABLE_INT(clampmin_k)};
+WK_BINARY_BOOL(clampmin_k, void, a || b)
+static const wk_loop_fn CLAMPMIN[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(clampmin_k), WK_TABLE_INT(clampmin_k), WK_TABLE_BOOL(clampmin_k)};
 WK_BINARY_FLOAT(clampmax_k, void, CLAMP_HI(a, b))
 WK_BINARY_INT(clampmax_k, void, a > b ? b : a)
-static const wk_loop_fn CLAMPMAX[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(clampmax_k), WK_TABLE_INT(clampmax_k)};
+WK_BINARY_BOOL(clampmax_k, void, a && b)
+static const wk_loop_fn CLAMPMAX[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(clampmax_k), WK_TABLE_INT(clampmax_k), WK_TABLE_BOOL(clampmax_k)};
 
 static wk_tensor *clamp_scalar(const char *name, wk_tensor *self, wk_scalar min, wk_scalar max) {
     bool has_lo = min.tag != WK_SCALAR_NONE, has_hi = max.tag != WK_SCALAR_NONE;
@@ -754,7 +756,10 @@ static wk_tensor *clamp_scalar(const char *name, wk_tensor *self, wk_scalar min,
 }
 
 wk_tensor *wk_impl_clamp(wk_tensor *self, wk_scalar min, wk_scalar max) {
-    return clamp_scalar("clamp_scalar_cpu", self, min, max);
+    /* one bound alone runs torch's clamp_min / clamp_max kernel (its name shows in the dtype error) */
+    const char *name = max.tag == WK_SCALAR_NONE ? "clamp_min_scalar_cpu"
+                       : min.tag == WK_SCALAR_NONE ? "clamp_max_scalar_cpu" : "clamp_scalar_cpu";
+    return clamp_scalar(name, self, min, max);
 }
 wk_tensor *wk_impl_clamp_min(wk_tensor *self, wk_scalar min) {
     return clamp_scalar("clamp_min_scalar_cpu", self, min, wk_scalar_none());
@@ -778,7 +783,7 @@ wk_tensor *wk_impl_clamp_Tensor(wk_tensor *self, wk_tensor *min, wk_tensor *max)
         return NULL;
     }
     wk_dtype dt = wk__result_type3(self, min, max);
-    if (!CLAMPT[dt]) {
+    if (min && max && !CLAMPT[dt]) { /* one bound alone goes through clamp_min / clamp_max, which take bool */
         wk__not_implemented_for("clamp_cpu", dt);
         return NULL;
     }
@@ -939,4 +944,45 @@ wk_tensor *wk_impl_float_power_inplace(wk_tensor *self, wk_tensor *exponent) {
     wk_tensor *r = e ? wk_pow_(self, e) : NULL;
     wk_release(e);
     return r;
+}
+
+/* ---- out= with torch's own dtype checks ---- */
+#include "ops_support.h"
+static wk_tensor *write_out(wk_tensor *out, wk_tensor *r) { /* steals r */
+    if (!r) return NULL;
+    int rc = wk__write_out(out, r);
+    wk_release(r);
+    return rc < 0 ? NULL : wk_retain(out);
+}
+wk_tensor *wk_impl_neg_out(wk_tensor *out, wk_tensor *self) {
+    if (self->dtype == WK_BOOL) return wk_impl_neg(self); /* its own error first */
+    return wk__out_same_dtype(out, self) < 0 ? NULL : write_out(out, wk_impl_neg(self));
+}
+/* where(..., out=): out must have the result dtype */
+wk_tensor *wk_impl_where_self_out(wk_tensor *out, wk_tensor *condition, wk_tensor *self, wk_tensor *other) {
+    wk_tensor *r = wk_impl_where_self(condition, self, other);
+    if (r && out->dtype != r->dtype) {
+        wk__error(WK_RUNTIME_ERROR, "Expected out type to be %s but got %s", wk_dtype_scalar_name(r->dtype),
+                  wk_dtype_scalar_name(out->dtype));
+        wk_release(r);
+        return NULL;
+    }
+    return write_out(out, r);
+}
+/* float_power(..., out=): out must be float64 */
+static int float_power_out_check(const wk_tensor *out) {
+    if (out->dtype == WK_FLOAT64) return 0;
+    wk__error(WK_RUNTIME_ERROR,
+              "the output given to float_power has dtype %s but the operation's result requires dtype Double",
+              wk_dtype_scalar_name(out->dtype));
+    return -1;
+}
+wk_tensor *wk_impl_float_power_out(wk_tensor *out, wk_tensor *self, wk_tensor *exponent) {
+    return float_power_out_check(out) < 0 ? NULL : write_out(out, wk_impl_float_power(self, exponent));
+}
+wk_tensor *wk_impl_float_power_Tensor_Scalar_out(wk_tensor *out, wk_tensor *self, wk_scalar exponent) {
+    return float_power_out_check(out) < 0 ? NULL : write_out(out, wk_impl_float_power_Tensor_Scalar(self, exponent));
+}
+wk_tensor *wk_impl_float_power_Scalar_out(wk_tensor *out, wk_scalar self, wk_tensor *exponent) {
+    return float_power_out_check(out) < 0 ? NULL : write_out(out, wk_impl_float_power_Scalar(self, exponent));
 }

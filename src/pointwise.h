@@ -24,6 +24,8 @@ WK_INTERNAL wk_tensor *wk__ternary_op(const char *name, const wk_tensor *a, cons
 WK_INTERNAL wk_tensor *wk__nary_op(const char *name, int nin, const wk_tensor *const *in, const wk_dtype *in_dt,
                                    wk_dtype out_dtype, wk_loop_fn loop, wk_dtype err_dtype, void *ctx);
 WK_INTERNAL void wk__not_implemented_for(const char *name, wk_dtype dt);
+/* out= of an op whose result keeps self's dtype: RuntimeError "Found dtype Float but expected Long" otherwise */
+WK_INTERNAL int wk__out_same_dtype(const wk_tensor *out, const wk_tensor *self);
 /* RuntimeError "ZeroDivisionError" when an integral divisor tensor holds a zero. */
 WK_INTERNAL int wk__check_int_divisor(const wk_tensor *other, wk_dtype dt);
 

@@ -347,3 +347,42 @@ wk_tensor *wk_impl_tanh_backward(wk_tensor *grad_output, wk_tensor *output) {
     wk_dtype dt = wk__result_type2(grad_output, output);
     return wk__binary_op("tanh_backward_cpu", grad_output, output, dt, dt, TANH_BW, NULL);
 }
+
+/* ---- out= for ops whose result keeps self's dtype: torch requires out to have exactly that dtype ---- */
+#include "ops_support.h"
+static wk_tensor *write_out(wk_tensor *out, wk_tensor *r) { /* steals r */
+    if (!r) return NULL;
+    int rc = wk__write_out(out, r);
+    wk_release(r);
+    return rc < 0 ? NULL : wk_retain(out);
+}
+int wk__out_same_dtype(const wk_tensor *out, const wk_tensor *self) {
+    if (out->dtype == self->dtype) return 0;
+    wk__error(WK_RUNTIME_ERROR, "Found dtype %s but expected %s", wk_dtype_scalar_name(out->dtype),
+              wk_dtype_scalar_name(self->dtype));
+    return -1;
+}
+#define SAME_DTYPE_OUT(NAME)                                                                         \
+    wk_tensor *wk_impl_##NAME##_out(wk_tensor *out, wk_tensor *self) {                               \
+        return wk__out_same_dtype(out, self) < 0 ? NULL : write_out(out, wk_impl_##NAME(self));       \
+    }
+SAME_DTYPE_OUT(abs)
+SAME_DTYPE_OUT(sign)
+SAME_DTYPE_OUT(sgn)
+SAME_DTYPE_OUT(floor)
+SAME_DTYPE_OUT(ceil)
+SAME_DTYPE_OUT(round)
+SAME_DTYPE_OUT(trunc)
+SAME_DTYPE_OUT(frac)
+wk_tensor *wk_impl_round_decimals_out(wk_tensor *out, wk_tensor *self, int64_t decimals) {
+    return wk__out_same_dtype(out, self) < 0 ? NULL : write_out(out, wk_impl_round_decimals(self, decimals));
+}
+wk_tensor *wk_impl_nan_to_num_out(wk_tensor *out, wk_tensor *self, wk_optfloat nan, wk_optfloat posinf,
+                                  wk_optfloat neginf) {
+    if (out->dtype != self->dtype) {
+        wk__error(WK_RUNTIME_ERROR, "nan_to_num: dtype of out: %s should be same as input: %s",
+                  wk_dtype_scalar_name(out->dtype), wk_dtype_scalar_name(self->dtype));
+        return NULL;
+    }
+    return write_out(out, wk_impl_nan_to_num(self, nan, posinf, neginf));
+}

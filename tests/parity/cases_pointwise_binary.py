@@ -212,3 +212,12 @@ case("where_one_arg", lambda T: (T.where(T.tensor([True, False, True])), T.where
 case("where_one_arg_0d", lambda T: (T.where(T.tensor(True)), T.where(T.tensor(False)), T.where(T.tensor(2.5))))
 case("where_one_arg_empty", lambda T: (T.where(T.zeros(0, 2)), T.where(T.zeros(2, 3)), T.where(T.tensor([[NAN, 0.0]]))))
 case("where_one_arg_transposed", lambda T: T.where(T.tensor(M).t()))
+cases("where_out_dtype", lambda T, od: T.where(T.tensor([True, False]), T.tensor([1, 2]), T.tensor([3, 4]), out=T.zeros(2, dtype=od)), kind="error",
+      od=[D.float32, D.int32])
+cases("float_power_out_dtype", lambda T, od: T.float_power(T.tensor([1.0, 2.0]), 2, out=T.zeros(2, dtype=od)), kind="error",
+      od=[D.float32, D.int64])
+case("float_power_out", lambda T: (lambda o: (T.float_power(T.tensor([1.5, 2.0]), T.tensor([2.0, 0.5]), out=o), T.float_power(2, T.tensor([1, 3]), out=o), o))(T.zeros(2, dtype=T.float64)))
+case("clamp_bool_one_bound", lambda T: (T.clamp_min(T.tensor([True, False]), T.tensor([False, True])), T.clamp(T.tensor([True, False]), min=T.tensor(True)),
+                                        T.clamp_max(T.tensor([True, False]), T.tensor(False)), T.clamp_min(T.tensor([True, False]), 1)))
+cases("clamp_bool_scalar_one_bound", lambda T, which: T.clamp(T.tensor([True, False]), **{which: True}), kind="error", which=["min", "max"])
+cases("clamp_min_max_bool_scalar", lambda T, f: getattr(T, f)(T.tensor([True, False]), True), kind="error", f=["clamp_min", "clamp_max"])

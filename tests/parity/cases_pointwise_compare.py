@@ -150,3 +150,9 @@ case("equal", lambda T: (T.equal(T.tensor([1, 2]), T.tensor([1.0, 2.0])), T.equa
                          T.tensor(A).equal(T.tensor(A)), T.equal(T.tensor(A).t(), T.tensor(A).t()), T.equal(T.zeros(0), T.zeros(0)),
                          T.equal(T.tensor([0.0]), T.tensor([-0.0])), T.equal(T.tensor([True]), T.tensor([1]))))
 case("allclose_returns_bool_type", lambda T: (type(T.allclose(T.tensor([1.0]), T.tensor([1.0]))).__name__, type(T.equal(T.tensor([1.0]), T.tensor([1.0]))).__name__))
+cases("pred_out_not_bool", lambda T, op: getattr(T, op)(T.tensor([1.0, -INF]), out=T.zeros(2)), kind="error",
+      op=["isposinf", "isneginf", "signbit"])
+cases("bitwise_not_out_dtype", lambda T, od: T.bitwise_not(T.tensor([1, 2], dtype=T.uint8), out=T.zeros(2, dtype=od)), kind="error",
+      od=[D.int8, D.int64, D.float32])
+cases("compare_out_any_dtype", lambda T, od: (lambda o: (T.lt(T.tensor([1.0, 3.0]), 2.0, out=o), o))(T.zeros(2, dtype=od)),
+      od=[D.float32, D.int64, D.uint8])

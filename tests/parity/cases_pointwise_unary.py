@@ -176,3 +176,15 @@ for op in FN_INPLACE:
 error_case("function_inplace_int", lambda T: T.exp_(T.tensor([1, 2])))
 error_case("function_inplace_modifies_saved", lambda T: T.sigmoid_(T.exp_(T.tensor(GEN, requires_grad=True) * 1)).sum().backward())
 grad_case("function_inplace_grad", lambda T, x: T.sigmoid_(T.sin_(x * 1)), GEN)
+
+# out= dtype rules: ops that keep self's dtype need an out of exactly that dtype; float ops cast into any float out
+SAME_DTYPE = ["neg", "abs", "sign", "sgn", "floor", "ceil", "round", "trunc", "frac"]
+cases("out_dtype_must_match", lambda T, op, pair: getattr(T, op)(T.tensor([1, 2], dtype=pair[0]), out=T.zeros(2, dtype=pair[1])),
+      kind="error", op=SAME_DTYPE, pair=[(D.int64, D.float32), (D.float32, D.float64), (D.float64, D.float32), (D.int32, D.int64)])
+cases("out_dtype_same_ok", lambda T, op: (lambda o: (getattr(T, op)(T.tensor([1.5, -2.5]), out=o), o))(T.zeros(2)), op=SAME_DTYPE)
+cases("out_float_op_casts", lambda T, op, od: (lambda o: (getattr(T, op)(T.tensor([1, 2]), out=o), o))(T.zeros(2, dtype=od)),
+      op=["exp", "sigmoid", "sqrt", "reciprocal", "square"], od=[D.float64, D.float16])
+error_case("round_decimals_out_dtype", lambda T: T.round(T.tensor([1.25]), decimals=1, out=T.zeros(1, dtype=T.float64)))
+error_case("nan_to_num_out_dtype", lambda T: T.nan_to_num(T.tensor([1, 2], dtype=T.int8), out=T.zeros(2, dtype=T.int32)))
+error_case("frac_out_dtype_before_dtype_check", lambda T: T.frac(T.tensor([1, 2]), out=T.zeros(2)))
+error_case("neg_bool_out", lambda T: T.neg(T.tensor([True]), out=T.zeros(1, dtype=T.int64)))
