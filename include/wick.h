@@ -128,6 +128,11 @@ typedef enum {
 WK_API wk_error_kind wk_error_kind_get(void);
 WK_API const char *wk_error_message(void);
 WK_API void wk_error_clear(void);
+/* Warnings (torch's TORCH_WARN, a Python UserWarning): operations queue them (thread-local, at most 8); a front
+ * takes them after the call (the Python front raises them with warnings.warn). */
+WK_API int wk_warning_count(void);
+WK_API const char *wk_warning_message(int i); /* borrowed, valid until the next wk_warnings_clear */
+WK_API void wk_warnings_clear(void);
 #define wk_error_kind() wk_error_kind_get()
 
 /* ---- tensors: lifetime, metadata, data ---- */

@@ -25,6 +25,22 @@ PyObject *wk_py_raise(void) {
     return NULL;
 }
 
+PyObject *wk_py_flush_warnings(PyObject *res) {
+    int n = wk_warning_count();
+    if (!n) return res;
+    if (!res) { /* the call failed: its exception wins */
+        wk_warnings_clear();
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        if (PyErr_WarnEx(PyExc_UserWarning, wk_warning_message(i), 1) < 0) {
+            Py_CLEAR(res);
+            break;
+        }
+    wk_warnings_clear();
+    return res;
+}
+
 PyObject *wk_py_wrap(wk_tensor *t) {
     if (!t) return wk_py_raise();
     if (t->pyobj) {

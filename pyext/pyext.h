@@ -40,7 +40,9 @@ extern PyTypeObject *wk_GeneratorType; /* wick._C.Generator (generator.c) */
 static inline wk_tensor *wk_py_self(PyObject *o) { return ((wk_PyTensor *)o)->t; }
 
 /* ---- conversions (convert.c) ---- */
-PyObject *wk_py_raise(void);                    /* the pending wick error as a Python exception; returns NULL */
+PyObject *wk_py_raise(void);
+/* Raises the warnings the last call queued (Note [Warnings]); steals res: NULL if a warning became an error. */
+PyObject *wk_py_flush_warnings(PyObject *res);                    /* the pending wick error as a Python exception; returns NULL */
 PyObject *wk_py_wrap(wk_tensor *t);             /* steals t; NULL -> raise */
 PyObject *wk_py_wrap_inplace(PyObject *self, wk_tensor *t); /* in-place methods return self */
 PyObject *wk_py_wrap_vec(wk_tensorvec v);       /* tuple of tensors */

@@ -19,6 +19,7 @@
  * Callers propagate by returning NULL / -1 too, without overwriting the message. */
 WK_INTERNAL void wk__error(wk_error_kind kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 WK_INTERNAL bool wk__error_set(void);
+WK_INTERNAL void wk__warn(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* Note [Warnings] */
 #define WK_FAIL(kind, ...) (wk__error((kind), __VA_ARGS__), (void *)0)
 #define WK_RUNTIME(...) wk__error(WK_RUNTIME_ERROR, __VA_ARGS__)
 #define WK_CHECK(cond, kind, ...)                  \

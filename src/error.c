@@ -28,6 +28,22 @@ void wk_error_clear(void) {
     err_msg[0] = 0;
 }
 
+/* Note [Warnings]: a queue of warning texts per thread, taken (and cleared) by the front after each call. */
+#define WK_MAX_WARNINGS 8
+static WK_TLS char warn_msg[WK_MAX_WARNINGS][1024];
+static WK_TLS int warn_n;
+
+void wk__warn(const char *fmt, ...) {
+    if (warn_n >= WK_MAX_WARNINGS) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(warn_msg[warn_n++], sizeof warn_msg[0], fmt, ap);
+    va_end(ap);
+}
+int wk_warning_count(void) { return warn_n; }
+const char *wk_warning_message(int i) { return i >= 0 && i < warn_n ? warn_msg[i] : ""; }
+void wk_warnings_clear(void) { warn_n = 0; }
+
 void *wk__malloc(size_t n) {
     void *p = malloc(n ? n : 1);
     if (!p) wk__error(WK_MEMORY_ERROR, "DefaultCPUAllocator: not enough memory: you tried to allocate %zu bytes.", n);

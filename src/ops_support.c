@@ -172,7 +172,21 @@ int wk__write_out(wk_tensor *out, const wk_tensor *r) {
                   wk_dtype_scalar_name(r->dtype), wk_dtype_scalar_name(out->dtype));
         return -1;
     }
-    if (!same_shape(out, r) && wk__resize_(out, r->ndim, r->sizes) < 0) return -1;
+    if (!same_shape(out, r)) {
+        if (wk__numel(out) != 0) { /* torch's resize_output */
+            wk_strbuf a = {0}, b = {0};
+            wk_sb_ints(&a, out->sizes, out->ndim);
+            wk_sb_ints(&b, r->sizes, r->ndim);
+            wk__warn("An output with one or more elements was resized since it had shape %s, which does not match the "
+                     "required output shape %s. This behavior is deprecated, and in a future PyTorch release outputs will "
+                     "not be resized unless they have zero elements. You can explicitly reuse an out tensor t by resizing "
+                     "it, inplace, to zero elements with t.resize_(0).",
+                     a.s ? a.s : "[]", b.s ? b.s : "[]");
+            wk_sb_free(&a);
+            wk_sb_free(&b);
+        }
+        if (wk__resize_(out, r->ndim, r->sizes) < 0) return -1;
+    }
     if (wk__copy_(out, r) < 0) return -1;
     wk__bump_version(out);
     return 0;

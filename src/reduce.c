@@ -623,6 +623,14 @@ static int var_std(wk_tensor *self, wk_intlist dim, double correction, bool keep
     if (var_check(self, want_mean ? (take_sqrt ? "std_mean" : "var_mean") : NULL) < 0) return -1;
     bool mask[WK_MAX_DIM];
     if (wk__reduce_mask(self, dim, mask) < 0) return -1;
+    int64_t out_numel = 1;
+    for (int i = 0; i < self->ndim; i++)
+        if (!mask[i]) out_numel *= self->sizes[i];
+    int64_t factor = out_numel == 0 ? 0 : wk__numel(self) / out_numel;
+    if ((double)factor - correction <= 0)
+        wk__warn("%s(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor (input "
+                 "numel divided by output numel).",
+                 want_mean ? (take_sqrt ? "std_mean" : "var_mean") : (take_sqrt ? "std" : "var"));
     wk_tensor *v, *m;
     if (var_keepdim(self, mask, correction, &v, &m) < 0) return -1;
     if (take_sqrt) sqrt_acc(v);

@@ -1146,6 +1146,7 @@ def emit_py(ops):
             o.append('    }')
         o.append('    }')
         o.append('    wk_argscope_free(&sc_);')
+        o.append('    res = wk_py_flush_warnings(res);')
         if binary_dunder:
             o.append('    if (!res && PyErr_ExceptionMatches(PyExc_TypeError)) { PyErr_Clear(); Py_RETURN_NOTIMPLEMENTED; }')
         o.append('    return res;')

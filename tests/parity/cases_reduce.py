@@ -408,3 +408,14 @@ case("sum_int_dtype_no_grad_mode", lambda T: (lambda x: (T.set_grad_enabled(Fals
 case("argmax_requires_grad_input", lambda T: T.tensor(A23, requires_grad=True).argmax(1))
 case("sort_indices_no_grad", lambda T: T.tensor(A23, requires_grad=True).sort(1).indices)
 case("all_requires_grad_input", lambda T: T.tensor(A23, requires_grad=True).all())
+
+# warnings: degrees of freedom <= 0 for var/std, and out= tensors that get resized
+case("var_dof_warning", lambda T: T.tensor([2.5]).var(), warns=True)
+case("std_dof_warning_dim", lambda T: T.tensor(A23).std(0, correction=2), warns=True)
+case("var_mean_dof_warning", lambda T: T.var_mean(T.tensor(A23), 0, correction=2), warns=True)
+case("std_mean_dof_warning", lambda T: T.std_mean(T.tensor(A23), 1, correction=3), warns=True)
+case("var_no_dof_warning", lambda T: T.tensor(A23).var(0, correction=1.5), warns=True)
+case("var_empty_dof_warning", lambda T: T.zeros(0, 3).var(1), warns=True)
+case("sum_out_resize_warning", lambda T: T.sum(T.tensor(A23), 0, out=T.zeros(2)), warns=True)
+case("sum_out_empty_no_warning", lambda T: T.sum(T.tensor(A23), 0, out=T.zeros(0)), warns=True)
+case("max_out_resize_warning", lambda T: T.max(T.tensor(A23), 0, out=(T.zeros(2), T.zeros(2, dtype=T.int64))), warns=True)
