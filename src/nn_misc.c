@@ -513,3 +513,186 @@ wk_tensor *wk_impl_channel_shuffle(wk_tensor *self, int64_t groups) {
 }
 
 wk_tensor *wk_impl_native_channel_shuffle(wk_tensor *self, int64_t groups) { return wk_impl_channel_shuffle(self, groups); }
+
+/* ---- embedding_bag: bags of rows of weight [num, D] reduced by sum (0), mean (1) or max (2) ----
+ * indices [n] (Long or Int), offsets [B] (or [B + 1] with include_last_offset); padding_idx rows are skipped.
+ * Outputs: output [B, D], offset2bag [n] (the bag of each index), bag_size [B], max_indices [B, D] (max mode; else
+ * the bag sizes). */
+typedef struct {
+    int64_t n, B, D, num;
+    int64_t *ix, *off; /* [n], [B + 1] */
+} bag_geom;
+
+static void bag_free(bag_geom *g) {
+    free(g->ix);
+    free(g->off);
+}
+
+static int bag_setup(const wk_tensor *weight, const wk_tensor *indices, const wk_tensor *offsets, bool include_last,
+                     bag_geom *g) {
+    memset(g, 0, sizeof *g);
+    if (check_indices(indices, "embedding_bag") < 0) return -1;
+    if (offsets->dtype != WK_INT64 && offsets->dtype != WK_INT32) {
+        wk__error(WK_RUNTIME_ERROR,
+                  "Expected tensor for argument #1 'offsets' to have one of the following scalar types: Long, Int; but "
+                  "got %s instead (while checking arguments for embedding_bag)",
+                  wk__legacy_type_name(offsets->dtype));
+        return -1;
+    }
+    if (weight->ndim != 2) return wk__error(WK_RUNTIME_ERROR, "weight has to be a 2D Tensor"), -1;
+    g->n = wk__numel(indices);
+    g->D = weight->sizes[1];
+    g->num = weight->sizes[0];
+    int64_t no = wk__numel(offsets);
+    g->B = include_last ? (no > 0 ? no - 1 : 0) : no;
+    g->ix = wk__nn_load_index(indices);
+    int64_t *o = wk__nn_load_index(offsets);
+    g->off = wk__malloc(sizeof(int64_t) * (size_t)(g->B + 1));
+    if (!g->ix || !o || !g->off) {
+        free(o);
+        bag_free(g);
+        return -1;
+    }
+    if (no > 0 && o[0] != 0) {
+        wk__error(WK_RUNTIME_ERROR,
+                  "offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from position 0. "
+                  "However, got %lld\n[ %s{} ]",
+                  (long long)o[0], offsets->dtype == WK_INT32 ? "torch.IntTensor" : "torch.LongTensor");
+        free(o);
+        bag_free(g);
+        return -1;
+    }
+    if (no > 0 && o[no - 1] > g->n) {
+        wk__error(WK_RUNTIME_ERROR, "offsets[-1] can not be greater than input's length %lld but got offsets[-1] of %lld",
+                  (long long)g->n, (long long)o[no - 1]);
+        free(o);
+        bag_free(g);
+        return -1;
+    }
+    for (int64_t b = 0; b < g->B; b++) g->off[b] = o[b];
+    g->off[g->B] = include_last ? o[g->B] : g->n;
+    free(o);
+    for (int64_t b = 0; b < g->B; b++)
+        if (g->off[b + 1] < g->off[b]) {
+            wk__error(WK_RUNTIME_ERROR, "Expected i < index_size to be true, but got false.  (Could this error message be "
+                                        "improved?  If so, please report an enhancement request to PyTorch.)");
+            bag_free(g);
+            return -1;
+        }
+    for (int64_t i = 0; i < g->n; i++)
+        if (g->ix[i] < 0 || g->ix[i] >= g->num) {
+            wk__error(WK_RUNTIME_ERROR, "Index %lld of input takes value %lld which is not in the valid range [0, %lld)",
+                      (long long)i, (long long)g->ix[i], (long long)g->num);
+            bag_free(g);
+            return -1;
+        }
+    return 0;
+}
+
+int wk_impl__embedding_bag(wk_tensor *weight, wk_tensor *indices, wk_tensor *offsets, bool scale_grad_by_freq,
+                           int64_t mode, bool sparse, wk_tensor *per_sample_weights, bool include_last_offset,
+                           int64_t padding_idx, wk_tensor **outs) {
+    WK_UNUSED(scale_grad_by_freq), WK_UNUSED(sparse);
+    bag_geom g;
+    if (mode < 0 || mode > 2) return wk__error(WK_RUNTIME_ERROR, "embedding_bag: mode has to be 0 (sum), 1 (mean) or 2 (max)"), -1;
+    if (bag_setup(weight, indices, offsets, include_last_offset, &g) < 0) return -1;
+    double *w = wk__nn_load(weight), *psw = per_sample_weights ? wk__nn_load(per_sample_weights) : NULL;
+    int64_t os[2] = {g.B, g.D}, nn1[1] = {g.n}, bs[1] = {g.B};
+    wk_tensor *out = wk__nn_work(2, os), *o2b = wk__zeros(1, nn1, WK_INT64), *bsz = wk__zeros(1, bs, WK_INT64);
+    wk_tensor *mi = mode == 2 ? wk__zeros(2, os, WK_INT64) : wk__zeros(1, bs, WK_INT64);
+    int rc = -1;
+    if (!w || !out || !o2b || !bsz || !mi || (per_sample_weights && !psw)) goto done;
+    double *o = wk__nn_data(out);
+    int64_t *ob = (int64_t *)wk__data(o2b), *sz = (int64_t *)wk__data(bsz), *mx = (int64_t *)wk__data(mi);
+    for (int64_t b = 0; b < g.B; b++) {
+        int64_t cnt = 0;
+        for (int64_t i = g.off[b]; i < g.off[b + 1]; i++) {
+            ob[i] = b;
+            int64_t r = g.ix[i];
+            if (r == padding_idx) continue;
+            for (int64_t d = 0; d < g.D; d++) {
+                double v = w[r * g.D + d] * (psw ? psw[i] : 1);
+                if (mode == 2) {
+                    if (cnt == 0 || v > o[b * g.D + d]) {
+                        o[b * g.D + d] = v;
+                        mx[b * g.D + d] = r;
+                    }
+                } else {
+                    o[b * g.D + d] += v;
+                }
+            }
+            cnt++;
+        }
+        sz[b] = cnt;
+        if (mode == 1 && cnt > 0)
+            for (int64_t d = 0; d < g.D; d++) o[b * g.D + d] /= (double)cnt;
+        if (mode != 2) mx[b] = cnt;
+    }
+    outs[0] = wk__nn_finish(out, weight->dtype);
+    out = NULL;
+    if (!outs[0]) goto done;
+    outs[1] = o2b, outs[2] = bsz, outs[3] = mi;
+    o2b = bsz = mi = NULL;
+    rc = 0;
+done:
+    wk_release(out), wk_release(o2b), wk_release(bsz), wk_release(mi);
+    free(w), free(psw);
+    bag_free(&g);
+    return rc;
+}
+
+/* which 0: grad_weight [num, D]; which 1: grad of per_sample_weights [n] (sum mode) */
+wk_tensor *wk_impl__nn_embedding_bag_backward(wk_tensor *grad, wk_tensor *weight, wk_tensor *indices, wk_tensor *offsets,
+                                              int64_t mode, wk_tensor *per_sample_weights, bool include_last_offset,
+                                              int64_t padding_idx, bool scale_grad_by_freq, wk_tensor *max_indices,
+                                              int64_t which) {
+    bag_geom g;
+    if (bag_setup(weight, indices, offsets, include_last_offset, &g) < 0) return NULL;
+    double *go = wk__nn_load(grad), *w = wk__nn_load(weight), *psw = per_sample_weights ? wk__nn_load(per_sample_weights) : NULL;
+    int64_t *mx = mode == 2 && max_indices ? wk__nn_load_index(max_indices) : NULL;
+    int64_t *freq = scale_grad_by_freq ? wk__calloc((size_t)(g.num ? g.num : 1), sizeof(int64_t)) : NULL;
+    wk_tensor *out = NULL;
+    if (!go || !w || (per_sample_weights && !psw) || (mode == 2 && !mx) || (scale_grad_by_freq && !freq)) goto done;
+    if (freq)
+        for (int64_t i = 0; i < g.n; i++) freq[g.ix[i]]++;
+    if (which == 0) out = wk__nn_work(2, weight->sizes);
+    else {
+        int64_t s1[1] = {g.n};
+        out = wk__nn_work(1, s1);
+    }
+    if (!out) goto done;
+    double *o = wk__nn_data(out);
+    for (int64_t b = 0; b < g.B; b++) {
+        int64_t cnt = 0;
+        for (int64_t i = g.off[b]; i < g.off[b + 1]; i++) cnt += g.ix[i] != padding_idx;
+        if (mode == 2) {
+            if (which == 0)
+                for (int64_t d = 0; d < g.D; d++)
+                    if (cnt > 0) o[mx[b * g.D + d] * g.D + d] += go[b * g.D + d];
+            continue;
+        }
+        for (int64_t i = g.off[b]; i < g.off[b + 1]; i++) {
+            int64_t r = g.ix[i];
+            if (r == padding_idx) continue;
+            double sc = (mode == 1 ? 1.0 / (double)cnt : 1.0) * (freq ? 1.0 / (double)freq[r] : 1.0);
+            if (which == 0)
+                for (int64_t d = 0; d < g.D; d++) o[r * g.D + d] += go[b * g.D + d] * sc * (psw ? psw[i] : 1);
+            else {
+                double dot = 0;
+                for (int64_t d = 0; d < g.D; d++) dot += go[b * g.D + d] * w[r * g.D + d];
+                o[i] = dot;
+            }
+        }
+    }
+done:
+    free(go), free(w), free(psw), free(mx), free(freq);
+    bag_free(&g);
+    return wk__nn_finish(out, weight->dtype);
+}
+
+int wk_impl_embedding_bag_padding_idx(wk_tensor *weight, wk_tensor *indices, wk_tensor *offsets, bool scale_grad_by_freq,
+                                      int64_t mode, bool sparse, wk_tensor *per_sample_weights, bool include_last_offset,
+                                      wk_optint padding_idx, wk_tensor **outs) {
+    return wk__embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights,
+                             include_last_offset, padding_idx.has ? padding_idx.v : -1, outs);
+}

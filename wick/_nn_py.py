@@ -205,7 +205,8 @@ _attach_return_types()
 def _attach():
     for name in ('_softmax', '_log_softmax', '_softmax_backward_data', '_log_softmax_backward_data', '_prelu_kernel',
                  '_adaptive_avg_pool2d', '_adaptive_avg_pool2d_backward', '_adaptive_avg_pool3d',
-                 '_adaptive_avg_pool3d_backward', '_scaled_dot_product_flash_attention_for_cpu', '_safe_softmax'):
+                 '_adaptive_avg_pool3d_backward', '_scaled_dot_product_flash_attention_for_cpu', '_safe_softmax',
+                 '_embedding_bag'):
         if not hasattr(torch, name) and hasattr(_C, name):
             setattr(torch, name, getattr(_C, name))
     for name in ('kl_div', 'cosine_similarity', 'pairwise_distance', 'margin_ranking_loss', 'hinge_embedding_loss',

@@ -458,3 +458,51 @@ for _i, _m in enumerate([lambda T: T.nn.Identity(), lambda T: T.nn.Linear(3, 4),
                          lambda T: T.nn.Unflatten(1, (2, 3)), lambda T: T.nn.Embedding(10, 3),
                          lambda T: T.nn.ChannelShuffle(2)]):
     case(f"layer_repr_{_i}", lambda T, _m=_m: repr(_m(T)))
+
+# ---------------------------------------------------------------------------------------------- embedding_bag
+BAG_I = [0, 2, 4, 1, 3, 2, 2]
+for _mode in ("sum", "mean", "max"):
+    grad_case(f"embedding_bag_{_mode}", lambda T, w, _mode=_mode: F(T).embedding_bag(T.tensor(BAG_I), w, T.tensor([0, 2, 2, 5]),
+                                                                                   mode=_mode), EMB_W)
+    grad_case(f"embedding_bag_2d_{_mode}", lambda T, w, _mode=_mode: F(T).embedding_bag(T.tensor([[0, 2, 4], [1, 3, 3]]), w,
+                                                                                      mode=_mode), EMB_W)
+    grad_case(f"embedding_bag_padding_{_mode}", lambda T, w, _mode=_mode: F(T).embedding_bag(
+        T.tensor(BAG_I), w, T.tensor([0, 3]), mode=_mode, padding_idx=2), EMB_W)
+    grad_case(f"embedding_bag_last_offset_{_mode}", lambda T, w, _mode=_mode: F(T).embedding_bag(
+        T.tensor(BAG_I), w, T.tensor([0, 2, 7]), mode=_mode, include_last_offset=True), EMB_W)
+grad_case("embedding_bag_per_sample_weights", lambda T, w, p: F(T).embedding_bag(T.tensor(BAG_I), w, T.tensor([0, 3]),
+                                                                                mode="sum", per_sample_weights=p),
+          EMB_W, [0.5, -1.0, 2.0, 0.25, 1.5, -0.5, 3.0])
+grad_case("embedding_bag_int32", lambda T, w: F(T).embedding_bag(T.tensor(BAG_I, dtype=T.int32), w,
+                                                                T.tensor([0, 3], dtype=T.int32)), EMB_W)
+case("embedding_bag_max_norm", lambda T: (lambda w: (F(T).embedding_bag(T.tensor(BAG_I), w, T.tensor([0, 3]), max_norm=1.0), w))(
+    T.tensor(EMB_W)))
+case("torch_embedding_bag_output", lambda T: T.embedding_bag(T.tensor(EMB_W), T.tensor(BAG_I), T.tensor([0, 3]), False, 1,
+                                                             False, None, False, None)[0])
+error_case("embedding_bag_offset0", lambda T: F(T).embedding_bag(T.tensor(BAG_I), T.tensor(EMB_W), T.tensor([1, 2])))
+error_case("embedding_bag_offset_big", lambda T: F(T).embedding_bag(T.tensor(BAG_I), T.tensor(EMB_W), T.tensor([0, 9])))
+error_case("embedding_bag_float_idx", lambda T: F(T).embedding_bag(T.tensor([0.0, 1.0]), T.tensor(EMB_W), T.tensor([0])))
+error_case("embedding_bag_oob", lambda T: F(T).embedding_bag(T.tensor([0, 5]), T.tensor(EMB_W), T.tensor([0])))
+error_case("embedding_bag_psw_mean", lambda T: F(T).embedding_bag(T.tensor(BAG_I), T.tensor(EMB_W), T.tensor([0]),
+                                                                  per_sample_weights=T.ones(7)))
+error_case("embedding_bag_2d_offsets", lambda T: F(T).embedding_bag(T.tensor([[0, 1]]), T.tensor(EMB_W), T.tensor([0])))
+error_case("embedding_bag_no_offsets", lambda T: F(T).embedding_bag(T.tensor(BAG_I), T.tensor(EMB_W)))
+error_case("embedding_bag_3d", lambda T: F(T).embedding_bag(T.zeros(1, 1, 1, dtype=T.int64), T.tensor(EMB_W)))
+error_case("embedding_bag_mode", lambda T: F(T).embedding_bag(T.tensor(BAG_I), T.tensor(EMB_W), T.tensor([0]), mode="min"))
+error_case("embedding_bag_w1d", lambda T: F(T).embedding_bag(T.tensor(BAG_I), T.ones(5), T.tensor([0])))
+error_case("embedding_bag_max_freq", lambda T: F(T).embedding_bag(T.tensor(BAG_I), T.tensor(EMB_W), T.tensor([0]), mode="max",
+                                                                  scale_grad_by_freq=True))
+
+
+def _bag_module(T, **kw):
+    m = T.nn.EmbeddingBag(10, 3, **kw)
+    out = m(T.tensor([1, 2, 4, 5, 4, 3, 2, 9]), T.tensor([0, 4]))
+    out.sum().backward()
+    return repr(m), out, m.weight.grad
+
+
+case("embedding_bag_module", lambda T: _bag_module(T))
+case("embedding_bag_module_sum_pad", lambda T: _bag_module(T, mode="sum", padding_idx=2))
+case("embedding_bag_module_max", lambda T: _bag_module(T, mode="max", max_norm=2.0, norm_type=1.0))
+case("embedding_bag_from_pretrained", lambda T: (lambda m: (repr(m), m.weight.requires_grad, m(T.tensor([[0, 1], [3, 4]]))))(
+    T.nn.EmbeddingBag.from_pretrained(T.tensor(EMB_W), mode="sum")))

@@ -169,3 +169,31 @@ case("dropout_p0_train", lambda T: F(T).dropout(T.tensor(A), 0.0, True))
 case("dropout_eval", lambda T: F(T).dropout(T.tensor(A), 0.5, False))
 error_case("dropout_bad_p", lambda T: F(T).dropout(T.tensor(A), -0.1))
 case("dropout_repr_inplace", lambda T: repr(T.nn.Dropout(0.2, inplace=True)))
+
+
+# dropout in training mode: the masks are drawn from the generator exactly as torch draws them
+def _train_dropout(T, name, data, p):
+    m = getattr(T.nn, name)(p)
+    x = T.tensor(data, requires_grad=True)
+    out = m(x)
+    (out * 1.5).sum().backward()
+    return out, x.grad
+
+
+for _name, _data in (("Dropout", IMG), ("Dropout1d", SEQ), ("Dropout2d", IMG), ("Dropout3d", VOL), ("AlphaDropout", IMG),
+                     ("FeatureAlphaDropout", IMG)):
+    cases(f"dropout_module_train_{_name}", lambda T, p, _name=_name, _data=_data: _train_dropout(T, _name, _data, p),
+          p=[0.2, 0.5])
+
+
+def _dropout_model(T):
+    m = T.nn.Sequential(T.nn.Linear(5, 8), T.nn.ReLU(), T.nn.Dropout(0.3), T.nn.Linear(8, 2))
+    x = T.tensor(IMG[0][0])
+    out = m(x)
+    out.sum().backward()
+    m.eval()
+    return out, [p.grad for p in m.parameters()], m(x)
+
+
+case("dropout_model_seeded", _dropout_model)
+case("dropout_inplace_module", lambda T: (lambda x: (T.nn.Dropout(0.5, inplace=True)(x), x))(T.tensor(IMG)))
