@@ -630,3 +630,134 @@ wk_tensor *wk_impl_feature_alpha_dropout(wk_tensor *input, double p, bool train)
 wk_tensor *wk_impl_feature_alpha_dropout_(wk_tensor *self, double p, bool train) {
     return dropout_impl(self, p, train, true, true, true);
 }
+
+/* ---- rrelu (Activation.cpp: rrelu, rrelu_with_noise, _rrelu_with_noise_train) ----
+ * training: for each element of self.contiguous() in order, x <= 0 draws r = u * (upper - lower) + lower in
+ * double (u the 53-bit uniform; unfused: not a per-capability file) with lower/upper first converted to the
+ * dtype's opmath type (float for float32/bfloat16), r is converted back to opmath, out = x * r, noise = r;
+ * x > 0 (and NaN) gives out = x, noise = 1. Float32, float64 and bfloat16 only. Eval: leaky_relu with the
+ * slope (lower + upper) / 2 computed as torch's 0-d tensors do (double, or the default dtype for two ints). */
+
+static double scalar_as_opmath(wk_scalar s, wk_dtype dt) {
+    double v = wk__scalar_to_double(s);
+    return dt == WK_FLOAT64 ? v : (double)(float)v;
+}
+
+static wk_scalar rrelu_eval_slope(wk_scalar lower, wk_scalar upper) {
+    if (lower.tag != WK_SCALAR_FLOAT && upper.tag != WK_SCALAR_FLOAT) { /* int64 sum, true division */
+        double sum = (double)(wk__scalar_to_int(lower) + wk__scalar_to_int(upper));
+        if (wk_get_default_dtype() == WK_FLOAT64) return wk_float(sum / 2.0);
+        return wk_float((double)((float)sum / 2.0f));
+    }
+    return wk_float((wk__scalar_to_double(lower) + wk__scalar_to_double(upper)) / 2.0);
+}
+
+static int rrelu_train(wk_tensor *input, wk_tensor *out, wk_tensor *noise, wk_scalar lower_, wk_scalar upper_,
+                       wk_generator *g) {
+    wk_dtype dt = input->dtype;
+    if (dt != WK_FLOAT32 && dt != WK_FLOAT64 && dt != WK_BFLOAT16) {
+        wk__error(WK_NOT_IMPLEMENTED_ERROR, "\"rrelu_with_noise_out_cpu\" not implemented for '%s'",
+                  wk_dtype_scalar_name(dt));
+        return -1;
+    }
+    if (!g) g = wk_default_generator();
+    double lower = scalar_as_opmath(lower_, dt), upper = scalar_as_opmath(upper_, dt);
+    int64_t n = wk__numel(input);
+    const char *x = wk__data(input); /* [n] self.contiguous() */
+    char *o = wk__data(out), *z = wk__data(noise); /* [n] contiguous result and noise */
+    for (int64_t i = 0; i < n; i++) {
+        double xv = dt == WK_FLOAT64 ? ((const double *)x)[i]
+                    : dt == WK_FLOAT32 ? (double)((const float *)x)[i]
+                                       : (double)wk__bf16_to_float(((const uint16_t *)x)[i]);
+        double r = 1.0, ov = xv;
+        if (xv <= 0) {
+            double u = (double)(wk_random64(g) & ((UINT64_C(1) << 53) - 1)) * 0x1p-53;
+            r = u * (upper - lower) + lower;
+            if (dt == WK_FLOAT64) {
+                ov = xv * r;
+            } else {
+                float rf = (float)r; /* opmath_t r */
+                ov = (double)((float)xv * rf);
+                r = rf;
+            }
+        }
+        switch (dt) {
+        case WK_FLOAT64: ((double *)o)[i] = ov, ((double *)z)[i] = r; break;
+        case WK_FLOAT32: ((float *)o)[i] = (float)ov, ((float *)z)[i] = (float)r; break;
+        default: ((uint16_t *)o)[i] = wk__float_to_bf16((float)ov), ((uint16_t *)z)[i] = wk__float_to_bf16((float)r);
+        }
+    }
+    return 0;
+}
+
+wk_tensor *wk_impl_rrelu_with_noise(wk_tensor *self, wk_tensor *noise, wk_scalar lower, wk_scalar upper, bool training,
+                                    wk_generator *generator) {
+    if (!same_sizes(noise, self->ndim, self->sizes)) {
+        wk_strbuf a = {0}, b = {0};
+        wk_sb_ints(&a, self->sizes, self->ndim);
+        wk_sb_ints(&b, noise->sizes, noise->ndim);
+        wk__error(WK_RUNTIME_ERROR, "noise tensor shape must match self tensor shape. Got self.shape = %s noise.shape = %s",
+                  a.s ? a.s : "", b.s ? b.s : "");
+        wk_sb_free(&a);
+        wk_sb_free(&b);
+        return NULL;
+    }
+    if (!training) {
+        bool prev = wk_set_grad_enabled(false);
+        wk_tensor *r = wk_leaky_relu(self, rrelu_eval_slope(lower, upper));
+        wk_set_grad_enabled(prev);
+        return r;
+    }
+    if (noise->dtype != self->dtype) return WK_FAIL(WK_RUNTIME_ERROR, "expected scalar type %s but found %s",
+                                                    wk_dtype_scalar_name(self->dtype), wk_dtype_scalar_name(noise->dtype));
+    wk_tensor *input = wk__contiguous(self);
+    wk_tensor *out = input ? wk__empty(self->ndim, self->sizes, self->dtype) : NULL;
+    bool noise_contig = wk__is_contiguous(noise);
+    wk_tensor *nz = out ? (noise_contig ? wk_retain(noise) : wk__empty(noise->ndim, noise->sizes, noise->dtype)) : NULL;
+    int rc = nz ? rrelu_train(input, out, nz, lower, upper, generator) : -1;
+    if (rc == 0 && !noise_contig) rc = wk__copy_(noise, nz);
+    if (rc == 0) wk__bump_version(noise);
+    wk_release(nz);
+    wk_release(input);
+    if (rc < 0) {
+        wk_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* The gradient: noise * grad in training, leaky_relu's gradient with the mean slope otherwise. */
+wk_tensor *wk_impl_rrelu_with_noise_backward(wk_tensor *grad_output, wk_tensor *self, wk_tensor *noise,
+                                             wk_scalar lower, wk_scalar upper, bool training, bool self_is_result) {
+    if (training) return wk_mul(noise, grad_output);
+    double mid = (wk__scalar_to_double(lower) + wk__scalar_to_double(upper)) / 2.;
+    return wk_leaky_relu_backward(grad_output, self, wk_float(mid), self_is_result);
+}
+
+static int check_rrelu_bounds(wk_scalar lower, wk_scalar upper) {
+    if (!(wk__scalar_to_double(lower) <= wk__scalar_to_double(upper))) {
+        wk__error(WK_RUNTIME_ERROR, "Lower bound should be less than or equal to the upper bound");
+        return -1;
+    }
+    return 0;
+}
+
+/* rrelu(self) = rrelu_with_noise(self, empty_like(self, contiguous), ...): the recorded node is
+ * RreluWithNoiseBackward0 (its in-place form RreluWithNoiseBackward1), in training and in eval. */
+wk_tensor *wk_impl_rrelu(wk_tensor *self, wk_scalar lower, wk_scalar upper, bool training, wk_generator *generator) {
+    if (check_rrelu_bounds(lower, upper) < 0) return NULL;
+    wk_tensor *noise = wk__empty(self->ndim, self->sizes, self->dtype);
+    if (!noise) return NULL;
+    wk_tensor *r = wk_rrelu_with_noise(self, noise, lower, upper, training, generator);
+    wk_release(noise);
+    return r;
+}
+
+wk_tensor *wk_impl_rrelu_(wk_tensor *self, wk_scalar lower, wk_scalar upper, bool training, wk_generator *generator) {
+    if (check_rrelu_bounds(lower, upper) < 0) return NULL;
+    wk_tensor *noise = wk__empty(self->ndim, self->sizes, self->dtype);
+    if (!noise) return NULL;
+    wk_tensor *r = wk_rrelu_with_noise_(self, noise, lower, upper, training, generator);
+    wk_release(noise);
+    return r;
+}

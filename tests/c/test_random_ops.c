@@ -110,7 +110,9 @@ static void test_samplers(void) {
                           wk_randint_like(t, 10, NULL, WK_DTYPE_NONE, false), wk_randperm(17, NULL, WK_DTYPE_NONE, false),
                           wk_randint_low(-4, 4, wk_ints(sz, 2), NULL, WK_INT8, false),
                           wk_dropout(t, 0.3, true), wk_feature_dropout(base, 0.3, true),
-                          wk_alpha_dropout(sl, 0.3, true), wk_feature_alpha_dropout(base, 0.6, true)};
+                          wk_alpha_dropout(sl, 0.3, true), wk_feature_alpha_dropout(base, 0.6, true),
+                          wk_rrelu(t, wk_float(0.1), wk_float(0.3), true, NULL),
+                          wk_rrelu(sl, wk_float(0.1), wk_float(0.3), false, NULL)};
     for (size_t i = 0; i < sizeof outs2 / sizeof outs2[0]; i++) {
         CHECK(outs2[i] != NULL);
         wk_release(outs2[i]);
@@ -120,6 +122,10 @@ static void test_samplers(void) {
     CHECK(wk_randperm(-1, NULL, WK_DTYPE_NONE, false) == NULL);
     wk_error_clear();
     CHECK(wk_dropout(t, 1.5, true) == NULL && wk_error_kind() == WK_RUNTIME_ERROR);
+    wk_error_clear();
+    CHECK(wk_rrelu(t, wk_float(0.5), wk_float(0.1), true, NULL) == NULL && wk_error_kind() == WK_RUNTIME_ERROR);
+    wk_error_clear();
+    CHECK(wk_rrelu_with_noise(t, p, wk_float(0.1), wk_float(0.3), true, NULL) == NULL);
     wk_error_clear();
     CHECK(wk_normal_Tensor_Tensor(p, ints, NULL) == NULL);
     wk_error_clear();
