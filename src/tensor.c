@@ -11,7 +11,10 @@ static wk_storage *storage_new(size_t nbytes) {
     s->data = alloc ? aligned_alloc(64, alloc) : NULL;
     if (alloc && !s->data) {
         free(s);
-        wk__error(WK_RUNTIME_ERROR, "DefaultCPUAllocator: not enough memory: you tried to allocate %zu bytes.", nbytes);
+        wk__error(WK_RUNTIME_ERROR,
+                  "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you "
+                  "tried to allocate %zu bytes. Error code 12 (Cannot allocate memory)",
+                  nbytes);
         return NULL;
     }
     s->refcount = 1;
@@ -96,6 +99,15 @@ bool wk__non_overlapping_and_dense(const wk_tensor *t) {
     return true;
 }
 
+/* torch's message when numel * itemsize does not fit in int64 */
+static int size_overflow(int ndim, const int64_t *sizes) {
+    wk_strbuf b = {0};
+    wk_sb_ints(&b, sizes, ndim);
+    wk__error(WK_RUNTIME_ERROR, "Storage size calculation overflowed with sizes=%s", b.s ? b.s : "");
+    wk_sb_free(&b);
+    return -1;
+}
+
 int wk__check_sizes(int ndim, const int64_t *sizes) {
     if (ndim > WK_MAX_DIM) {
         wk__error(WK_RUNTIME_ERROR, "wick supports tensors of at most %d dimensions, got %d", WK_MAX_DIM, ndim);
@@ -111,12 +123,9 @@ int wk__check_sizes(int ndim, const int64_t *sizes) {
             wk_sb_free(&b);
             return -1;
         }
-        if (sizes[i] && total > INT64_MAX / 16 / sizes[i]) {
-            wk__error(WK_RUNTIME_ERROR, "numel: integer multiplication overflow");
-            return -1;
-        }
-        total *= sizes[i];
     }
+    for (int i = 0; i < ndim; i++)
+        if (__builtin_mul_overflow(total, sizes[i], &total)) return size_overflow(ndim, sizes);
     return 0;
 }
 
@@ -178,7 +187,12 @@ wk_tensor *wk__empty_strided(int ndim, const int64_t *sizes, const int64_t *stri
         }
         extent += (sizes[i] - 1) * strides[i];
     }
-    wk_storage *st = storage_new((size_t)extent * wk_dtype_size(dtype));
+    int64_t nbytes;
+    if (__builtin_mul_overflow(extent, (int64_t)wk_dtype_size(dtype), &nbytes)) {
+        size_overflow(ndim, sizes);
+        return NULL;
+    }
+    wk_storage *st = storage_new((size_t)nbytes);
     if (!st) return NULL;
     wk_version *ver = version_new();
     wk_tensor *t = ver ? header_new(st, ver, ndim, sizes, strides, 0, dtype) : NULL;

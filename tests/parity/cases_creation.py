@@ -441,3 +441,12 @@ case("stride_transposed_view", lambda T: (nc_t(T, [[1., 2., 3.], [4., 5., 6.]]).
                                           nc_t(T, [[1., 2., 3.], [4., 5., 6.]]).is_contiguous()))
 case("stride_expanded_view", lambda T: nc_expand(T, [[1.5], [2.5]], (2, 3)).stride())
 case("stride_elementwise_keeps_layout", lambda T: (nc_t(T, [[1., 2., 3.], [4., 5., 6.]]) + 1).stride())
+
+# ------------------------------------------------------------------------------ allocation limits
+error_case("empty_storage_overflow", lambda T: T.empty(2 ** 62))
+error_case("zeros_storage_overflow", lambda T: T.zeros(2 ** 62))
+error_case("ones_storage_overflow_2d", lambda T: T.ones(2 ** 40, 2 ** 40))
+error_case("full_storage_overflow_f64", lambda T: T.full((2 ** 60,), 1., dtype=T.float64))
+error_case("empty_cannot_allocate", lambda T: T.empty(2 ** 62, dtype=T.uint8), match=r"can't allocate memory")
+error_case("empty_cannot_allocate_exact", lambda T: T.empty(2 ** 62, dtype=T.uint8))
+case("expand_huge_is_a_view", lambda T: T.ones(1).expand(2 ** 62).shape)
