@@ -385,7 +385,7 @@ wk_tensor *wk_impl_flipud(wk_tensor *self) {
 static int roll_into(wk_tensor *out, const wk_tensor *self, int64_t d, int64_t shift) {
     int64_t n = self->sizes[d];
     if (n == 0) return 0;
-    int64_t start = ((n - shift) % n + n) % n; /* self[start:] goes first */
+    int64_t start = (n - shift % n) % n; /* self[start:] goes first (shift % n keeps n - shift from overflowing) */
     int64_t sizes[WK_MAX_DIM];
     memcpy(sizes, self->sizes, sizeof sizes);
     for (int part = 0; part < 2; part++) {
@@ -505,7 +505,7 @@ wk_tensor *wk_impl_repeat(wk_tensor *self, wk_intlist repeats) {
     for (int i = 0; i < n; i++) {
         int j = i - (n - self->ndim);
         padded[i] = j >= 0 ? self->sizes[j] : 1;
-        target[i] = padded[i] * repeats.data[i];
+        target[i] = (int64_t)((uint64_t)padded[i] * (uint64_t)repeats.data[i]); /* wraps; wk__empty refuses */
         if (repeats.data[i] == 0) zero = true;
     }
     wk_tensor *out = wk__empty(n, target, self->dtype);
@@ -586,13 +586,13 @@ wk_tensor *wk_impl_repeat_interleave(wk_tensor *self, int64_t repeats, wk_optint
     int64_t shape[WK_MAX_DIM];
     memcpy(shape, u->sizes, sizeof shape);
     shape[d + 1] = repeats;
-    if (output_size.has && output_size.v != repeats * shape[d]) {
-        wk_release(u);
+    wk_tensor *e = wk_expand(u, wk_ints(shape, u->ndim), false); /* checks that the result's numel fits */
+    wk_release(u);
+    if (e && output_size.has && output_size.v != repeats * shape[d]) {
+        wk_release(e);
         return WK_FAIL(WK_RUNTIME_ERROR, "repeat_interleave: Invalid output_size, expected %lld but got %lld",
                        (long long)(repeats * shape[d]), (long long)output_size.v);
     }
-    wk_tensor *e = wk_expand(u, wk_ints(shape, u->ndim), false);
-    wk_release(u);
     wk_tensor *c = e ? wk_clone_contiguous(e) : NULL;
     wk_release(e);
     wk_tensor *r = c ? wk_flatten(c, d, d + 1) : NULL;
@@ -679,6 +679,8 @@ static wk_tensor *tri(wk_tensor *self, int64_t k, bool lower) {
     int64_t rows = self->sizes[self->ndim - 2], cols = self->sizes[self->ndim - 1];
     int64_t batch = (rows * cols) != 0 ? wk__numel(self) / (rows * cols) : 0;
     size_t esz = wk_dtype_size(self->dtype);
+    if (k > cols + 1) k = cols + 1; /* beyond these the band is everything / nothing: clamp (no overflow below) */
+    if (k < -rows - 1) k = -rows - 1;
     char *base = wk__data(out); /* [batch][rows][cols] */
     for (int64_t b = 0; b < batch; b++) {
         for (int64_t i = 0; i < rows; i++) {
@@ -708,7 +710,9 @@ wk_tensor *wk_impl_diag_embed(wk_tensor *self, int64_t offset, int64_t dim1, int
         return WK_FAIL(WK_RUNTIME_ERROR, "diagonal dimensions cannot be identical %lld, %lld", (long long)dim1,
                        (long long)dim2);
     if (n > WK_MAX_DIM) return WK_FAIL(WK_RUNTIME_ERROR, "wick supports tensors of at most %d dimensions", WK_MAX_DIM);
-    int64_t len = (offset < 0 ? -offset : offset) + self->sizes[self->ndim - 1];
+    int64_t len; /* |offset| + the last size */
+    if (offset == INT64_MIN || __builtin_add_overflow(offset < 0 ? -offset : offset, self->sizes[self->ndim - 1], &len))
+        return WK_FAIL(WK_RUNTIME_ERROR, "numel: integer multiplication overflow");
     int64_t sizes[WK_MAX_DIM]; /* [n]: self's sizes without the last, with len inserted at d1 and d2 */
     int64_t lo = d1 < d2 ? d1 : d2, hi = d1 < d2 ? d2 : d1;
     for (int i = 0, j = 0; i < n; i++) sizes[i] = (i == lo || i == hi) ? len : self->sizes[j++];

@@ -11,6 +11,18 @@
 #include "iter.h"
 #include "ops_impl.h"
 
+/* torch's numel overflow check for a new shape: the product of the sizes (in order) must fit in int64. */
+static int check_numel(int n, const int64_t *sizes) {
+    uint64_t p = 1;
+    bool overflow = false;
+    for (int i = 0; i < n; i++) overflow |= __builtin_mul_overflow(p, (uint64_t)sizes[i], &p);
+    if (overflow || p > (uint64_t)INT64_MAX) {
+        wk__error(WK_RUNTIME_ERROR, "numel: integer multiplication overflow");
+        return -1;
+    }
+    return 0;
+}
+
 /* Resolves a requested shape against numel: one -1 is inferred. torch's infer_size. */
 static int infer_size(wk_intlist shape, int64_t numel, int64_t *out) {
     int infer = -1;
@@ -29,7 +41,7 @@ static int infer_size(wk_intlist shape, int64_t numel, int64_t *out) {
             }
             infer = (int)i;
         } else if (s >= 0) {
-            prod *= s;
+            prod = (int64_t)((uint64_t)prod * (uint64_t)s); /* wraps as torch's does; overflow is caught below */
         } else {
             wk_strbuf b = {0};
             wk_sb_ints(&b, shape.data, (int)shape.len);
@@ -45,7 +57,7 @@ static int infer_size(wk_intlist shape, int64_t numel, int64_t *out) {
             if (prod == 0) goto bad; /* cannot infer with a zero-size dim */
             out[infer] = numel / prod;
         }
-        return 0;
+        return check_numel((int)shape.len, out);
     }
 bad:;
     wk_strbuf b = {0};
@@ -162,6 +174,7 @@ wk_tensor *wk_impl_expand(wk_tensor *self, wk_intlist size, bool implicit) {
         }
         sizes[i] = s;
     }
+    if (check_numel(n, sizes) < 0) return NULL;
     return wk__expand_to(self, n, sizes);
 }
 
@@ -636,7 +649,7 @@ static wk_tensor *slice_view(const wk_tensor *self, int64_t d, int64_t start, in
     int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM];
     memcpy(sizes, self->sizes, sizeof sizes);
     memcpy(strides, self->strides, sizeof strides);
-    sizes[d] = (end - start + step - 1) / step;
+    sizes[d] = end == start ? 0 : (end - start - 1) / step + 1; /* ceil, without overflow for a huge step */
     strides[d] = self->strides[d] * step;
     return wk__alias(self, self->ndim, sizes, strides, self->offset + start * self->strides[d]);
 }
@@ -748,11 +761,16 @@ wk_tensor *wk_impl_as_strided(wk_tensor *self, wk_intlist size, wk_intlist strid
         if (size.data[i] < 0) overflow = true;
         if (size.data[i] == 0) extent = 0;
     }
+    int64_t isz = (int64_t)wk_dtype_size(self->dtype);
+    int64_t need = 0; /* bytes the geometry reaches into the storage */
     if (!overflow && extent) {
-        for (int64_t i = 0; i < size.len; i++) {
-            if (size.data[i] > 1 && stride.data[i] > (INT64_MAX - extent) / (size.data[i] - 1)) overflow = true;
-            else extent += (size.data[i] - 1) * stride.data[i];
+        for (int64_t i = 0; i < size.len && !overflow; i++) {
+            int64_t step;
+            overflow |= __builtin_mul_overflow(size.data[i] - 1, stride.data[i], &step);
+            overflow |= __builtin_add_overflow(extent, step, &extent);
         }
+        overflow |= __builtin_add_overflow(extent, off, &need);
+        overflow |= __builtin_mul_overflow(need, isz, &need);
     }
     if (overflow) {
         wk_strbuf a = {0}, b = {0};
@@ -764,8 +782,6 @@ wk_tensor *wk_impl_as_strided(wk_tensor *self, wk_intlist size, wk_intlist strid
         wk_sb_free(&b);
         return NULL;
     }
-    int64_t isz = (int64_t)wk_dtype_size(self->dtype);
-    int64_t need = extent ? (off + extent) * isz : 0;
     if (need > (int64_t)self->storage->nbytes) {
         wk_strbuf a = {0}, b = {0};
         sb_ints_list(&a, size);
@@ -891,10 +907,7 @@ wk_tensorvec wk_impl_split(wk_tensor *self, int64_t split_size, int64_t dim) {
         return VEC_FAIL;
     }
     int64_t num = 1;
-    if (split_size) {
-        num = (dim_size + split_size - 1) / split_size;
-        if (num < 1) num = 1;
-    }
+    if (split_size && dim_size) num = (dim_size - 1) / split_size + 1; /* ceil, no overflow */
     int64_t last = split_size - (split_size * num - dim_size);
     wk_tensorvec v = vec_new(num);
     if (!v.data) return VEC_FAIL;
@@ -957,7 +970,7 @@ wk_tensorvec wk_impl_chunk(wk_tensor *self, int64_t chunks, int64_t dim) {
     int64_t d;
     if (wk__wrap_dim(dim, self->ndim, &d) < 0) return VEC_FAIL;
     int64_t dim_size = self->sizes[d];
-    int64_t split_size = (dim_size + chunks - 1) / chunks;
+    int64_t split_size = dim_size ? (dim_size - 1) / chunks + 1 : 0; /* ceil, no overflow */
     if (split_size == 0 && dim_size == 0) {
         if (chunks > 1 << 20) {
             wk__error(WK_RUNTIME_ERROR, "chunk: too many chunks");

@@ -418,3 +418,17 @@ print_case("print_unbind", lambda T: (T.tensor(A23, requires_grad=True) * 1).unb
 print_case("print_squeeze_meta", lambda T: (y := T.tensor(A1314, requires_grad=True) * 1).squeeze_())
 print_case("print_copyslices", lambda T: ((b := T.tensor(A23, requires_grad=True) * 1), b.select(0, 1).mul_(2), b)[2])
 print_case("print_view_int", lambda T: T.tensor(I23).t())
+
+# ---------------------------------------------------------------------------------------------------------------
+# huge arguments: torch's errors, never a crash
+error_case("view_huge", lambda T: x234(T).view(2 ** 62, 2 ** 62))
+error_case("reshape_huge_zero", lambda T: T.zeros(0).view(2 ** 62, 2 ** 62, 0))
+error_case("expand_huge", lambda T: x234(T).expand(2 ** 62, 2, 3, 4))
+error_case("as_strided_huge", lambda T: x234(T).as_strided((2 ** 62, 2 ** 62), (1, 1)))
+error_case("repeat_interleave_huge", lambda T: x234(T).repeat_interleave(2 ** 62))
+error_case("select_huge", lambda T: x234(T).select(0, -2 ** 63))
+error_case("narrow_huge", lambda T: x234(T).narrow(1, 2 ** 62, 2 ** 62))
+case("diagonal_huge_offset", lambda T: (x234(T).diagonal(2 ** 63 - 1).shape, x234(T).diagonal(-2 ** 63).shape))
+case("roll_huge", lambda T: (T.tensor(V3).roll(2 ** 63 - 1), T.tensor(A23).rot90(2 ** 63 - 1)))
+case("tril_huge", lambda T: (T.tensor(A23).tril(-2 ** 63), T.tensor(A23).triu(2 ** 63 - 1), T.tensor(A23).tril(2 ** 63 - 1)))
+case("split_huge", lambda T: (len(x234(T).split(2 ** 63 - 1)), len(x234(T).chunk(2 ** 62))))
