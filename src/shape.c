@@ -279,7 +279,10 @@ wk_tensor *wk_impl_swapaxes(wk_tensor *self, int64_t axis0, int64_t axis1) { ret
 wk_tensor *wk_impl_swapdims(wk_tensor *self, int64_t dim0, int64_t dim1) { return wk_transpose(self, dim0, dim1); }
 
 wk_tensor *wk_impl_adjoint(wk_tensor *self) {
-    if (self->ndim == 0) return wk_retain(self); /* torch: deprecated identity on 0-D (real dtypes) */
+    if (self->ndim == 0) { /* torch: deprecated identity on 0-D (real dtypes) */
+        wk__warn("adjoint() is deprecated on 0-D tensors. Consider using x.conj().");
+        return wk_retain(self);
+    }
     if (self->ndim == 1)
         return WK_FAIL(WK_RUNTIME_ERROR,
                        "tensor.adjoint() is only supported on matrices or batches of matrices. Got 1-D tensor.");
@@ -1056,13 +1059,21 @@ wk_tensorvec wk_impl_tensor_split_tensor(wk_tensor *self, wk_tensor *tensor_indi
  * Tensor.T / .H / .mT / .mH (properties in Python, checks here) */
 
 wk_tensor *wk_impl_numpy_T(wk_tensor *self) {
+    if (self->ndim != 2 && self->ndim != 0)
+        wk__warn("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it "
+                 "will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
+                 "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.");
+    if (self->ndim == 0) wk__warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.");
     int64_t dims[WK_MAX_DIM]; /* [ndim] reversed dims */
     for (int i = 0; i < self->ndim; i++) dims[i] = self->ndim - 1 - i;
     return wk_permute(self, wk_ints(dims, self->ndim));
 }
 
 wk_tensor *wk_impl_matrix_H(wk_tensor *self) {
-    if (self->ndim == 0) return wk_retain(self);
+    if (self->ndim == 0) {
+        wk__warn("Tensor.H is deprecated on 0-D tensors. Consider using x.conj().");
+        return wk_retain(self);
+    }
     if (self->ndim != 2) {
         wk__error(WK_RUNTIME_ERROR, "tensor.H is only supported on matrices (2-D tensors). Got %d-D tensor.%s",
                   self->ndim, self->ndim > 2 ? " For batches of matrices, consider using tensor.mH" : "");
@@ -1072,7 +1083,11 @@ wk_tensor *wk_impl_matrix_H(wk_tensor *self) {
 }
 
 static wk_tensor *batch_transpose(wk_tensor *self, const char *name) {
-    if (self->ndim == 0) return wk_retain(self);
+    if (self->ndim == 0) {
+        if (!strcmp(name, "mT")) wk__warn("Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases.");
+        else wk__warn("Tensor.mH is deprecated on 0-D tensors. Consider using x.conj().");
+        return wk_retain(self);
+    }
     if (self->ndim == 1)
         return WK_FAIL(WK_RUNTIME_ERROR, "tensor.%s is only supported on matrices or batches of matrices. Got 1-D tensor.",
                        name);

@@ -432,3 +432,13 @@ case("diagonal_huge_offset", lambda T: (x234(T).diagonal(2 ** 63 - 1).shape, x23
 case("roll_huge", lambda T: (T.tensor(V3).roll(2 ** 63 - 1), T.tensor(A23).rot90(2 ** 63 - 1)))
 case("tril_huge", lambda T: (T.tensor(A23).tril(-2 ** 63), T.tensor(A23).triu(2 ** 63 - 1), T.tensor(A23).tril(2 ** 63 - 1)))
 case("split_huge", lambda T: (len(x234(T).split(2 ** 63 - 1)), len(x234(T).chunk(2 ** 62))))
+
+# ---------------------------------------------------------------------------------------------------------------
+# deprecation warnings of .T / .mT / .H / .mH / adjoint()
+case("T_3d_warns", lambda T: x234(T).T.shape, warns=True)
+case("T_1d_warns", lambda T: T.tensor(V3).T, warns=True)
+case("T_2d_no_warning", lambda T: T.tensor(A23).T, warns=True)
+cases("transpose_props_0d_warn", lambda T, p: (r := (x := T.tensor(1.5)).__getattribute__(p), r is x, G(r)), warns=True,
+      p=["T", "mT", "H", "mH"])
+case("adjoint_0d_warns", lambda T: ((x := T.tensor(1.5)).adjoint() is x), warns=True)
+case("meshgrid_no_indexing_warns", lambda T: T.meshgrid(T.tensor(V3), T.tensor([1.0, 2.0])), warns=True)
