@@ -3,6 +3,28 @@
  * part lives here: which Python objects mean what (as torch's python_variable_indexing.cpp decides). */
 #include "pyext.h"
 
+/* The pending wick error as a Python exception, after the warnings the call queued: torch issues a call's warnings
+ * even when the call then fails (a warning turned into an error wins). */
+static int raise_with_warnings(void) {
+    int n = wk_warning_count();
+    for (int i = 0; i < n; i++) {
+        if (PyErr_WarnEx(PyExc_UserWarning, wk_warning_message(i), 1) < 0) {
+            wk_warnings_clear();
+            wk_error_clear();
+            return -1;
+        }
+    }
+    wk_warnings_clear();
+    wk_py_raise();
+    return -1;
+}
+
+/* A getitem result (or its failure) as Python sees it, warnings included. */
+static PyObject *finish_get(wk_tensor *r) {
+    if (!r) return raise_with_warnings(), NULL;
+    return wk_py_flush_warnings(wk_py_wrap(r));
+}
+
 /* numpy integer scalars count as ints (torch's THPUtils_checkLong); numpy is only consulted if already imported. */
 static int is_numpy_int(PyObject *o) {
     static PyObject *np_integer = NULL;
@@ -230,7 +252,7 @@ static wk_index_state *apply_index(wk_tensor *self, PyObject *index) {
         if (rc < 0) {
             wk_index_abort(st);
             Py_DECREF(tup);
-            wk_py_raise();
+            raise_with_warnings();
             return NULL;
         }
     }
@@ -243,9 +265,9 @@ PyObject *wk_py_index_get(PyObject *self, PyObject *index) {
     wk_index_item one;
     int b = bare_item(index, &one);
     if (b < 0) return NULL;
-    if (b == 1) return wk_py_wrap(wk_getitem(t, &one, 1, false));
+    if (b == 1) return finish_get(wk_getitem(t, &one, 1, false));
     wk_index_state *st = apply_index(t, index);
-    return st ? wk_py_wrap(wk_index_get_end(st)) : NULL;
+    return st ? finish_get(wk_index_get_end(st)) : NULL;
 }
 
 /* c10's checked_convert names, for a complex value with an imaginary part */
@@ -305,14 +327,20 @@ int wk_py_index_set(PyObject *self, PyObject *index, PyObject *value) {
     int b = bare_item(index, &one);
     if (b == 1) {
         rc = wk_setitem_single(t, &one, v);
-        if (rc < 0) wk_py_raise();
+        if (rc < 0) raise_with_warnings();
     } else if (b == 0) {
         wk_index_state *st = apply_index(t, index);
         if (st) {
             rc = wk_index_set_end(st, v);
-            if (rc < 0) wk_py_raise();
+            if (rc < 0) raise_with_warnings();
         }
     }
     wk_release(v);
+    if (rc == 0 && wk_warning_count()) { /* the write succeeded: issue its warnings */
+        Py_INCREF(Py_None);
+        PyObject *ok = wk_py_flush_warnings(Py_None);
+        if (!ok) rc = -1;
+        Py_XDECREF(ok);
+    }
     return rc;
 }

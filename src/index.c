@@ -137,6 +137,19 @@ static int overlap_error(void) {
     return -1;
 }
 
+/* has_internal_overlap(t) == Yes: some element is reachable twice through a stride-0 dim */
+static bool internal_overlap(const wk_tensor *t) {
+    if (non_overlapping_and_dense(t)) return false;
+    for (int i = 0; i < t->ndim; i++)
+        if (t->strides[i] == 0 && t->sizes[i] > 1) return true;
+    return false;
+}
+
+static void warn_expanded(const char *op, const char *example) {
+    wk__warn("Use of %s on expanded tensors is deprecated. Please clone() the tensor before performing this operation. "
+             "This also applies to advanced indexing e.g. %s", op, example);
+}
+
 int wk__assert_no_internal_overlap(const wk_tensor *t) {
     if (non_overlapping_and_dense(t)) return 0;
     for (int i = 0; i < t->ndim; i++) {
@@ -405,6 +418,8 @@ static int adv_build(adv_info *a, const wk_tensor *self, wk_opttensorlist indice
             ex[nex++] = wk_retain((wk_tensor *)t);
             continue;
         }
+        if (t->dtype == WK_UINT8)
+            wk__warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.");
         for (int j = 0; j < t->ndim; j++) {
             int64_t s;
             if (size_at(self, nex + j, &s) < 0) goto done;
@@ -686,6 +701,7 @@ static int masked_fill_into(wk_tensor *dst, const wk_tensor *mask, wk_scalar val
  * index_put_ (the value and the indices must not share memory with self). */
 static int index_put_into(wk_tensor *dst, wk_opttensorlist indices, wk_tensor *values, bool accumulate, bool inplace) {
     if (indices.len > dst->ndim) return too_many_indices(dst->ndim, indices.len);
+    if (inplace && internal_overlap(dst)) warn_expanded("index_put_", "tensor[indices] = tensor");
     if (!accumulate) {
         wk_tensor *mask;
         int rc = masked_fill_dispatch(dst, indices, values, &mask);
@@ -813,6 +829,7 @@ static int check_bool_mask(const char *op, const wk_tensor *mask) {
 /* Writes value into dst where mask (bool, broadcastable to dst) is true: masked_fill_'s checks and kernel. */
 static int masked_fill_into(wk_tensor *dst, const wk_tensor *mask, wk_scalar value) {
     if (check_bool_mask("masked_fill_", mask) < 0) return -1;
+    if (internal_overlap(dst)) warn_expanded("masked_fill_", "tensor[mask] = scalar");
     if (wk__assert_no_partial_overlap(dst, mask) < 0) return -1;
     int nd;
     int64_t shape[WK_MAX_DIM];
@@ -1815,6 +1832,11 @@ static int reduce_checked(wk_tensor *self, int64_t dim, wk_tensor *index, wk_ten
     return parse_reduce(reduce, new_options, k);
 }
 
+static void warn_scatter_reduce(void) {
+    wk__warn("The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a future "
+             "PyTorch release. Use torch.scatter_reduce instead for more reduction options.");
+}
+
 static wk_tensor *scatter_reduce_checked(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *src, wk_scalar value,
                                          const char *reduce, bool new_options, bool include_self) {
     red_kind k;
@@ -1833,6 +1855,7 @@ int wk_impl_scatter_value_inplace(wk_tensor *self, int64_t dim, wk_tensor *index
 int wk_impl_scatter_src_reduce_inplace(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *src, const char *reduce) {
     red_kind k;
     if (reduce_checked(self, dim, index, src, reduce, false, &k) < 0) return -1;
+    warn_scatter_reduce();
     return scatter_into(self, dim, index, src, wk_int(0), k, true, true);
 }
 
@@ -1848,7 +1871,10 @@ int wk_impl_scatter_add_inplace(wk_tensor *self, int64_t dim, wk_tensor *index, 
 }
 
 wk_tensor *wk_impl_scatter_src_reduce(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *src, const char *reduce) {
-    return scatter_reduce_checked(self, dim, index, src, wk_int(0), reduce, false, true);
+    red_kind k;
+    if (reduce_checked(self, dim, index, src, reduce, false, &k) < 0) return NULL;
+    warn_scatter_reduce();
+    return scatter_impl(self, dim, index, src, wk_int(0), k, true);
 }
 
 wk_tensor *wk_impl_scatter_value_reduce(wk_tensor *self, int64_t dim, wk_tensor *index, wk_scalar value,
@@ -2226,6 +2252,7 @@ static int index_fill_into(wk_tensor *dst, int64_t dim, wk_tensor *index, wk_sca
         return -1;
     }
     if (inplace && wk__assert_no_overlap(dst, index) < 0) return -1;
+    if (inplace && internal_overlap(dst)) warn_expanded("index_fill_", "tensor[mask] = scalar");
     int64_t d;
     if (wk__wrap_dim(dim, dst->ndim ? dst->ndim : 1, &d) < 0) return -1;
     if (index->ndim > 1) {

@@ -528,3 +528,13 @@ case("view_grad_fn_after_base_set", _view_after_base_set)
 case("view_gets_history_from_setitem", _view_gets_history)
 grad_case("grad_through_view_after_index_put", _grad_through_old_view, A34)
 grad_case("grad_view_value_to_plain_base", lambda T, w: (lambda x: (setitem(x, 2, w), x[1:] * 3)[1])(T.zeros(4)), 2.0)
+
+# -------------------------------------------------------------------------------------- warnings
+case("warn_uint8_mask", lambda T: a34(T)[T.tensor([1, 0, 1], dtype=T.uint8)], warns=True)
+case("warn_uint8_mask_set", lambda T: setitem(v5(T), T.tensor([1, 0, 1, 0, 1], dtype=T.uint8), T.tensor([1., 2., 3.])),
+     warns=True)
+error_case("warn_uint8_mask_then_error", lambda T: a34(T)[T.tensor([1, 0], dtype=T.uint8)], warns=True)
+case("warn_non_tuple_sequence", lambda T: a34(T)[[0, slice(1, 3)]], warns=True)
+case("warn_expanded_setitem", lambda T: setitem(T.zeros(3, 1).expand(3, 2), T.tensor([True, False, True]), 1.0), warns=True)
+case("warn_expanded_setitem_index", lambda T: setitem(T.zeros(3, 1).expand(3, 2), T.tensor([0]), 1.0), warns=True)
+case("no_warn_plain_indexing", lambda T: (a34(T)[1:, [0, 2]], setitem(a34(T), T.tensor(M34), 0.0)), warns=True)

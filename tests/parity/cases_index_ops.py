@@ -529,3 +529,17 @@ grad_case("inplace_grad_index_copy", lambda T, x, s: (x * 1).index_copy_(1, L(T,
 grad_case("inplace_grad_index_fill_tensor", lambda T, x, v: (x * 1).index_fill_(1, L(T, [2, 0]), v), X23, 1.25)
 error_case("inplace_leaf_index_add", lambda T: T.tensor(X23, requires_grad=True).index_add_(0, L(T, [0]), T.ones(1, 3)))
 error_case("take_along_dim_0d", lambda T: T.take_along_dim(T.tensor(1.0), L(T, 0), 0))
+
+# -------------------------------------------------------------------------------------- warnings
+case("warn_scatter_reduce_src", lambda T: T.zeros(3).scatter(0, L(T, [0]), T.ones(1), reduce="add"), warns=True)
+case("no_warn_scatter_reduce_value", lambda T: T.zeros(3).scatter(0, L(T, [0]), 1.0, reduce="add"), warns=True)
+case("warn_scatter_reduce_src_inplace", lambda T: T.zeros(3).scatter_(0, L(T, [0]), T.ones(1), reduce="multiply"),
+     warns=True)
+case("warn_expanded_index_put", lambda T: T.zeros(3, 1).expand(3, 2).index_put_((L(T, [0]),), T.tensor(1.0)), warns=True)
+case("warn_expanded_masked_fill", lambda T: T.zeros(3, 1).expand(3, 2).masked_fill_(T.tensor([True, False]), 1.0),
+     warns=True)
+case("warn_expanded_index_fill", lambda T: T.zeros(3, 1).expand(3, 2).index_fill_(0, L(T, [0]), 1.0), warns=True)
+case("no_warn_expanded_out_of_place", lambda T: T.zeros(3, 1).expand(3, 2).index_put((L(T, [0]),), T.tensor(1.0)),
+     warns=True)
+case("warn_uint8_index_put", lambda T: T.zeros(3).index_put((T.tensor([1, 0, 1], dtype=T.uint8),), T.tensor([1.0, 2.0])),
+     warns=True)
