@@ -1273,3 +1273,134 @@ wk_tensor *wk_impl_linalg_vector_norm_backward(wk_tensor *grad, wk_tensor *self,
     }
     return wk_cpool_end(&pool, out);
 }
+
+/* ================================================================================================ matrix norms */
+
+/* "[0, 1, 2]" */
+static void sb_list(wk_strbuf *b, wk_intlist l) { wk_sb_ints(b, l.data, (int)l.len); }
+
+/* C++'s `<<` of an IntArrayRef inside torch's messages: "0 1 2" */
+static void sb_list_spaced(wk_strbuf *b, wk_intlist l) {
+    for (int64_t i = 0; i < l.len; i++) wk_sb_printf(b, "%s%lld", i ? " " : "", (long long)l.data[i]);
+}
+
+static int norm_dtype_check(const wk_tensor *self, wk_dtype dtype, const char *name) {
+    if (dtype == WK_DTYPE_NONE) return 0;
+    if (!wk_dtype_is_floating(dtype)) {
+        wk__error(WK_RUNTIME_ERROR, "%s: dtype should be floating point or complex, but got %s", name,
+                  wk_dtype_scalar_name(dtype));
+        return -1;
+    }
+    if (wk_promote_types(self->dtype, dtype) != dtype) {
+        wk__error(WK_RUNTIME_ERROR,
+                  "%s: the dtype of the input (%s) should be convertible without narrowing to the specified dtype (%s)",
+                  name, wk_dtype_scalar_name(self->dtype), wk_dtype_scalar_name(dtype));
+        return -1;
+    }
+    return 0;
+}
+
+/* torch's _linalg_matrix_norm_checks: a floating matrix (batch), a 2-tuple of distinct dims, a widening dtype */
+static int matrix_norm_checks(const wk_tensor *A, wk_intlist dim, wk_dtype dtype, int64_t *d) {
+    if (A->ndim < 2) {
+        wk__error(WK_RUNTIME_ERROR, "linalg.matrix_norm: The input tensor A must have at least 2 dimensions.");
+        return -1;
+    }
+    if (!wk_dtype_is_floating(A->dtype)) {
+        wk__error(WK_RUNTIME_ERROR, "linalg.matrix_norm: Expected a floating point or complex tensor as input. Got %s",
+                  wk_dtype_scalar_name(A->dtype));
+        return -1;
+    }
+    if (dim.len != 2) {
+        wk_strbuf b = {0};
+        sb_list_spaced(&b, dim);
+        wk__error(WK_RUNTIME_ERROR, "linalg.matrix_norm: dim must be a 2-tuple. Got %s", b.s ? b.s : "");
+        wk_sb_free(&b);
+        return -1;
+    }
+    if (wk__wrap_dim(dim.data[0], A->ndim, &d[0]) < 0 || wk__wrap_dim(dim.data[1], A->ndim, &d[1]) < 0) return -1;
+    if (d[0] == d[1]) {
+        wk__error(WK_RUNTIME_ERROR, "linalg.matrix_norm: dims must be different. Got (%lld, %lld)", (long long)d[0],
+                  (long long)d[1]);
+        return -1;
+    }
+    return norm_dtype_check(A, dtype, "linalg.matrix_norm");
+}
+
+static wk_tensor *svd_norm_missing(const char *ord) {
+    wk__error(WK_NOT_IMPLEMENTED_ERROR,
+              "wick: linalg.matrix_norm(ord=%s) needs singular values (linalg.svdvals), which wick does not compute yet",
+              ord);
+    return NULL;
+}
+
+wk_tensor *wk_impl_linalg_matrix_norm(wk_tensor *self, wk_scalar ord, wk_intlist dim, bool keepdim, wk_dtype dtype) {
+    double p = wk__scalar_to_double(ord), ap = fabs(p);
+    if (ap != 2 && ap != 1 && ap != INFINITY) {
+        wk__error(WK_RUNTIME_ERROR, "linalg.matrix_norm: Order %g not supported.", p);
+        return NULL;
+    }
+    int64_t d[2];
+    if (matrix_norm_checks(self, dim, dtype, d) < 0) return NULL;
+    if (ap == 2) return svd_norm_missing(p > 0 ? "2" : "-2");
+    if (ap == INFINITY) { /* the infinity norm is the 1-norm of the transpose */
+        int64_t t = d[0];
+        d[0] = d[1];
+        d[1] = t;
+    }
+    if (!keepdim && d[0] < d[1]) d[1]--;
+    wk_tensor *v = wk_linalg_vector_norm(self, wk_int(1), wk_ints(&d[0], 1), keepdim, dtype);
+    if (!v) return NULL;
+    wk_tensor *r = p > 0 ? wk_amax(v, wk_ints(&d[1], 1), keepdim) : wk_amin(v, wk_ints(&d[1], 1), keepdim);
+    wk_release(v);
+    return r;
+}
+
+wk_tensor *wk_impl_linalg_matrix_norm_str_ord(wk_tensor *self, const char *ord, wk_intlist dim, bool keepdim,
+                                              wk_dtype dtype) {
+    bool fro = !strcmp(ord, "fro"), nuc = !strcmp(ord, "nuc");
+    if (!fro && !nuc) {
+        wk__error(WK_RUNTIME_ERROR, "linalg.matrix_norm: Order %s not supported.", ord);
+        return NULL;
+    }
+    int64_t d[2];
+    if (matrix_norm_checks(self, dim, dtype, d) < 0) return NULL;
+    if (nuc) return svd_norm_missing("'nuc'");
+    return wk_linalg_vector_norm(self, wk_int(2), dim, keepdim, dtype);
+}
+
+static int linalg_norm_dim_check(wk_intlist dim) {
+    if (dim.data && dim.len != 1 && dim.len != 2) {
+        wk_strbuf b = {0};
+        sb_list(&b, dim);
+        wk__error(WK_RUNTIME_ERROR, "linalg.norm: If dim is specified, it must be of length 1 or 2. Got %s",
+                  b.s ? b.s : "[]");
+        wk_sb_free(&b);
+        return -1;
+    }
+    return 0;
+}
+
+static int linalg_norm_ndim_check(const wk_tensor *self) {
+    if (self->ndim != 1 && self->ndim != 2) {
+        wk__error(WK_RUNTIME_ERROR,
+                  "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got %dD.", self->ndim);
+        return -1;
+    }
+    return 0;
+}
+
+wk_tensor *wk_impl_linalg_norm(wk_tensor *self, wk_scalar ord, wk_intlist dim, bool keepdim, wk_dtype dtype) {
+    bool has_ord = ord.tag != WK_SCALAR_NONE, has_dim = dim.data != NULL;
+    if (has_dim ? linalg_norm_dim_check(dim) < 0 : (has_ord && linalg_norm_ndim_check(self) < 0)) return NULL;
+    static const int64_t d01[2] = {0, 1};
+    if (has_ord && ((has_dim && dim.len == 2) || (!has_dim && self->ndim == 2)))
+        return wk_linalg_matrix_norm(self, ord, has_dim ? dim : wk_ints(d01, 2), keepdim, dtype);
+    return wk_linalg_vector_norm(self, has_ord ? ord : wk_float(2.0), dim, keepdim, dtype);
+}
+
+wk_tensor *wk_impl_linalg_norm_ord_str(wk_tensor *self, const char *ord, wk_intlist dim, bool keepdim, wk_dtype dtype) {
+    if (dim.data ? linalg_norm_dim_check(dim) < 0 : linalg_norm_ndim_check(self) < 0) return NULL;
+    static const int64_t d01[2] = {0, 1};
+    return wk_linalg_matrix_norm_str_ord(self, ord, dim.data ? dim : wk_ints(d01, 2), keepdim, dtype);
+}

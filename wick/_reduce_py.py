@@ -30,9 +30,12 @@ def norm(input, p='fro', dim=None, keepdim=False, out=None, dtype=None):
     if isinstance(p, str):
         if p == 'fro' and (dim is None or isinstance(dim, int) or len(dim) <= 2):
             return _linalg.vector_norm(input, 2, _dim, keepdim, dtype=dtype, out=out)
-        if p == 'nuc':
-            raise NotImplementedError("wick: norm(p='nuc') needs singular values, which wick does not compute yet")
-        raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
+        # here torch calls matrix_norm: the nuclear norm, or arguments it will refuse
+        if _dim is None:
+            _dim = list(range(input.ndim))
+        if out is None:
+            return _linalg.matrix_norm(input, p, _dim, keepdim, dtype=dtype)
+        return _linalg.matrix_norm(input, p, _dim, keepdim, dtype=dtype, out=out)
     _p = 2.0 if p is None else p
     return _linalg.vector_norm(input, _p, _dim, keepdim, dtype=dtype, out=out)
 
@@ -91,6 +94,8 @@ if _linalg is None:
     _pkg.linalg = _linalg
     sys.modules['wick.linalg'] = _linalg
 _linalg.vector_norm = _vector_norm
+_linalg.matrix_norm = _C._linalg_matrix_norm
+_linalg.norm = _C._linalg_norm
 
 for _f, _n in [(_tensor_norm, 'norm'), (_tensor_unique, 'unique'), (_tensor_unique_consecutive, 'unique_consecutive')]:
     _f.__name__, _f.__qualname__ = _n, 'Tensor.' + _n
