@@ -90,10 +90,11 @@ def L2(T):
     return [T.tensor(A23), T.tensor(B23)]
 
 
-cases("hstack", lambda T, mk: T.hstack(mk(T)), mk=[L0, L1, L2])
-cases("vstack", lambda T, mk: T.vstack(mk(T)), mk=[L0, L1, L2])
-cases("dstack", lambda T, mk: T.dstack(mk(T)), mk=[L0, L1, L2])
-cases("column_stack", lambda T, mk: T.column_stack(mk(T)), mk=[L0, L1, L2])
+LISTS = {"0d": L0, "1d": L1, "2d": L2}
+cases("hstack", lambda T, mk: T.hstack(LISTS[mk](T)), mk=list(LISTS))
+cases("vstack", lambda T, mk: T.vstack(LISTS[mk](T)), mk=list(LISTS))
+cases("dstack", lambda T, mk: T.dstack(LISTS[mk](T)), mk=list(LISTS))
+cases("column_stack", lambda T, mk: T.column_stack(LISTS[mk](T)), mk=list(LISTS))
 case("row_stack", lambda T: T.row_stack((T.tensor(V3), T.tensor(W3))))
 case("hstack_3d", lambda T: T.hstack([x234(T), x234(T)]))
 case("vstack_mixed", lambda T: T.vstack([T.tensor(V3), T.tensor(A23)]))
