@@ -755,6 +755,20 @@ static wk_tensor *clamp_scalar(const char *name, wk_tensor *self, wk_scalar min,
     return wk__unary_op(name, self, dt, dt, CLAMPS, &c);
 }
 
+int wk_impl__clamp_inplace_check(wk_tensor *self, wk_scalar min, wk_scalar max, bool *result) {
+    *result = true;
+    wk_promo p;
+    wk__promo_init(&p);
+    wk__promo_tensor(&p, self);
+    if (min.tag != WK_SCALAR_NONE) wk__promo_scalar(&p, min);
+    if (max.tag != WK_SCALAR_NONE) wk__promo_scalar(&p, max);
+    wk_dtype dt = wk__promo_result(&p);
+    if (dt == WK_DTYPE_NONE || wk_can_cast(dt, self->dtype)) return 0;
+    wk__error(WK_RUNTIME_ERROR, "result type %s can't be cast to the desired output type %s", wk_dtype_scalar_name(dt),
+              wk__cpp_type_name(self->dtype));
+    return -1;
+}
+
 wk_tensor *wk_impl_clamp(wk_tensor *self, wk_scalar min, wk_scalar max) {
     /* one bound alone runs torch's clamp_min / clamp_max kernel (its name shows in the dtype error) */
     const char *name = max.tag == WK_SCALAR_NONE ? "clamp_min_scalar_cpu"

@@ -221,3 +221,9 @@ case("clamp_bool_one_bound", lambda T: (T.clamp_min(T.tensor([True, False]), T.t
                                         T.clamp_max(T.tensor([True, False]), T.tensor(False)), T.clamp_min(T.tensor([True, False]), 1)))
 cases("clamp_bool_scalar_one_bound", lambda T, which: T.clamp(T.tensor([True, False]), **{which: True}), kind="error", which=["min", "max"])
 cases("clamp_min_max_bool_scalar", lambda T, f: getattr(T, f)(T.tensor([True, False]), True), kind="error", f=["clamp_min", "clamp_max"])
+CLAMP_INPLACE = {"clamp_": lambda T, x: x.clamp_(0.5), "clamp_min_": lambda T, x: x.clamp_min_(0.5),
+                 "clamp_max_": lambda T, x: x.clamp_max_(0.5), "clip_": lambda T, x: x.clip_(max=0.5),
+                 "torch_clamp_": lambda T, x: T.clamp_(x, 0, 1.5), "clamp_tensor": lambda T, x: x.clamp_(T.tensor(0.5)),
+                 "clamp_min_tensor": lambda T, x: x.clamp_min_(T.tensor(0.5))}
+cases("clamp_inplace_int_float_bound", lambda T, f: CLAMP_INPLACE[f](T, T.tensor([1, 2])), kind="error", f=list(CLAMP_INPLACE))
+case("clamp_inplace_int_int_bound", lambda T: (T.tensor([1, 5]).clamp_(0, 3), T.tensor([1, 5], dtype=T.uint8).clamp_min_(2)))

@@ -1,0 +1,50 @@
+"""Elementwise ops over every layout: transposed (nc_t), step-sliced (nc_step) and expanded (nc_expand) inputs,
+their mixtures, in-place ops on views (the base sees the write), output strides, and gradients through views."""
+from .harness import *  # noqa: F401,F403
+
+A24 = [[0.5, -1.25, 2.0, 3.5], [1.75, -0.5, 0.125, -3.0]]
+B24 = [[1.5, 0.25, -2.0, 0.75], [-0.5, 2.5, 1.0, -1.25]]
+P24 = [[0.5, 1.25, 2.0, 3.5], [1.75, 0.5, 0.125, 3.0]]
+A234 = [[[0.5, -1.25, 2.0, 3.5], [1.75, -0.5, 0.125, -3.0], [2.25, 4.0, -1.5, 0.75]],
+        [[-2.5, 1.0, 0.375, -0.25], [3.25, -1.75, 1.25, 2.75], [-0.875, 0.625, -3.5, 1.5]]]
+I24 = [[4, -7, 2, 9], [0, -3, 5, 1]]
+UN = ["exp", "sin", "abs", "neg", "sigmoid", "tanh", "floor", "round", "sign", "erf", "square", "relu", "isnan", "logical_not"]
+BIN = {"add": lambda x, y: x + y, "mul": lambda x, y: x * y, "div": lambda x, y: x / y, "pow": lambda x, y: x.abs() ** y,
+       "max": lambda x, y: x.maximum(y), "atan2": lambda x, y: x.atan2(y), "lt": lambda x, y: x < y,
+       "where": lambda x, y: x.where(x > y, y), "rem": lambda x, y: x % y, "copysign": lambda x, y: x.copysign(y)}
+# every view of a [2, 4] data list is [2, 4] too: the transposed one is built from the [4, 2] transpose, the
+# step-sliced one from a [2, 8] list whose even columns are the data
+def _tr(d):
+    return [list(r) for r in zip(*d)]
+
+
+def _wide(d):
+    return [[v for x in r for v in (x, x * 0.5 - 7.0)] for r in d]
+
+
+VIEWS = {"t": lambda T, d: nc_t(T, _tr(d)), "step": lambda T, d: nc_step(T, _wide(d)), "contig": lambda T, d: T.tensor(d)}
+
+cases("unary_views", lambda T, op, v: getattr(VIEWS[v](T, A24), op)(), op=UN, v=["t", "step"])
+cases("unary_views_3d", lambda T, op: getattr(T.tensor(A234).permute(2, 0, 1), op)(), op=["exp", "abs", "neg", "sign"])
+cases("unary_expanded", lambda T, op: getattr(nc_expand(T, [[0.5], [-1.5]], (2, 4)), op)(), op=["exp", "abs", "tanh", "round"])
+cases("binary_views", lambda T, op, va, vb: BIN[op](VIEWS[va](T, A24), VIEWS[vb](T, B24)), op=list(BIN),
+      va=["t", "step", "contig"], vb=["t", "step"], kind=lambda op, va, vb: "value")
+cases("binary_view_shapes", lambda T, va: (VIEWS[va](T, A24) + T.tensor(2.5)).shape, va=["t", "step"])
+case("binary_expanded_both", lambda T: nc_expand(T, [[0.5], [1.5]], (2, 4)) * nc_expand(T, [[2.0, -1.0, 0.5, 3.0]], (2, 4)))
+case("int_views", lambda T: (nc_t(T, I24) // 3, nc_step(T, I24) % 4, nc_t(T, I24) & 5, -nc_step(T, I24), nc_t(T, I24) + nc_t(T, I24)))
+cases("output_strides", lambda T, op: getattr(nc_t(T, A24), op)().stride(), op=["exp", "neg", "abs", "isnan"])
+case("output_strides_binary", lambda T: [(nc_t(T, A24) + nc_t(T, B24)).stride(), (nc_t(T, A24) + T.tensor(B24).t().contiguous()).stride(),
+                                         (T.tensor(A234).permute(2, 0, 1) * 2).stride()])
+case("inplace_on_transposed_view", lambda T: (lambda x: (x.t().mul_(2), x))(T.tensor(A24)))
+case("inplace_on_step_view", lambda T: (lambda x: (x[..., ::2].add_(10), x))(T.tensor(A24)))
+case("inplace_unary_on_step_view", lambda T: (lambda x: (x[:, 1::2].exp_(), x))(T.tensor(A24)))
+case("inplace_clamp_on_row", lambda T: (lambda x: (x[1].clamp_(-1, 1), x))(T.tensor(A24)))
+case("inplace_where_broadcast_into_view", lambda T: (lambda x: (x[:, :2].copysign_(T.tensor([-1.0, 1.0])), x))(T.tensor(A24)))
+case("out_into_transposed", lambda T: (lambda o: (T.exp(T.tensor(A24).t(), out=o.t()), o))(T.zeros(2, 4)))
+cases("grad_through_views", lambda T, x, y, op: BIN[op](x, y), inp(_tr(A24), view=vT), inp(_wide(B24), view=vstep), kind="grad",
+      op=["add", "mul", "div", "pow", "max", "atan2", "where", "copysign"])
+cases("grad_unary_views", lambda T, x, op: getattr(x, op)(), inp(_wide(P24), view=vstep), kind="grad",
+      op=["exp", "sqrt", "log", "sigmoid", "tanh", "erf", "lgamma", "abs"])
+grad_case("grad_inplace_on_view", lambda T, x: (lambda y: (y[:, ::2].mul_(3), y)[1])(x * 1), A24)
+grad_case("grad_inplace_unary_on_view", lambda T, x: (lambda y: (y[0].sigmoid_(), y)[1])(x * 1), A24)
+grad_case("grad_expanded_leaf", lambda T, x, y: x * y, inp([[0.5], [1.5]], view=vexpand(2, 4)), B24)
