@@ -729,6 +729,18 @@ static int check_from_to_in_range(wk_dtype dt, int64_t from, int64_t to_inc) {
         wk__error(WK_RUNTIME_ERROR, "to - 1 is out of bounds for %s", type_meta_name(dt));
         return -1;
     }
+    if (is_floating(dt)) { /* WARN_OUT_OF_BOUNDS: beyond ±2^digits not every integer is representable */
+        int d = float_digits(dt);
+        int64_t lim = INT64_C(1) << d;
+        const char *names[2] = {"from", "to - 1"};
+        int64_t vals[2] = {from, to_inc};
+        for (int k = 0; k < 2; k++)
+            if (vals[k] < -lim || vals[k] > lim)
+                wk__warn("%s is out of bounds [-(2^%d), 2^%d]. Due to precision limitations %s can support discrete "
+                         "uniform distribution only within this range. This warning will become an error in version "
+                         "1.7 release, please fix the code in advance",
+                         names[k], d, d, type_meta_name(dt));
+    }
     return 0;
 }
 

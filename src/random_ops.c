@@ -67,17 +67,6 @@ static int run_kernel(wk_generator *g, const fill_args *a, wk_dtype dt, void *ou
 
 /* ---- layouts (Note [Filling a tensor in torch's order]) ---- */
 
-static int check_no_internal_overlap(const wk_tensor *t) {
-    for (int i = 0; i < t->ndim; i++)
-        if (t->strides[i] == 0 && t->sizes[i] > 1) {
-            wk__error(WK_RUNTIME_ERROR,
-                      "unsupported operation: more than one element of the written-to tensor refers to a single "
-                      "memory location. Please clone() the tensor before performing the operation.");
-            return -1;
-        }
-    return 0;
-}
-
 /* empty_like(t, dtype) with memory_format=preserve: t's strides when t is dense, else dense strides in t's dim
  * order. */
 static wk_tensor *empty_like_preserve(const wk_tensor *t, wk_dtype dtype) {
@@ -87,14 +76,25 @@ static wk_tensor *empty_like_preserve(const wk_tensor *t, wk_dtype dtype) {
     return wk_iter_alloc_output(1, &in, t->ndim, t->sizes, dtype == WK_DTYPE_NONE ? t->dtype : dtype);
 }
 
-/* Fills self in torch's order. The kernel's argument checks run first, as torch checks before it builds the
- * iterator. With a bernoulli p tensor, a->p must already be laid out like `layout_of(self)` (see p_in_order). */
+/* Fills self in torch's order. The kernel's argument checks come first, as torch checks them before it builds
+ * the iterator (a dry run with n = 0), except random_(from, to), whose checks (and bounds warnings) come after
+ * the iterator's expanded-output error, in the real call. With a bernoulli p tensor, a->p must already be laid
+ * out like empty_like_preserve(self) (see bernoulli_tensor_fill). */
 static int fill(wk_tensor *self, wk_generator *g, const fill_args *a) {
     wk_dtype dt = self->dtype;
-    if (run_kernel(g, a, dt, NULL, 0) < 0) return -1;
     int64_t n = wk__numel(self);
+    bool overlap = false;
+    for (int i = 0; n > 0 && i < self->ndim; i++) overlap = overlap || (self->strides[i] == 0 && self->sizes[i] > 1);
+    if ((a->kind != F_RANDOM_FROM_TO || n == 0) && run_kernel(g, a, dt, NULL, 0) < 0) return -1;
     if (n == 0) return 0;
-    if (check_no_internal_overlap(self) < 0) return -1;
+    /* normal_'s dtype dispatch comes before its iterator too: the kernel raises before it writes anything */
+    if (overlap && a->kind == F_NORMAL && !wk_dtype_is_floating(dt)) return run_kernel(g, a, dt, NULL, n);
+    if (overlap) {
+        wk__error(WK_RUNTIME_ERROR,
+                  "unsupported operation: more than one element of the written-to tensor refers to a single "
+                  "memory location. Please clone() the tensor before performing the operation.");
+        return -1;
+    }
     if (wk__non_overlapping_and_dense(self)) return run_kernel(g, a, dt, wk__data(self), n);
     wk_tensor *tmp = empty_like_preserve(self, dt); /* dense, self's dim order */
     if (!tmp) return -1;

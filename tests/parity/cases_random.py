@@ -655,6 +655,14 @@ xcases("random_ranges", lambda T, lo, hi: T.zeros(7, dtype=T.int64).random_(lo, 
        lo=[0, -(2 ** 33)], hi=[2 ** 28 - 1, 2 ** 28, 2 ** 40])
 xcases("random_float_bounds", lambda T, dtype: T.zeros(10, dtype=dtype).random_(2 ** 25, 2 ** 25 + 1000),
        dtype=[D.float32, D.float64, D.bfloat16])
+# bounds beyond ±2^digits: torch warns (TORCH_WARN, every call) and still draws
+RANDOM_WARN = {"f32_to": ("float32", 0, 2 ** 30), "f32_from": ("float32", -(2 ** 25), 5),
+               "f32_both": ("float32", -(2 ** 26), 2 ** 26), "f32_from_none": ("float32", -(2 ** 25), None),
+               "f64_no_warn": ("float64", 0, 2 ** 30), "bf16_to": ("bfloat16", 0, 2 ** 12),
+               "bf16_from": ("bfloat16", -(2 ** 10), 7), "f16_to": ("float16", 0, 2 ** 12)}
+xcases("random_float_bounds_warn", lambda T, w: T.zeros(6, dtype=getattr(T, RANDOM_WARN[w][0])).random_(
+    *RANDOM_WARN[w][1:]), w=list(RANDOM_WARN), warns=True)
+xcase("randint_float_warn", lambda T: T.randint(0, 2 ** 26, (4,), dtype=T.float32), warns=True)
 xcase("random_generator", lambda T: (lambda g: (T.zeros(5, dtype=T.int64).random_(generator=g),
                                                 T.zeros(5).random_(10, generator=g),
                                                 T.zeros(5).random_(3, 8, generator=g)))(T.Generator()))
@@ -693,6 +701,16 @@ error_case("bernoulli_tensor_p_not_expandable", lambda T: T.zeros(3).bernoulli_(
 error_case("bernoulli_tensor_p_more_dims", lambda T: T.zeros(3).bernoulli_(T.full((2, 3), 0.5)))
 error_case("inplace_expanded", lambda T: T.zeros(3, 1).expand(3, 4).normal_())
 error_case("inplace_expanded_uniform", lambda T: T.zeros(1).expand(5).uniform_())
+error_case("inplace_expanded_bad_args", lambda T: T.zeros(1).expand(5).random_(5, 3))
+error_case("inplace_expanded_bounds_warning", lambda T: T.zeros(1).expand(5).random_(0, 2 ** 30), warns=True)
+EXPANDED_BAD = {"uniform": lambda x: x.uniform_(2, 1), "normal": lambda x: x.normal_(0, -1),
+                "exponential": lambda x: x.exponential_(0), "geometric": lambda x: x.geometric_(2),
+                "log_normal": lambda x: x.log_normal_(0, 0), "cauchy": lambda x: x.cauchy_(0, 0),
+                "bernoulli": lambda x: x.bernoulli_(2.0), "random_none": lambda x: x.random_(3, None)}
+cases("inplace_expanded_error_order", lambda T, op: EXPANDED_BAD[op](T.zeros(1).expand(5)), op=list(EXPANDED_BAD),
+      kind="error")
+cases("inplace_expanded_int_error_order", lambda T, op: INPLACE[op](T.zeros(1, dtype=T.int64).expand(5)),
+      op=["uniform_", "normal_", "exponential_", "log_normal_", "cauchy_"], kind="error")
 error_case("inplace_leaf_requires_grad", lambda T: T.zeros(3, requires_grad=True).normal_())
 error_case("inplace_view_of_leaf_requires_grad", lambda T: T.zeros(3, 2, requires_grad=True)[:, 0].uniform_())
 error_case("uniform_bad_kwarg", lambda T: T.zeros(3).uniform_(low=0))
