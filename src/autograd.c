@@ -678,7 +678,7 @@ typedef struct {
 } node_map;
 
 static size_t hash_ptr(const void *p) {
-    uintptr_t x = (uintptr_t)p;
+    uint64_t x = (uint64_t)(uintptr_t)p; /* 64-bit mixing also on 32-bit targets (wasm32) */
     x ^= x >> 33;
     x *= 0xff51afd7ed558ccdULL;
     x ^= x >> 33;
