@@ -1886,6 +1886,13 @@ wk_tensor *wk_impl_scatter_add(wk_tensor *self, int64_t dim, wk_tensor *index, w
     return scatter_impl(self, dim, index, src, wk_int(0), RED_SUM, true);
 }
 
+wk_tensor *wk_impl_ix_sparse_grad_unsupported(wk_tensor *grad) {
+    WK_UNUSED(grad);
+    wk__error(WK_NOT_IMPLEMENTED_ERROR, "gather(sparse_grad=True): the gradient would be a sparse tensor, and wick has "
+                                        "no sparse layout; use sparse_grad=False for a dense gradient");
+    return NULL;
+}
+
 wk_tensor *wk_impl_ix_not_implemented(wk_tensor *grad, const char *name) {
     WK_UNUSED(grad);
     wk__error(WK_RUNTIME_ERROR, "derivative for aten::%s is not implemented", name ? name : "?");
@@ -2506,150 +2513,111 @@ int wk_impl_scatter_reduce_two_inplace(wk_tensor *self, int64_t dim, wk_tensor *
     return scatter_into(self, dim, index, src, wk_int(0), k, include_self, true);
 }
 
-/* A contiguous float64 copy of t (0-d as [1]); *out points at its data. */
-static wk_tensor *as_f64(const wk_tensor *t, double **out) {
-    wk_tensor *v = nonempty_view(t), *c = v ? wk__empty(v->ndim, v->sizes, WK_FLOAT64) : NULL;
-    if (c && wk__copy_(c, v) < 0) {
-        wk_release(c);
-        c = NULL;
-    }
-    wk_release(v);
-    if (c) *out = (double *)wk__data(c);
-    return c;
-}
-
-/* torch's scatter_reduce_backward, computed in float64 over the index positions p (index's shape) and the places
- * q(p) of self they reduce into. Returns grad_self (self's shape) or grad_src (index's shape) in grad's dtype. */
+/* torch's scatter_reduce_backward, composed of the public (recorded) ops, so that create_graph gives second
+ * derivatives. Returns grad_self (self's shape) or grad_src (index's shape). The tensors T[] below are the pool of
+ * intermediates, released at the end. */
 wk_tensor *wk_impl_ix_scatter_reduce_grad(wk_tensor *grad, wk_tensor *self, int64_t dim, wk_tensor *index,
                                           wk_tensor *src, const char *reduce, bool include_self, wk_tensor *result,
                                           bool for_self) {
     red_kind k;
-    int64_t d;
-    if (parse_reduce(reduce, true, &k) < 0 || wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
-    double *G, *S, *R, *X;            /* grad, self, result [self numel]; src [src numel], all contiguous */
-    wk_tensor *tg = as_f64(grad, &G), *ts = as_f64(self, &S), *tr = as_f64(result, &R), *tx = as_f64(src, &X);
-    wk_tensor *ti = NULL, *i1 = NULL, *x1 = NULL, *s1 = NULL, *out = NULL, *o64 = NULL;
-    double *N = NULL, *A = NULL; /* per self place: counts, products or zero counts */
-    if (!tg || !ts || !tr || !tx) goto done;
-    i1 = nonempty_view(index);
-    ti = i1 ? wk__to_dtype(i1, WK_INT64) : NULL;
-    wk_tensor *tic = ti ? wk__contiguous(ti) : NULL;
-    wk_release(ti);
-    ti = tic;
-    s1 = nonempty_view(self);
-    x1 = nonempty_view(src);
-    if (!ti || !s1 || !x1) goto done;
-    const int64_t *I = (const int64_t *)wk__data(ti);
-    int nd = i1->ndim;
-    int64_t ns = wk__numel(s1), np = wk__numel(i1);
-    int64_t sst[WK_MAX_DIM], xst[WK_MAX_DIM]; /* contiguous strides of self's and src's float64 copies */
-    wk__contiguous_strides(s1->ndim, s1->sizes, sst);
-    wk__contiguous_strides(x1->ndim, x1->sizes, xst);
-    int64_t *Q = wk__malloc(sizeof(int64_t) * (size_t)(np ? np : 1)), *P = wk__malloc(sizeof(int64_t) * (size_t)(np ? np : 1));
-    N = wk__calloc((size_t)(ns ? ns : 1), sizeof(double));
-    A = wk__calloc((size_t)(ns ? ns : 1), sizeof(double));
-    if (!Q || !P || !N || !A) {
-        free(Q);
-        free(P);
-        goto done;
-    }
-    int64_t coord[WK_MAX_DIM] = {0};
-    for (int64_t p = 0; p < np; p++) { /* Q[p]: self place, P[p]: src element */
-        int64_t q = 0, x = 0;
-        for (int i = 0; i < nd; i++) {
-            int64_t c = i == d ? I[p] : coord[i];
-            q += c * sst[i];
-            x += coord[i] * xst[i];
-        }
-        Q[p] = q;
-        P[p] = x;
-        for (int i = nd - 1; i >= 0; i--) {
-            if (++coord[i] < i1->sizes[i]) break;
-            coord[i] = 0;
-        }
-    }
-    o64 = wk__zeros(for_self ? s1->ndim : nd, for_self ? s1->sizes : i1->sizes, WK_FLOAT64);
-    if (!o64) {
-        free(Q);
-        free(P);
-        goto done;
-    }
-    double *O = (double *)wk__data(o64);
+    if (parse_reduce(reduce, true, &k) < 0) return NULL;
+    wk_tensor *T[24] = {0}; /* intermediates */
+    int n = 0;
+#define OK(x)                 \
+    do {                      \
+        wk_tensor *t_ = (x);  \
+        if (!t_) goto fail;   \
+        T[n++] = t_;          \
+    } while (0)
+    wk_tensor *gs = NULL; /* the answer (a new reference) */
     switch (k) {
     case RED_SUM:
-        if (for_self) memcpy(O, G, sizeof(double) * (size_t)ns);
-        else
-            for (int64_t p = 0; p < np; p++) O[p] = G[Q[p]];
+        gs = for_self ? wk_retain(grad) : wk_gather(grad, dim, index, false);
         break;
-    case RED_MEAN:
-        for (int64_t q = 0; q < ns; q++) N[q] = include_self ? 1 : 0;
-        for (int64_t p = 0; p < np; p++) N[Q[p]] += 1;
-        for (int64_t q = 0; q < ns; q++)
-            if (N[q] == 0) N[q] = 1;
-        if (for_self)
-            for (int64_t q = 0; q < ns; q++) O[q] = G[q] / N[q];
-        else
-            for (int64_t p = 0; p < np; p++) O[p] = G[Q[p]] / N[Q[p]];
+    case RED_MEAN: {
+        OK(include_self ? wk_ones_like(grad, WK_DTYPE_NONE, false) : wk_zeros_like(grad, WK_DTYPE_NONE, false));
+        wk_tensor *N0 = T[n - 1];
+        OK(wk_ones_like(src, WK_DTYPE_NONE, false));
+        OK(wk_scatter_add(N0, dim, index, T[n - 1]));
+        wk_tensor *N1 = T[n - 1];
+        OK(wk_eq_Scalar(N1, wk_int(0)));
+        OK(wk_masked_fill_Scalar(N1, T[n - 1], wk_int(1)));
+        wk_tensor *N = T[n - 1]; /* [self's shape] how many values met at each place */
+        if (for_self) {
+            gs = wk_div(grad, N, NULL);
+        } else {
+            OK(wk_gather(grad, dim, index, false));
+            wk_tensor *g = T[n - 1];
+            OK(wk_gather(N, dim, index, false));
+            gs = wk_div(g, T[n - 1], NULL);
+        }
         break;
+    }
     case RED_AMAX:
-    case RED_AMIN: /* the gradient is shared evenly among the values equal to the result */
-        for (int64_t q = 0; q < ns; q++) N[q] = S[q] == R[q];
-        for (int64_t p = 0; p < np; p++) N[Q[p]] += X[P[p]] == R[Q[p]];
-        if (for_self)
-            for (int64_t q = 0; q < ns; q++) O[q] = (S[q] == R[q]) * (G[q] / N[q]);
-        else
-            for (int64_t p = 0; p < np; p++) O[p] = (X[P[p]] == R[Q[p]]) * (G[Q[p]] / N[Q[p]]);
+    case RED_AMIN: { /* the gradient is shared evenly among the values equal to the result */
+        OK(wk_gather(result, dim, index, false));
+        wk_tensor *value = T[n - 1];
+        OK(wk_eq(self, result));
+        wk_tensor *self_is = T[n - 1];
+        OK(wk_eq(src, value));
+        wk_tensor *src_is = T[n - 1];
+        OK(wk__to_dtype(self_is, self->dtype));
+        wk_tensor *self_is_f = T[n - 1];
+        OK(wk__to_dtype(src_is, self->dtype));
+        OK(wk_scatter_add(self_is_f, dim, index, T[n - 1]));
+        OK(wk_div(grad, T[n - 1], NULL));
+        wk_tensor *gd = T[n - 1];
+        if (for_self) {
+            gs = wk_mul(self_is, gd);
+        } else {
+            OK(wk_gather(gd, dim, index, false));
+            gs = wk_mul(src_is, T[n - 1]);
+        }
         break;
+    }
     case RED_PROD:
         if (for_self) { /* grad * (self with zeros as 1).scatter_reduce(prod) / (self with zeros as 1) */
-            for (int64_t q = 0; q < ns; q++) A[q] = S[q] == 0 ? 1 : S[q];
-            for (int64_t q = 0; q < ns; q++) N[q] = A[q];
-            if (!include_self)
-                for (int64_t p = 0; p < np; p++) N[Q[p]] = 1;
-            for (int64_t p = 0; p < np; p++) N[Q[p]] *= X[P[p]];
-            for (int64_t q = 0; q < ns; q++) O[q] = G[q] * N[q] / A[q];
+            OK(wk_eq_Scalar(self, wk_int(0)));
+            OK(wk_masked_fill_Scalar(self, T[n - 1], wk_int(1)));
+            wk_tensor *ms = T[n - 1];
+            OK(wk_scatter_reduce_two(ms, dim, index, src, "prod", include_self));
+            OK(wk_mul(grad, T[n - 1]));
+            gs = wk_div(T[n - 1], ms, NULL);
         } else { /* a lone zero among the values meeting at a place gets the product of the others */
-            for (int64_t p = 0; p < np; p++) A[Q[p]] += X[P[p]] == 0;
-            for (int64_t q = 0; q < ns; q++) N[q] = S[q];
-            if (!include_self)
-                for (int64_t p = 0; p < np; p++) N[Q[p]] = 1;
-            for (int64_t p = 0; p < np; p++) {
-                bool single = X[P[p]] == 0 && A[Q[p]] == 1;
-                N[Q[p]] *= single ? 1 : X[P[p]];
-            }
-            for (int64_t p = 0; p < np; p++) {
-                double x = X[P[p]];
-                bool single = x == 0 && A[Q[p]] == 1;
-                O[p] = single ? G[Q[p]] * N[Q[p]] : G[Q[p]] * R[Q[p]] / (x == 0 ? 1 : x);
-            }
+            OK(wk_eq_Scalar(src, wk_int(0)));
+            wk_tensor *src_zero = T[n - 1];
+            OK(wk_zeros_like(self, WK_DTYPE_NONE, false));
+            wk_tensor *z = T[n - 1];
+            OK(wk__to_dtype(src_zero, self->dtype));
+            OK(wk_scatter_add(z, dim, index, T[n - 1]));
+            OK(wk_gather(T[n - 1], dim, index, false));
+            OK(wk_eq_Scalar(T[n - 1], wk_int(1)));
+            OK(wk_logical_and(src_zero, T[n - 1]));
+            wk_tensor *single = T[n - 1];
+            OK(wk_masked_fill_Scalar(src, single, wk_int(1)));
+            OK(wk_scatter_reduce_two(self, dim, index, T[n - 1], "prod", include_self));
+            OK(wk_mul(grad, T[n - 1]));
+            OK(wk_gather(T[n - 1], dim, index, false));
+            wk_tensor *a = T[n - 1];
+            OK(wk_mul(grad, result));
+            OK(wk_gather(T[n - 1], dim, index, false));
+            wk_tensor *b = T[n - 1];
+            OK(wk_masked_fill_Scalar(src, src_zero, wk_int(1)));
+            OK(wk_div(b, T[n - 1], NULL));
+            gs = wk_where_self(single, a, T[n - 1]);
         }
         break;
     default: break;
     }
-    if (for_self && !include_self)
-        for (int64_t p = 0; p < np; p++) O[Q[p]] = 0;
-    free(Q);
-    free(P);
-    out = wk__empty(for_self ? self->ndim : index->ndim, for_self ? self->sizes : index->sizes, grad->dtype);
-    if (out) {
-        wk_tensor *o1 = nonempty_view(out);
-        if (!o1 || wk__copy_(o1, o64) < 0) {
-            wk_release(out);
-            out = NULL;
-        }
-        wk_release(o1);
+    if (gs && for_self && !include_self) {
+        wk_tensor *z = wk_scatter_value(gs, dim, index, wk_int(0));
+        wk_release(gs);
+        gs = z;
     }
-done:
-    free(N);
-    free(A);
-    wk_release(tg);
-    wk_release(ts);
-    wk_release(tr);
-    wk_release(tx);
-    wk_release(ti);
-    wk_release(i1);
-    wk_release(s1);
-    wk_release(x1);
-    wk_release(o64);
-    return out;
+#undef OK
+    for (int i = 0; i < n; i++) wk_release(T[i]);
+    return gs;
+fail:
+    for (int i = 0; i < n; i++) wk_release(T[i]);
+    return NULL;
 }

@@ -543,3 +543,8 @@ case("no_warn_expanded_out_of_place", lambda T: T.zeros(3, 1).expand(3, 2).index
      warns=True)
 case("warn_uint8_index_put", lambda T: T.zeros(3).index_put((T.tensor([1, 0, 1], dtype=T.uint8),), T.tensor([1.0, 2.0])),
      warns=True)
+cases("scatter_reduce_grad_order2", lambda T, x, s, reduce, include_self: x.scatter_reduce(
+    1, SI(T, RI), s * s, reduce, include_self=include_self) * x, A34, RS, kind="grad", order=2, reduce=REDS,
+      include_self=BOOLS)
+case("scatter_reduce_amax_grad_fn", lambda T: type(T.tensor(A34, requires_grad=True).scatter_reduce(
+    1, SI(T, RI), T.tensor(RS), "amax").grad_fn).__name__)
