@@ -193,7 +193,8 @@ error_case("convT2d_module_bad_output_size", lambda T: T.nn.ConvTranspose2d(3, 2
 error_case("conv_module_groups", lambda T: T.nn.Conv2d(3, 4, 3, groups=2))
 error_case("conv_module_groups_out", lambda T: T.nn.Conv2d(4, 3, 3, groups=2))
 error_case("conv_module_groups_zero", lambda T: T.nn.Conv2d(4, 3, 3, groups=0))
-error_case("conv_module_bad_padding", lambda T: T.nn.Conv2d(3, 3, 3, padding="full"))
+error_case("conv_module_bad_padding", lambda T: T.nn.Conv2d(3, 3, 3, padding="full"),
+           match=r"Invalid padding string 'full', should be one of \{('same', 'valid'|'valid', 'same')\}")
 error_case("conv_module_same_strided", lambda T: T.nn.Conv2d(3, 3, 3, stride=2, padding="same"))
 error_case("conv_module_bad_mode", lambda T: T.nn.Conv2d(3, 3, 3, padding_mode="mirror"),
            match=r"padding_mode must be one of \{.*\}, but got padding_mode=.mirror.")
