@@ -1360,41 +1360,83 @@ done:
     return r;
 }
 
-wk_tensor *wk_impl_masked_scatter(wk_tensor *self, wk_tensor *mask, wk_tensor *source) {
-    int nd;
-    int64_t shape[WK_MAX_DIM];
-    if (wk__broadcast_shapes(mask->ndim, mask->sizes, self->ndim, self->sizes, &nd, shape) < 0) return NULL;
-    if (self->dtype != source->dtype) {
+/* operands [dst, mask (bool), off (int64 byte offsets into the source)]: dst = source[off] where mask. The offsets
+ * number the masked places in dst's row-major order, so the iteration order does not matter. */
+typedef struct {
+    const char *src;
+    size_t esz;
+} mscatter_ctx;
+static void mscatter_loop(char **d, const int64_t *s, int64_t n, void *ctx_) {
+    const mscatter_ctx *c = ctx_;
+    char *o = d[0], *m = d[1], *off = d[2];
+    for (int64_t i = 0; i < n; i++, o += s[0], m += s[1], off += s[2])
+        if (*(const uint8_t *)m) memcpy(o, c->src + *(const int64_t *)off, c->esz);
+}
+
+/* masked_scatter_ into dst; out of place, dst is the broadcast copy of self (mask already broadcast to it). */
+static int masked_scatter_into(wk_tensor *dst, const wk_tensor *mask, const wk_tensor *source, bool inplace) {
+    if (inplace && wk__assert_no_internal_overlap(dst) < 0) return -1;
+    if (dst->dtype != source->dtype) {
         wk__error(WK_RUNTIME_ERROR, "masked_scatter: expected self and source to have same dtypes but got%s and %s",
-                  wk_dtype_scalar_name(self->dtype), wk_dtype_scalar_name(source->dtype));
-        return NULL;
+                  wk_dtype_scalar_name(dst->dtype), wk_dtype_scalar_name(source->dtype));
+        return -1;
     }
     if (mask->dtype != WK_BOOL) {
         wk__error(WK_RUNTIME_ERROR, "masked_scatter_ only supports boolean masks, but got mask with dtype %s",
                   wk_dtype_scalar_name(mask->dtype));
+        return -1;
+    }
+    if (mask->ndim > dst->ndim) { /* expand_inplace(self, mask) */
+        wk_strbuf a = {0}, b = {0};
+        wk__error(WK_RUNTIME_ERROR, "expand(CPUBoolType{%s}, size=%s): the number of sizes provided (%d) must be greater "
+                                    "or equal to the number of dimensions in the tensor (%d)",
+                  shape_str(&a, mask->sizes, mask->ndim), shape_str(&b, dst->sizes, dst->ndim), dst->ndim, mask->ndim);
+        wk_sb_free(&a);
+        wk_sb_free(&b);
+        return -1;
+    }
+    wk_tensor *me = wk__expand_to(mask, dst->ndim, dst->sizes), *mc = NULL, *off = NULL, *src = NULL;
+    int rc = -1;
+    if (!me) return -1;
+    if (wk__numel(dst) == 0) {
+        rc = 0;
+        goto done;
+    }
+    mc = wk__contiguous(me); /* [dst's shape] bool, row-major */
+    off = wk__empty(dst->ndim, dst->sizes, WK_INT64);
+    src = wk__contiguous(source);
+    if (!mc || !off || !src) goto done;
+    const uint8_t *m = (const uint8_t *)wk__data(mc);
+    int64_t *o = (int64_t *)wk__data(off), n = wk__numel(mc), k = 0, esz = (int64_t)wk_dtype_size(dst->dtype);
+    for (int64_t i = 0; i < n; i++) o[i] = m[i] ? (k++) * esz : 0;
+    if (k > wk__numel(src)) {
+        wk__error(WK_RUNTIME_ERROR, "Number of elements of source < number of ones in mask");
+        goto done;
+    }
+    mscatter_ctx c = {wk__data(src), (size_t)esz};
+    rc = run3(dst, mc, off, mscatter_loop, &c);
+done:
+    wk_release(me);
+    wk_release(mc);
+    wk_release(off);
+    wk_release(src);
+    return rc;
+}
+
+wk_tensor *wk_impl_masked_scatter(wk_tensor *self, wk_tensor *mask, wk_tensor *source) {
+    int nd;
+    int64_t shape[WK_MAX_DIM];
+    if (wk__broadcast_shapes(mask->ndim, mask->sizes, self->ndim, self->sizes, &nd, shape) < 0) return NULL;
+    wk_tensor *r = wk__empty(nd, shape, self->dtype);
+    if (!r || wk__copy_(r, self) < 0 || masked_scatter_into(r, mask, source, false) < 0) {
+        wk_release(r);
         return NULL;
     }
-    wk_tensor *r = wk__empty(nd, shape, self->dtype), *me = NULL, *src = NULL;
-    if (!r || wk__copy_(r, self) < 0) goto fail;
-    if (wk__numel(r) == 0) return r;
-    me = wk__expand_to(mask, nd, shape);
-    src = wk__contiguous(source);
-    if (!me || !src) goto fail;
-    mask_ctx c = {wk__data(src), 0, wk__numel(src), wk_dtype_size(self->dtype), true, false};
-    wk_tensor *ops[2] = {r, me};
-    if (wk_iter_apply(2, ops, mask_loop, &c) < 0) goto fail;
-    if (c.overrun) {
-        wk__error(WK_RUNTIME_ERROR, "Number of elements of source < number of ones in mask");
-        goto fail;
-    }
-    wk_release(me);
-    wk_release(src);
     return r;
-fail:
-    wk_release(me);
-    wk_release(src);
-    wk_release(r);
-    return NULL;
+}
+
+int wk_impl_masked_scatter_inplace(wk_tensor *self, wk_tensor *mask, wk_tensor *source) {
+    return masked_scatter_into(self, mask, source, true);
 }
 
 /* grad.masked_select(mask), zero-padded to prod(sizes) elements, viewed as sizes. */
