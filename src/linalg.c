@@ -1183,3 +1183,44 @@ done:
     free(ops);
     return result;
 }
+
+/* ---- out= dtype rules (the out_check of the op table): torch's products write only into an out tensor of the
+ * result's dtype, each with its own message ---- */
+static int out_mismatch(const wk_tensor *out, const wk_tensor *r) { return out->dtype != r->dtype; }
+
+int wk__out_exact_dtype(const wk_tensor *out, const wk_tensor *result) {
+    if (!out_mismatch(out, result)) return 0;
+    wk__error(WK_RUNTIME_ERROR, "Expected out tensor to have dtype %s, but got %s instead", CPP_NAME[result->dtype],
+              CPP_NAME[out->dtype]);
+    return -1;
+}
+
+int wk__out_check_mv(const wk_tensor *out, const wk_tensor *result) {
+    if (!out_mismatch(out, result)) return 0;
+    wk__error(WK_RUNTIME_ERROR, "addmv input tensors must have the same dtype, but got %s, %s, and %s",
+              wk_dtype_scalar_name(out->dtype), wk_dtype_scalar_name(result->dtype),
+              wk_dtype_scalar_name(result->dtype));
+    return -1;
+}
+
+int wk__out_check_dot(const wk_tensor *out, const wk_tensor *result) {
+    if (!out_mismatch(out, result)) return 0;
+    wk__error(WK_RUNTIME_ERROR, "result dtype %s does not match input dtype %s", wk_dtype_scalar_name(out->dtype),
+              wk_dtype_scalar_name(result->dtype));
+    return -1;
+}
+
+int wk__out_check_addbmm(const wk_tensor *out, const wk_tensor *result) {
+    if (!out_mismatch(out, result)) return 0;
+    wk__error(WK_RUNTIME_ERROR, "self and mat2 must have the same dtype, but got %s and %s",
+              wk_dtype_scalar_name(out->dtype), wk_dtype_scalar_name(result->dtype));
+    return -1;
+}
+
+int wk__out_check_tensordot(const wk_tensor *out, const wk_tensor *result) {
+    if (!out_mismatch(out, result)) return 0;
+    wk__error(WK_RUNTIME_ERROR,
+              "tensordot: Expected the output tensor to have dtype %s, but got an output tensor with dtype %s",
+              wk_dtype_scalar_name(result->dtype), wk_dtype_scalar_name(out->dtype));
+    return -1;
+}

@@ -133,6 +133,7 @@ class Op:
         self.impl = fields.get('impl', self.cname)
         self.mutates_self = fields.get('mutates', '') == 'self'  # Note [Ops that write into self]
         self.out_impl = fields.get('out_impl', '') == 'true'     # out= is written by wk_impl_<impl>_out
+        self.out_check = fields.get('out_check', '')  # int <fn>(const wk_tensor *out, const wk_tensor *result): out='s dtype rule
         for k in self.formulas:
             p = self.param(k)
             if not (p.is_tensor or p.type in ('Tensor?', 'Tensor[]')):
@@ -354,6 +355,8 @@ def emit_impl_header(ops):
         if op.out_impl:
             o.append('WK_INTERNAL %s;' % proto(op, '_out', with_out=True).replace(
                 'wk_%s_out(' % op.cname, 'wk_impl_%s_out(' % op.impl, 1))
+        if op.out_check:
+            o.append('WK_INTERNAL int %s(const wk_tensor *out, const wk_tensor *result);' % op.out_check)
         if op.fields.get('inplace_impl'):  # writes into self directly: int wk_impl_<name>(<the op's C args>)
             o.append('WK_INTERNAL int wk_impl_%s(%s);' % (op.fields['inplace_impl'], ', '.join(cdecl(p) for p in op.cparams)))
     o.append('#endif')
@@ -951,6 +954,8 @@ def emit_wrappers(op, opnames):
             o.append('    if (dtype == WK_DTYPE_NONE) dtype = out->dtype;')
         o.append('    wk_tensor *r = wk_impl_%s(%s);' % (op.impl, call_args(op)))
         o.append('    if (!r) return NULL;')
+        if op.out_check:  # the op's own rule for out's dtype (most linalg ops want it exact)
+            o.append('    if (%s(out, r) < 0) { wk_release(r); return NULL; }' % op.out_check)
         o.append('    int rc_ = wk__write_out(out, r);')
         o.append('    wk_release(r);')
         o.append('    return rc_ < 0 ? NULL : wk_retain(out);')

@@ -520,3 +520,27 @@ error_case("matmul_op_list_rhs", lambda T: T.ones(2, 2) @ [[1., 2.]])
 error_case("matmul_op_int", lambda T: T.ones(2, 2) @ 2)
 error_case("matmul_op_int_lhs", lambda T: 2 @ T.ones(2, 2))
 case("matmul_dunder_none", lambda T: T.ones(2, 2).__matmul__(None) is NotImplemented)
+
+# ------------------------------------------------------------------------------- out= dtype rules
+_F64 = lambda T, *s: T.empty(s, dtype=T.float64)  # noqa: E731
+OUT_DTYPE = {
+    "mm": lambda T: T.mm(T.ones(2, 3), T.ones(3, 2), out=_F64(T, 2, 2)),
+    "bmm": lambda T: T.bmm(T.ones(1, 2, 3), T.ones(1, 3, 2), out=_F64(T, 1, 2, 2)),
+    "mv": lambda T: T.mv(T.ones(2, 3), T.ones(3), out=_F64(T, 2)),
+    "dot": lambda T: T.dot(T.ones(3), T.ones(3), out=_F64(T)),
+    "vdot": lambda T: T.vdot(T.ones(3), T.ones(3), out=_F64(T)),
+    "addmm": lambda T: T.addmm(T.ones(2, 2), T.ones(2, 3), T.ones(3, 2), out=_F64(T, 2, 2)),
+    "addmv": lambda T: T.addmv(T.ones(2), T.ones(2, 3), T.ones(3), out=_F64(T, 2)),
+    "baddbmm": lambda T: T.baddbmm(T.ones(1, 2, 2), T.ones(1, 2, 3), T.ones(1, 3, 2), out=_F64(T, 1, 2, 2)),
+    "addbmm": lambda T: T.addbmm(T.ones(2, 2), T.ones(1, 2, 3), T.ones(1, 3, 2), out=_F64(T, 2, 2)),
+    "matmul": lambda T: T.matmul(T.ones(2, 3), T.ones(3, 2), out=_F64(T, 2, 2)),
+    "matmul_batched": lambda T: T.matmul(T.ones(2, 2, 3), T.ones(2, 3, 2), out=_F64(T, 2, 2, 2)),
+    "inner": lambda T: T.inner(T.ones(2), T.ones(2), out=_F64(T)),
+    "tensordot": lambda T: T.tensordot(T.ones(2, 3), T.ones(3, 2), 1, out=_F64(T, 2, 2)),
+    "mm_long": lambda T: T.mm(T.ones(2, 3), T.ones(3, 2), out=T.empty(2, 2, dtype=T.int64)),
+    "outer_long": lambda T: T.outer(T.ones(2), T.ones(3), out=T.empty(2, 3, dtype=T.int64)),
+}
+cases("out_dtype_refused", lambda T, op: OUT_DTYPE[op](T), op=list(OUT_DTYPE), kind="error")
+case("outer_out_casts", lambda T: T.outer(T.ones(2), T.ones(3), out=_F64(T, 2, 3)))
+case("kron_out_casts", lambda T: T.kron(T.ones(2), T.ones(3), out=_F64(T, 6)))
+case("mm_out_resizes", lambda T: (lambda o: (T.mm(t(T, A23), t(T, B34), out=o), o.shape)[1])(T.empty(5)))
