@@ -201,7 +201,7 @@ wk_tensor *wk_impl__safe_softmax(wk_tensor *self, int64_t dim, wk_dtype dtype) {
                     if (all)
                         for (int64_t j = 0; j < nn; j++) rv[(a * nn + j) * inner + c] = 0;
                 }
-            memcpy(wk__nn_data(w), rv, sizeof(double) * (size_t)wk__numel(r));
+            if (wk__numel(r) > 0) memcpy(wk__nn_data(w), rv, sizeof(double) * (size_t)wk__numel(r));
             wk_tensor *fin = wk__nn_finish(w, r->dtype);
             wk_release(r);
             r = fin;

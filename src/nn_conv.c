@@ -369,6 +369,13 @@ static int conv_rel(const wk_tensor *input, const wk_tensor *weight, const conv_
             out_sizes[j + 2] = R->In[j];
         }
     }
+    if (wk__check_sizes(input->ndim, out_sizes) < 0) return -1;
+    int64_t cs[2 * 3 + 1]; /* the im2col buffer [Cb/G * prod(K), prod(L)] must fit too */
+    int ncs = 0;
+    cs[ncs++] = R->Cb / (R->G ? R->G : 1);
+    for (int j = 0; j < P->nd; j++) cs[ncs++] = R->Kn[j];
+    for (int j = 0; j < P->nd; j++) cs[ncs++] = R->Ln[j];
+    if (wk__check_sizes(ncs, cs) < 0) return -1;
     rel_finish(R);
     return 0;
 }

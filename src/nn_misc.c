@@ -227,11 +227,12 @@ static wk_tensor *shuffle(wk_tensor *self, int64_t r, bool up) {
     }
     int nd = self->ndim;
     int64_t C = self->sizes[nd - 3], H = self->sizes[nd - 2], W = self->sizes[nd - 1];
-    if (up && C % (r * r)) {
+    int64_t rr = (int64_t)((uint64_t)r * (uint64_t)r); /* wraps as torch's int64 product does; checked below */
+    if (up && (r > 3037000499LL || C % rr)) {
         wk__error(WK_RUNTIME_ERROR,
                   "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
                   "upscale_factor, but input.size(-3)=%lld is not divisible by %lld",
-                  (long long)C, (long long)(r * r));
+                  (long long)C, (long long)rr);
         return NULL;
     }
     if (!up && H % r) {
@@ -248,6 +249,8 @@ static wk_tensor *shuffle(wk_tensor *self, int64_t r, bool up) {
                   (long long)W, (long long)r);
         return NULL;
     }
+    if (up && ((H && r > INT64_MAX / H) || (W && r > INT64_MAX / W)))
+        return WK_FAIL(WK_RUNTIME_ERROR, "numel: integer multiplication overflow");
     /* a strided view of self in the output's element order, then one copy */
     int64_t B = wk__prod(self->sizes, nd - 3);
     int64_t oshape[WK_MAX_DIM];
@@ -345,6 +348,8 @@ wk_tensor *wk_impl_im2col(wk_tensor *self, wk_intlist kernel_size, wk_intlist di
                   (long long)R.d[1], (long long)R.p[0], (long long)R.p[1], (long long)R.Ln[0], (long long)R.Ln[1]);
         return NULL;
     }
+    int64_t cs2[6] = {N, C, R.Kn[0], R.Kn[1], R.Ln[0], R.Ln[1]}; /* the output [N, C * K, L] must fit */
+    if (wk__check_sizes(6, cs2) < 0) return NULL;
     wk__nn_rel_finish(&R);
     int64_t oshape[3] = {N, C * R.Ksz, R.Lsz};
     wk_tensor *w = wk__nn_work(batched ? 3 : 2, batched ? oshape : oshape + 1);
@@ -397,6 +402,8 @@ wk_tensor *wk_impl_col2im(wk_tensor *self, wk_intlist output_size, wk_intlist ke
         wk__not_implemented_for("col2im_out_cpu", self->dtype);
         return NULL;
     }
+    int64_t osz4[4] = {N, CK / kprod, R.In[0], R.In[1]};
+    if (wk__check_sizes(4, osz4) < 0) return NULL;
     wk__nn_rel_finish(&R);
     int64_t C = CK / kprod;
     int64_t oshape[4] = {N, C, R.In[0], R.In[1]};

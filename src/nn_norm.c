@@ -107,7 +107,7 @@ int wk_impl_native_batch_norm(wk_tensor *input, wk_tensor *weight, wk_tensor *bi
     wk_dtype sd = stat_dtype(input->dtype);
     int64_t cs[1] = {training ? g.C : 0};
     wk_tensor *sm = wk__nn_work(1, cs), *si = wk__nn_work(1, cs);
-    if (sm && si && training) {
+    if (sm && si && training && g.C > 0) {
         memcpy(wk__nn_data(sm), mean, sizeof(double) * (size_t)g.C);
         memcpy(wk__nn_data(si), inv, sizeof(double) * (size_t)g.C);
     }
@@ -504,7 +504,8 @@ wk_tensor *wk_impl__nn_repeat_channels(wk_tensor *t, int64_t b) {
         return NULL;
     }
     size_t es = wk_dtype_size(t->dtype);
-    for (int64_t i = 0; i < b; i++) memcpy(wk__data(out) + (size_t)(i * C) * es, wk__data(c), (size_t)C * es);
+    if (C > 0)
+        for (int64_t i = 0; i < b; i++) memcpy(wk__data(out) + (size_t)(i * C) * es, wk__data(c), (size_t)C * es);
     wk_release(c);
     return out;
 }

@@ -120,6 +120,15 @@ static int pool_shape(const wk_tensor *x, const char *op, pool_geom *g, bool cei
         g->out[j] = pool_out(g->in[j], g->k[j], g->p[j], g->s[j], g->d[j], ceil_mode);
         if (g->out[j] < 1) small = true;
     }
+    if (!small) { /* the output's element count must fit before any product is formed */
+        int64_t shape[WK_MAX_DIM];
+        memcpy(shape, x->sizes, sizeof(int64_t) * (size_t)n);
+        for (int j = 0; j < nd; j++) shape[n - nd + j] = g->out[j];
+        if (wk__check_sizes(n, shape) < 0) {
+            wk_sb_free(&m);
+            return -1;
+        }
+    }
     if (small) {
         int64_t C = x->sizes[n - nd - 1];
         wk_sb_printf(&m, "Given input size: (%lld", (long long)C);
@@ -176,7 +185,7 @@ static int max_pool_fwd(wk_tensor *self, pool_geom *g, wk_tensor **outs) {
             for (int j = 0; j < g->nd; j++) {
                 int64_t start = oc[j] * g->s[j] - g->p[j], end = start + (g->k[j] - 1) * g->d[j] + 1;
                 if (end > g->in[j]) end = g->in[j];
-                while (start < 0) start += g->d[j];
+                if (start < 0) start += ((-start + g->d[j] - 1) / g->d[j]) * g->d[j]; /* first in-range tap */
                 st[j] = start;
                 cnt[j] = start < end ? (end - start + g->d[j] - 1) / g->d[j] : 0;
             }
@@ -462,10 +471,14 @@ static int adaptive_check(const wk_tensor *self, wk_intlist output_size, int nd,
     }
     g->nd = nd;
     g->P = wk__prod(self->sizes, self->ndim - nd);
+    int64_t shape[WK_MAX_DIM];
+    memcpy(shape, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
     for (int j = 0; j < nd; j++) {
         g->in[j] = self->sizes[self->ndim - nd + j];
         g->out[j] = output_size.data[j];
+        shape[self->ndim - nd + j] = g->out[j];
     }
+    if (wk__check_sizes(self->ndim, shape) < 0) return -1;
     geom_sizes(g);
     return 0;
 }

@@ -167,6 +167,11 @@ static int up_sizes(const wk_tensor *input, int nd, wk_intlist output_size, wk_f
     }
     bool ok = true;
     for (int j = 0; j < nd; j++) ok &= T->in[j] > 0 && T->out[j] > 0;
+    if (ok) {
+        int64_t shape[WK_MAX_DIM] = {input->sizes[0], input->sizes[1]};
+        for (int j = 0; j < nd; j++) shape[j + 2] = T->out[j];
+        if (wk__check_sizes(nd + 2, shape) < 0) return -1;
+    }
     if (!ok) {
         static const char *ax[3] = {"D", "H", "W"};
         wk_strbuf b = {0};
@@ -219,7 +224,8 @@ static wk_tensor *up_forward(wk_tensor *input, int nd, wk_intlist output_size, w
 wk_tensor *wk_impl__nn_upsample_backward(wk_tensor *grad, wk_intlist input_sizes, int64_t mode, bool align_corners,
                                          wk_floatlist scale_factors) {
     int nd = (int)input_sizes.len - 2;
-    if (nd < 1 || nd > 3 || grad->ndim != nd + 2) return WK_FAIL(WK_RUNTIME_ERROR, "upsample backward: bad sizes");
+    if (nd < 1 || nd > 3 || grad->ndim != nd + 2 || wk__check_sizes((int)input_sizes.len, input_sizes.data) < 0)
+        return wk__error_set() ? NULL : WK_FAIL(WK_RUNTIME_ERROR, "upsample backward: bad sizes");
     up_taps T;
     memset(&T, 0, sizeof T);
     T.nd = nd;
@@ -249,6 +255,8 @@ wk_tensor *wk_impl__nn_upsample_forward(wk_tensor *input, wk_intlist output_size
                                         wk_floatlist scale_factors) {
     int nd = input->ndim - 2;
     if (nd < 1 || nd > 3 || output_size.len != nd) return WK_FAIL(WK_RUNTIME_ERROR, "upsample: bad sizes");
+    for (int j = 0; j < nd; j++)
+        if (output_size.data[j] <= 0) return WK_FAIL(WK_RUNTIME_ERROR, "upsample: bad sizes");
     up_taps T;
     memset(&T, 0, sizeof T);
     T.nd = nd;
