@@ -140,22 +140,27 @@ PREDICATE(signbit, signbit(FLT(x)) != 0)
 PREDICATE(isreal, ((void)x, 1))
 
 /* ---- isclose: a == b, or (equal_nan and both nan), or |a - b| finite and <= atol + |rtol * b| ----
- * Floats compute in their own type (float16 through float); integers and bools compare their difference with a
- * float tolerance (torch computes the tolerance in the default float dtype). */
+ * torch computes this with tensor ops, and so does this kernel, step by step: for float16 / bfloat16 every
+ * intermediate is rounded to the dtype (rtol * b reads rtol as float, atol is rounded first, as their mul / add);
+ * integers and bools are compared in the default float. */
 typedef struct {
     double rtol, atol;
     bool equal_nan;
 } close_ctx;
-#define CLOSE_F(a, b)                                                                                           \
+#define CLOSE_F(a, b, R)                                                                                        \
     ((a) == (b) || (C->equal_nan && isnan(a) && isnan(b)) ||                                                    \
-     (isfinite(fabs((a) - (b))) &&                                                                              \
-      fabs((a) - (b)) <= (__typeof__(a))C->atol + fabs((__typeof__(a))C->rtol * (b))))
+     (isfinite(R(fabs((a) - (b)))) &&                                                                           \
+      R(fabs((a) - (b))) <= R(R((__typeof__(a))C->atol) + fabs(R((__typeof__(a))C->rtol * (b))))))
+#define R_ID(v) (v)
+#define R_F16(v) wk__half_to_float(wk__float_to_half(v))
+#define R_BF16(v) wk__bf16_to_float(wk__float_to_bf16(v))
+/* integral and bool: both sides in the default float (float32 here), as torch casts them */
 #define CLOSE_I(a, b)                                                                                           \
-    ((a) == (b) || (float)llabs((a) - (b)) <= (float)C->atol + fabsf((float)C->rtol * (float)(b)))
-WK_BINARY_LOOP_(close_k_FLOAT32, float, float, uint8_t, WK_LD_ID, WK_ST_B, close_ctx, CLOSE_F(a, b))
-WK_BINARY_LOOP_(close_k_FLOAT64, double, double, uint8_t, WK_LD_ID, WK_ST_B, close_ctx, CLOSE_F(a, b))
-WK_BINARY_LOOP_(close_k_FLOAT16, uint16_t, float, uint8_t, WK_LD_F16, WK_ST_B, close_ctx, CLOSE_F(a, b))
-WK_BINARY_LOOP_(close_k_BFLOAT16, uint16_t, float, uint8_t, WK_LD_BF16, WK_ST_B, close_ctx, CLOSE_F(a, b))
+    ((a) == (b) || fabsf((float)(a) - (float)(b)) <= (float)C->atol + fabsf((float)C->rtol * (float)(b)))
+WK_BINARY_LOOP_(close_k_FLOAT32, float, float, uint8_t, WK_LD_ID, WK_ST_B, close_ctx, CLOSE_F(a, b, R_ID))
+WK_BINARY_LOOP_(close_k_FLOAT64, double, double, uint8_t, WK_LD_ID, WK_ST_B, close_ctx, CLOSE_F(a, b, R_ID))
+WK_BINARY_LOOP_(close_k_FLOAT16, uint16_t, float, uint8_t, WK_LD_F16, WK_ST_B, close_ctx, CLOSE_F(a, b, R_F16))
+WK_BINARY_LOOP_(close_k_BFLOAT16, uint16_t, float, uint8_t, WK_LD_BF16, WK_ST_B, close_ctx, CLOSE_F(a, b, R_BF16))
 WK_BINARY_LOOP_(close_k_UINT8, uint8_t, int64_t, uint8_t, WK_LD_I, WK_ST_B, close_ctx, CLOSE_I(a, b))
 WK_BINARY_LOOP_(close_k_INT8, int8_t, int64_t, uint8_t, WK_LD_I, WK_ST_B, close_ctx, CLOSE_I(a, b))
 WK_BINARY_LOOP_(close_k_INT16, int16_t, int64_t, uint8_t, WK_LD_I, WK_ST_B, close_ctx, CLOSE_I(a, b))

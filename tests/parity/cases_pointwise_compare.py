@@ -156,3 +156,16 @@ cases("bitwise_not_out_dtype", lambda T, od: T.bitwise_not(T.tensor([1, 2], dtyp
       od=[D.int8, D.int64, D.float32])
 cases("compare_out_any_dtype", lambda T, od: (lambda o: (T.lt(T.tensor([1.0, 3.0]), 2.0, out=o), o))(T.zeros(2, dtype=od)),
       od=[D.float32, D.int64, D.uint8])
+# isclose follows torch's tensor-op recipe bit for bit: integers in the default float, float16 / bfloat16 rounded
+# at every step (near-boundary data from a fixed seed, the same lists on both sides)
+import random as _random  # noqa: E402
+_rng = _random.Random(20240611)
+_FA = [_rng.uniform(-10, 10) for _ in range(64)]
+_FB = [x * (1 + _rng.choice([1e-3, 1e-4, 5e-3, 0.0, -2e-3])) + _rng.choice([0.0, 1e-3, -1e-2]) for x in _FA]
+_IA = [_rng.randint(-128, 127) for _ in range(64)]
+_IB = [min(127, max(-128, x + _rng.randint(-3, 3))) if _rng.random() < 0.7 else _rng.randint(-128, 127) for x in _IA]
+cases("isclose_boundaries_float", lambda T, dtype, r, a: T.isclose(T.tensor(_FA, dtype=dtype), T.tensor(_FB, dtype=dtype), rtol=r, atol=a),
+      dtype=FLOATS, r=[1e-3, 0.01], a=[1e-3, 0.0])
+cases("isclose_boundaries_int", lambda T, dtype, r, a: T.isclose(T.tensor(_IA, dtype=dtype), T.tensor(_IB, dtype=dtype), rtol=r, atol=a),
+      dtype=[D.int8, D.int16, D.int32, D.int64], r=[0.5, 0.01], a=[1.0, 0.0])
+case("isclose_uint8_no_wrap", lambda T: T.isclose(T.tensor([0, 255, 3], dtype=T.uint8), T.tensor([255, 0, 5], dtype=T.uint8), atol=2))
