@@ -345,7 +345,15 @@ static wk_tensor *amax_amin(wk_tensor *self, wk_intlist dim, bool keepdim, bool 
                       name);
             return NULL;
         }
-        if (wk__check_nonempty_dims(self, mask, name) < 0) return NULL;
+        for (int64_t k = 0; k < dim.len; k++) { /* torch reports the dim as given (-1 stays -1) */
+            int64_t d;
+            wk__wrap_dim(dim.data[k], self->ndim, &d);
+            if (self->sizes[d] == 0) {
+                wk__error(WK_INDEX_ERROR, "%s(): Expected reduction dim %lld to have non-zero size.", name,
+                          (long long)dim.data[k]);
+                return NULL;
+            }
+        }
     }
     bool fl = wk_dtype_is_floating(self->dtype);
     wk_scalar init = fl ? wk_float(is_max ? -INFINITY : INFINITY) : wk_int(is_max ? INT64_MIN : INT64_MAX);
@@ -767,14 +775,17 @@ wk_tensor *wk_impl_linalg_vector_norm(wk_tensor *self, wk_scalar ord, wk_intlist
                       isinf(p) ? (p > 0 ? "inf" : "-inf") : ord.tag == WK_SCALAR_FLOAT ? "negative" : "negative");
             return NULL;
         }
-        for (int i = 0; i < self->ndim; i++)
-            if (mask[i] && self->sizes[i] == 0) {
+        for (int64_t k = 0; dim.data && k < dim.len; k++) { /* the dim as given (-1 stays -1) */
+            int64_t d;
+            wk__wrap_dim(dim.data[k], self->ndim, &d);
+            if (self->ndim && self->sizes[d] == 0) {
                 wk__error(WK_RUNTIME_ERROR,
-                          "linalg.vector_norm cannot compute the %s norm on the dimension %dbecause this dimension is "
-                          "empty and the operation does not have an identity",
-                          isinf(p) ? (p > 0 ? "inf" : "-inf") : "negative", i);
+                          "linalg.vector_norm cannot compute the %s norm on the dimension %lldbecause this dimension "
+                          "is empty and the operation does not have an identity",
+                          isinf(p) ? (p > 0 ? "inf" : "-inf") : "negative", (long long)dim.data[k]);
                 return NULL;
             }
+        }
     }
     wk_dtype out_dt = dtype != WK_DTYPE_NONE ? dtype : self->dtype;
     const wk_loop_fn *table;
@@ -1126,8 +1137,9 @@ static bool any_zero(const wk_tensor *t) {
 /* torch's prod_safe_zeros_backward: grad * (exclusive cumprod from the left * exclusive cumprod from the right),
  * along dim of inp (recorded ops, so differentiable again). */
 static wk_tensor *prod_safe_zeros_backward(wk_tensor *grad, wk_tensor *inp, int64_t dim) {
-    wk_cpool pool = {0};
     int64_t n = inp->sizes[dim], ones_size[WK_MAX_DIM];
+    if (n == 1) return wk_retain(grad); /* torch: the gradient of a one-element slice is grad itself */
+    wk_cpool pool = {0};
     memcpy(ones_size, inp->sizes, sizeof(int64_t) * (size_t)inp->ndim);
     ones_size[dim] = 1;
     wk_tensor *ones = P_(wk__full(inp->ndim, ones_size, grad->dtype, wk_int(1)));

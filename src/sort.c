@@ -544,10 +544,6 @@ static int select_dim(wk_tensor *self, int64_t dim, bool keepdim, sort_args *a, 
 int wk_impl_kthvalue(wk_tensor *self, int64_t k, int64_t dim, bool keepdim, wk_tensor **outs) {
     int64_t d;
     if (wk__wrap_dim(dim, self->ndim, &d) < 0) return -1;
-    if (self->dtype == WK_BOOL) {
-        wk__error(WK_NOT_IMPLEMENTED_ERROR, "\"kthvalue_cpu\" not implemented for 'Bool'");
-        return -1;
-    }
     bool mask[WK_MAX_DIM] = {0};
     if (self->ndim) mask[d] = true;
     if (wk__check_nonempty_dims(self, mask, "kthvalue") < 0) return -1;
@@ -556,11 +552,28 @@ int wk_impl_kthvalue(wk_tensor *self, int64_t k, int64_t dim, bool keepdim, wk_t
         wk__error(WK_RUNTIME_ERROR, "kthvalue(): selected number k out of range for dimension %lld", (long long)d);
         return -1;
     }
+    if (self->ndim == 0) { /* torch copies a 0-d input before looking at its dtype */
+        outs[0] = wk__clone(self);
+        outs[1] = wk__zeros(0, NULL, WK_INT64);
+        if (outs[0] && outs[1]) return 0;
+        wk_release(outs[0]);
+        wk_release(outs[1]);
+        return -1;
+    }
+    if (self->dtype == WK_BOOL) {
+        wk__error(WK_NOT_IMPLEMENTED_ERROR, "\"kthvalue_cpu\" not implemented for 'Bool'");
+        return -1;
+    }
     sort_args a = {.op = OP_KTH, .k = k};
     return select_dim(self, dim, keepdim, &a, "kthvalue", outs);
 }
 
 int wk_impl_median_dim(wk_tensor *self, int64_t dim, bool keepdim, wk_tensor **outs) {
+    int64_t d;
+    bool mask[WK_MAX_DIM] = {0};
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return -1;
+    if (self->ndim) mask[d] = true;
+    if (wk__check_nonempty_dims(self, mask, "median") < 0) return -1; /* before the dtype, as torch */
     if (self->dtype == WK_BOOL) {
         wk__error(WK_NOT_IMPLEMENTED_ERROR, "\"median_out\" not implemented for 'Bool'");
         return -1;
@@ -570,12 +583,17 @@ int wk_impl_median_dim(wk_tensor *self, int64_t dim, bool keepdim, wk_tensor **o
 }
 
 int wk_impl_nanmedian_dim(wk_tensor *self, int64_t dim, bool keepdim, wk_tensor **outs) {
+    int64_t d;
+    bool mask[WK_MAX_DIM] = {0};
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return -1;
+    if (self->ndim) mask[d] = true;
+    if (wk__check_nonempty_dims(self, mask, "median") < 0) return -1; /* before the dtype, as torch */
     if (self->dtype == WK_BOOL) {
         wk__error(WK_NOT_IMPLEMENTED_ERROR, "\"median_out\" not implemented for 'Bool'");
         return -1;
     }
     sort_args a = {.op = OP_NANMEDIAN};
-    return select_dim(self, dim, keepdim, &a, "nanmedian", outs);
+    return select_dim(self, dim, keepdim, &a, "median", outs); /* torch's message says median() */
 }
 
 int wk_impl_mode(wk_tensor *self, int64_t dim, bool keepdim, wk_tensor **outs) {

@@ -460,3 +460,8 @@ cases("matrix_norm_svd", lambda T, o: T.linalg.matrix_norm(T.tensor(A23), o), o=
       skip="wick: the spectral and nuclear matrix norms need linalg.svdvals, which wick does not compute yet")
 case("torch_norm_nuc", lambda T: T.norm(T.tensor(A23), "nuc"),
      skip="wick: the nuclear norm needs linalg.svdvals, which wick does not compute yet")
+error_case("amax_empty_dim_neg", lambda T: T.zeros(5, 0).amax(-1))
+error_case("amin_empty_dims_tuple", lambda T: T.zeros(5, 0).amin((0, -1)))
+error_case("max_empty_dim_neg", lambda T: T.zeros(5, 0).max(-1))
+error_case("norm_inf_empty_dim_neg", lambda T: T.zeros(5, 0).norm(float("inf"), -1))
+grad_case("prod_grad2_zero_size1_dim", lambda T, x: x.prod(1), [[0.0], [2.5], [-1.5]], order=2)

@@ -207,3 +207,9 @@ case("mode_out", lambda T: T.mode(T.tensor(MODE), out=(T.zeros(2), T.zeros(2, dt
 case("sort_out_type", lambda T: type(T.sort(T.tensor(A23), out=(T.zeros(0), T.zeros(0, dtype=T.int64)))).__name__)
 error_case("sort_out_wrong_index_dtype", lambda T: T.sort(T.tensor(A23), out=(T.zeros(2, 3), T.zeros(2, 3, dtype=T.int32))))
 error_case("topk_out_wrong_value_dtype", lambda T: T.topk(T.tensor(A23), 1, out=(T.zeros(2, 1, dtype=T.float64), T.zeros(2, 1, dtype=T.int64))))
+
+# edge orders of checks and messages (found by differential fuzzing)
+case("kthvalue_0d_bool", lambda T: T.tensor(True).kthvalue(1))
+error_case("nanmedian_empty_dim_message", lambda T: T.zeros(2, 0).nanmedian(1))
+error_case("median_bool_empty_dim", lambda T: T.zeros(0, dtype=T.bool).median(0))
+error_case("topk_0d_bool", lambda T: T.tensor(True).topk(1))
