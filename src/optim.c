@@ -13,7 +13,12 @@
  *   a * s, a / s, a + s     one rounding, with the Python scalar first cast to the tensor's type (not double)
  * Python-level scalars (bias corrections, step sizes) are doubles in torch, computed with the same formula and
  * the same libm pow() as CPython's float `**`; they are cast to the tensor's type where a tensor op takes them.
- * float16/bfloat16 tensors are computed in float (ATen's opmath type) and rounded back after every tensor op.
+ * float16/bfloat16 tensors are computed in float (ATen's opmath type) and rounded back after every tensor op, with
+ * two exceptions found the same way: a Python scalar added to a tensor (x + eps) is first rounded to the tensor's
+ * type, and add(a, b, alpha) is fused (with alpha rounded to the tensor's type) in ATen's 32-lane vector loop
+ * but computed in the storage type (alpha * b rounded, then the sum rounded) in its scalar tail, so the result
+ * depends on the element's position in the run: elements [0, n - n % 32) are vector elements. (A tensor large
+ * enough for ATen to split across threads gets a tail per chunk; wick assumes one run.)
  */
 #include "core.h"
 
@@ -133,16 +138,22 @@ typedef struct {
 static inline float optim_round_half(float x) { return wk__half_to_float(wk__float_to_half(x)); }
 static inline float optim_round_bf16(float x) { return wk__bf16_to_float(wk__float_to_bf16(x)); }
 
+/* float32, float64: add(a, b, alpha) is one fused multiply-add everywhere */
 #define T float
 #define SUF f32
 #define FMA fmaf
 #define SQRT torch_sqrtf
 #define R(x) (x)
+#define ADDA(a, b, al, vec) fmaf((al), (b), (a))
 #include "optim_kernels.h"
 #undef SUF
 #undef R
 #undef SQRT
-#define SQRT sqrtf /* float16/bfloat16 sqrt is ATen's own (correctly rounded in float), not MKL's */
+#undef ADDA
+/* float16/bfloat16: sqrt is ATen's own (correctly rounded in float), not MKL's; add(a, b, alpha) is fused in the
+ * vector loop but computed in the storage type (alpha * b rounded, then the sum) in the scalar tail */
+#define SQRT sqrtf
+#define ADDA(a, b, al, vec) ((vec) ? R(fmaf((al), (b), (a))) : R((a) + R((al) * (b))))
 #define SUF f16
 #define R(x) optim_round_half(x)
 #include "optim_kernels.h"
@@ -156,17 +167,20 @@ static inline float optim_round_bf16(float x) { return wk__bf16_to_float(wk__flo
 #undef FMA
 #undef SQRT
 #undef R
+#undef ADDA
 #define T double
 #define SUF f64
 #define FMA fma
 #define SQRT torch_sqrt
 #define R(x) (x)
+#define ADDA(a, b, al, vec) fma((al), (b), (a))
 #include "optim_kernels.h"
 #undef T
 #undef SUF
 #undef FMA
 #undef SQRT
 #undef R
+#undef ADDA
 
 /* ---- operands ----
  * A kernel sees contiguous arrays of its compute type (double for float64, float otherwise). A tensor that

@@ -38,12 +38,16 @@ def _set_grads(T, ps, k, dtype=None):
         p.grad = T.tensor(g, dtype=dtype if dtype is not None else p.dtype)
 
 
-def _train(T, name, kw, dtype=None, steps=STEPS, groups=None):
+def _train(T, name, kw, dtype=None, steps=STEPS, groups=None, data=None, grads=None):
     """Runs `steps` optimizer steps; returns the params (detached: their grads are inputs) and the state_dict."""
-    ps = _params(T, dtype)
+    ps = _params(T, dtype, data if data is not None else P)
     opt = getattr(T.optim, name)(groups(ps) if groups else ps, **kw)
     for k in range(steps):
-        _set_grads(T, ps, k)
+        if grads is None:
+            _set_grads(T, ps, k)
+        else:
+            for p, g in zip(ps, grads[k % len(grads)]):
+                p.grad = T.tensor(g, dtype=p.dtype)
         opt.step()
     return [p.detach() for p in ps], opt.state_dict()
 
@@ -819,3 +823,22 @@ error_case("sparse_adam_dense_grad", _sparse_adam_dense)
 case("sparse_adam_no_grads", lambda T: (lambda o: (o.step(), len(o.state))[1])(T.optim.SparseAdam(_params(T))))
 for _name_ in ["ASGD", "Rprop"]:
     error_case("capturable_on_cpu_" + _name_, lambda T, n=_name_: _capturable_step(T, n))
+
+
+# ---- float16 / bfloat16 --------------------------------------------------------------------------------------------
+# computed in float and rounded after every torch op; 70 elements = two full 32-lane vectors plus a tail, where
+# torch's add(alpha) rounds differently (Note [Optimiser arithmetic])
+P70 = [[_r.uniform(-2, 2) for _ in range(70)], _vals(5)]
+G70 = [[[_r.gauss(0.0, 1.0) * _r.choice((1e-2, 0.3, 1.0, 4.0)) for _ in range(70)], _grad_vals(5)] for _ in range(8)]
+_HALF_KW = {"SGD": dict(lr=0.05, momentum=0.9, weight_decay=0.01), "SGD_nesterov": dict(lr=0.05, momentum=0.9,
+                                                                                        nesterov=True),
+            "Adam": dict(lr=0.01, weight_decay=0.1), "AdamW": dict(lr=0.01, amsgrad=True),
+            "RMSprop": dict(lr=0.01, weight_decay=0.1), "RMSprop_momentum": dict(lr=0.01, momentum=0.5, centered=True),
+            "Adagrad": dict(lr=0.1, weight_decay=0.1), "Adadelta": dict(weight_decay=0.1), "Adamax": dict(lr=0.01),
+            "NAdam": dict(lr=0.01, weight_decay=0.1), "RAdam": dict(lr=0.01), "ASGD": dict(lr=0.05, t0=2),
+            "Rprop": {}}
+cases("half", lambda T, opt, dtype: _train(T, opt.split("_")[0], _HALF_KW[opt], dtype, steps=8, data=P70,
+                                           grads=G70),
+      opt=list(_HALF_KW), dtype=HALF, **EXACT)
+cases("half_small", lambda T, opt, dtype: _train(T, opt.split("_")[0], _HALF_KW[opt], dtype),
+      opt=["SGD", "Adam", "RMSprop", "Adadelta", "ASGD"], dtype=HALF, **EXACT)
