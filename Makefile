@@ -30,7 +30,7 @@ PYOBJ = $(patsubst pyext/%.c,$(BUILD)/pyobj/%.o,$(PYSRC)) $(BUILD)/pyobj/gen_py_
 PYEXT_DIR ?= .
 PYEXT = $(PYEXT_DIR)/wick/_C$(EXT_SUFFIX)
 
-.PHONY: example examples all lib python clean check deps test-c test-parity test-asan test-wasm test-install wasm
+.PHONY: example examples all lib python clean check deps test-c test-parity test-asan test-wasm test-install wasm bench bench-quick
 all: lib python examples
 examples: $(BUILD)/examples/mlp
 lib: $(BUILD)/libwick.a $(BUILD)/libwick.so
@@ -138,6 +138,16 @@ FORCE:
 # The README's first command: build and run the main example.
 example: all
 	PYTHONPATH=$(CURDIR) $(PYTHON) examples/train_digits.py
+
+# ---- speed (issue 5): wick vs torch side by side, and the GEMM alone in plain C ----
+$(BUILD)/bench/gemm_bench: bench/gemm_bench.c $(BUILD)/libwick.a $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 $(WARN) -Iinclude -Isrc -I$(BUILD)/gen $< $(BUILD)/libwick.a -lm -pthread -o $@
+bench: all $(BUILD)/bench/gemm_bench
+	$(BUILD)/bench/gemm_bench
+	$(PYTHON) bench/run.py
+bench-quick: all
+	$(PYTHON) bench/run.py --quick
 
 clean:
 	rm -rf $(BUILD) $(PYEXT)
