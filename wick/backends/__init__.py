@@ -11,3 +11,19 @@ mkldnn = types.SimpleNamespace(is_available=lambda: False, enabled=False)
 mkl = types.SimpleNamespace(is_available=lambda: False)
 openmp = types.SimpleNamespace(is_available=lambda: False)
 opt_einsum = types.SimpleNamespace(is_available=lambda: False, enabled=False, strategy=None)
+
+
+class _MhaBackend:
+    """torch.backends.mha: whether MultiheadAttention / TransformerEncoder(Layer) take their inference fast path."""
+
+    def __init__(self):
+        self._fastpath_enabled = True
+
+    def get_fastpath_enabled(self):
+        return self._fastpath_enabled
+
+    def set_fastpath_enabled(self, value):
+        self._fastpath_enabled = bool(value)
+
+
+mha = _MhaBackend()

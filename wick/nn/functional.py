@@ -950,7 +950,13 @@ def _sdpa_flash_ok(query, key, value, attn_mask, dropout_p, enable_gqa=False):
     if any(t.stride(-1) != 1 for t in (query, key, value)):
         return False
     if attn_mask is not None:
-        if attn_mask.dim() not in (2, 4):
+        # torch's check_attn_mask_shape: a mask that requires grad, or does not fit [B|1, H|1, L|1, S|1], goes to math
+        if attn_mask.requires_grad or attn_mask.dim() not in (2, 4):
+            return False
+        fits = [(attn_mask.size(-2), query.size(2)), (attn_mask.size(-1), key.size(2))]
+        if attn_mask.dim() == 4:
+            fits += [(attn_mask.size(0), query.size(0)), (attn_mask.size(1), query.size(1))]
+        if any(m != t and m != 1 for m, t in fits):
             return False
     return True
 
@@ -1001,3 +1007,283 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         return _torch._scaled_dot_product_flash_attention_for_cpu(query, key, value, dropout_p, is_causal,
                                                                    attn_mask=attn_mask, scale=scale)[0]
     return _sdpa_math(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
+
+
+# ---------------------------------------------------------------------------------------- multi-head attention
+def _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads):
+    """torch's rank checks of MultiheadAttention's inputs; True for batched (3-d) query, False for unbatched."""
+    if query.dim() == 3:
+        if key.dim() != 3 or value.dim() != 3:
+            raise AssertionError("For batched (3-D) `query`, expected `key` and `value` to be 3-D"
+                                 f" but found {key.dim()}-D and {value.dim()}-D tensors respectively")
+        if key_padding_mask is not None and key_padding_mask.dim() != 2:
+            raise AssertionError("For batched (3-D) `query`, expected `key_padding_mask` to be `None` or 2-D"
+                                 f" but found {key_padding_mask.dim()}-D tensor instead")
+        if attn_mask is not None and attn_mask.dim() not in (2, 3):
+            raise AssertionError("For batched (3-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D"
+                                 f" but found {attn_mask.dim()}-D tensor instead")
+        return True
+    if query.dim() == 2:
+        if key.dim() != 2 or value.dim() != 2:
+            raise AssertionError("For unbatched (2-D) `query`, expected `key` and `value` to be 2-D"
+                                 f" but found {key.dim()}-D and {value.dim()}-D tensors respectively")
+        if key_padding_mask is not None and key_padding_mask.dim() != 1:
+            raise AssertionError("For unbatched (2-D) `query`, expected `key_padding_mask` to be `None` or 1-D"
+                                 f" but found {key_padding_mask.dim()}-D tensor instead")
+        if attn_mask is not None:
+            if attn_mask.dim() not in (2, 3):
+                raise AssertionError("For unbatched (2-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D"
+                                     f" but found {attn_mask.dim()}-D tensor instead")
+            if attn_mask.dim() == 3:
+                want = (num_heads, query.shape[0], key.shape[0])
+                if attn_mask.shape != want:
+                    raise AssertionError(f"Expected `attn_mask` shape to be {want} but got {attn_mask.shape}")
+        return False
+    raise AssertionError(f"query should be unbatched 2D or batched 3D tensor but received {query.dim()}-D query tensor")
+
+
+def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_other=True):
+    """A bool mask becomes an additive float mask of target_type (-inf where True); float masks pass through."""
+    if mask is None:
+        return None
+    is_float = _torch.is_floating_point(mask)
+    if mask.dtype != _torch.bool and not is_float:
+        raise AssertionError(f"only bool and floating types of {mask_name} are supported")
+    if check_other and other_type is not None and mask.dtype != other_type:
+        warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. Use same type for both "
+                      "instead.", stacklevel=2)
+    if not is_float:
+        mask = _torch.zeros_like(mask, dtype=target_type).masked_fill_(mask, float("-inf"))
+    return mask
+
+
+def _none_or_dtype(input):
+    if input is None:
+        return None
+    if isinstance(input, _torch.Tensor):
+        return input.dtype
+    raise RuntimeError("input to _none_or_dtype() must be None or torch.Tensor")
+
+
+def _in_projection_packed(q, k, v, w, b=None):
+    """q, k, v [..., E] projected by the packed weight w [3E, E] (bias b [3E]); self- and encoder-decoder
+    attention project once and split, as torch does (same ops, same autograd graph)."""
+    E = q.size(-1)
+    if k is v:
+        if q is k:
+            # proj [..., 3E] -> [3, ..., E] (the packed q/k/v chunks first)
+            proj = linear(q, w, b).unflatten(-1, (3, E)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
+            return proj[0], proj[1], proj[2]
+        w_q, w_kv = w.split([E, E * 2])
+        b_q, b_kv = (None, None) if b is None else b.split([E, E * 2])
+        q_proj = linear(q, w_q, b_q)
+        # kv_proj [..., 2E] -> [2, ..., E]
+        kv_proj = linear(k, w_kv, b_kv).unflatten(-1, (2, E)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
+        return q_proj, kv_proj[0], kv_proj[1]
+    w_q, w_k, w_v = w.chunk(3)
+    b_q, b_k, b_v = (None, None, None) if b is None else b.chunk(3)
+    return linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)
+
+
+def _in_projection(q, k, v, w_q, w_k, w_v, b_q=None, b_k=None, b_v=None):
+    """Separate projections: w_q [Eq, Eq], w_k [Eq, Ek], w_v [Eq, Ev], biases [Eq]."""
+    Eq, Ek, Ev = q.size(-1), k.size(-1), v.size(-1)
+    for w, want, what in ((w_q, (Eq, Eq), "query"), (w_k, (Eq, Ek), "key"), (w_v, (Eq, Ev), "value")):
+        if w.shape != want:
+            raise AssertionError(f"expecting {what} weights shape of {want}, but got {w.shape}")
+    for b, what in ((b_q, "query"), (b_k, "key"), (b_v, "value")):
+        if b is not None and b.shape != (Eq,):
+            raise AssertionError(f"expecting {what} bias shape of {(Eq,)}, but got {b.shape}")
+    return linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)
+
+
+def _check_key_padding_mask(key_padding_mask, src_len, bsz):
+    if key_padding_mask.shape[0] != bsz:
+        raise AssertionError(f"Expected key_padded_mask.shape[0] to be {bsz}, but got {key_padding_mask.shape[0]}")
+    if key_padding_mask.shape[1] != src_len:
+        raise AssertionError(f"Expected key_padded_mask.shape[1] to be {src_len}, but got {key_padding_mask.shape[1]}")
+
+
+def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias,
+                                 bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias,
+                                 training=True, key_padding_mask=None, need_weights=True, attn_mask=None,
+                                 use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None,
+                                 v_proj_weight=None, static_k=None, static_v=None, average_attn_weights=True,
+                                 is_causal=False):
+    """Sequence-first multi-head attention (query [L, N, E] or [L, E]; key/value [S, N, E*] or [S, E*]) -> (output
+    [L, N, E], weights [N, L, S] / [N, H, L, S] or None), composed of linear/bmm/softmax/dropout or SDPA as torch."""
+    is_batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
+    if not is_batched:
+        # run as a batch of one at dim 1, squeezed again at the end
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    tgt_len, bsz, embed_dim = query.shape
+    src_len = key.shape[0]
+
+    key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask", _none_or_dtype(attn_mask), "attn_mask",
+                                       query.dtype)
+    if is_causal and attn_mask is None:
+        raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the Transformer module method "
+                           "`generate_square_subsequent_mask` to create this mask.")
+    if is_causal and key_padding_mask is None and not need_weights:
+        attn_mask = None     # SDPA applies the causal mask itself
+    else:
+        attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
+        if key_padding_mask is not None:
+            is_causal = False    # the merged mask is no longer causal
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but got {embed_dim}")
+    head_dim = embed_dim // num_heads
+    if head_dim * num_heads != embed_dim:
+        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    if use_separate_proj_weight:
+        if key.shape[:2] != value.shape[:2]:
+            raise AssertionError(f"key's sequence and batch dims {key.shape[:2]} do not match value's {value.shape[:2]}")
+    elif key.shape != value.shape:
+        raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
+
+    # in-projection: q [L, N, E], k/v [S, N, E]
+    if not use_separate_proj_weight:
+        if in_proj_weight is None:
+            raise AssertionError("use_separate_proj_weight is False but in_proj_weight is None")
+        q, k, v = _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
+    else:
+        for w, name in ((q_proj_weight, "q"), (k_proj_weight, "k"), (v_proj_weight, "v")):
+            if w is None:
+                raise AssertionError(f"use_separate_proj_weight is True but {name}_proj_weight is None")
+        b_q, b_k, b_v = (None, None, None) if in_proj_bias is None else in_proj_bias.chunk(3)
+        q, k, v = _in_projection(query, key, value, q_proj_weight, k_proj_weight, v_proj_weight, b_q, b_k, b_v)
+
+    # attn_mask -> [1 or N*H, L, S]
+    if attn_mask is not None:
+        if attn_mask.dim() == 2:
+            want = (tgt_len, src_len)
+            if attn_mask.shape != want:
+                raise RuntimeError(f"The shape of the 2D attn_mask is {attn_mask.shape}, but should be {want}.")
+            attn_mask = attn_mask.unsqueeze(0)
+        elif attn_mask.dim() == 3:
+            want = (bsz * num_heads, tgt_len, src_len)
+            if attn_mask.shape != want:
+                raise RuntimeError(f"The shape of the 3D attn_mask is {attn_mask.shape}, but should be {want}.")
+        else:
+            raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
+
+    # learned key/value biases appended along the sequence: k/v [S+1, N, E]
+    if bias_k is not None and bias_v is not None:
+        if static_k is not None:
+            raise AssertionError("bias cannot be added to static key.")
+        if static_v is not None:
+            raise AssertionError("bias cannot be added to static value.")
+        k = _torch.cat([k, bias_k.repeat(1, bsz, 1)])
+        v = _torch.cat([v, bias_v.repeat(1, bsz, 1)])
+        if attn_mask is not None:
+            attn_mask = pad(attn_mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = pad(key_padding_mask, (0, 1))
+    elif bias_k is not None:
+        raise AssertionError("bias_k is set but bias_v is None")
+    elif bias_v is not None:
+        raise AssertionError("bias_v is set but bias_k is None")
+
+    # heads into the batch: q [N*H, L, hd], k/v [N*H, S, hd]
+    q = q.view(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
+    if static_k is None:
+        k = k.view(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    else:
+        if static_k.size(0) != bsz * num_heads:
+            raise AssertionError(f"expecting static_k.size(0) of {bsz * num_heads}, but got {static_k.size(0)}")
+        if static_k.size(2) != head_dim:
+            raise AssertionError(f"expecting static_k.size(2) of {head_dim}, but got {static_k.size(2)}")
+        k = static_k
+    if static_v is None:
+        v = v.view(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    else:
+        if static_v.size(0) != bsz * num_heads:
+            raise AssertionError(f"expecting static_v.size(0) of {bsz * num_heads}, but got {static_v.size(0)}")
+        if static_v.size(2) != head_dim:
+            raise AssertionError(f"expecting static_v.size(2) of {head_dim}, but got {static_v.size(2)}")
+        v = static_v
+
+    if add_zero_attn:
+        zeros_shape = (bsz * num_heads, 1, head_dim)
+        k = _torch.cat([k, _torch.zeros(zeros_shape, dtype=k.dtype, device=k.device)], dim=1)
+        v = _torch.cat([v, _torch.zeros(zeros_shape, dtype=v.dtype, device=v.device)], dim=1)
+        if attn_mask is not None:
+            attn_mask = pad(attn_mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = pad(key_padding_mask, (0, 1))
+    src_len = k.size(1)
+
+    # key_padding_mask [N, S] merged into attn_mask [N*H, L or 1, S]
+    if key_padding_mask is not None:
+        _check_key_padding_mask(key_padding_mask, src_len, bsz)
+        key_padding_mask = (key_padding_mask.view(bsz, 1, 1, src_len).expand(-1, num_heads, -1, -1)
+                            .reshape(bsz * num_heads, 1, src_len))
+        attn_mask = key_padding_mask if attn_mask is None else attn_mask + key_padding_mask
+    if not training:
+        dropout_p = 0.0
+
+    if need_weights:
+        E = q.shape[2]
+        q_scaled = q * math.sqrt(1.0 / float(E))
+        if is_causal and attn_mask is None:
+            raise AssertionError("FIXME: is_causal not implemented for need_weights")
+        if attn_mask is not None:
+            weights = _torch.baddbmm(attn_mask, q_scaled, k.transpose(-2, -1))
+        else:
+            weights = _torch.bmm(q_scaled, k.transpose(-2, -1))
+        weights = softmax(weights, dim=-1)          # [N*H, L, S]
+        if dropout_p > 0.0:
+            weights = dropout(weights, p=dropout_p)
+        out = _torch.bmm(weights, v)                # [N*H, L, hd]
+        out = out.transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
+        out = linear(out, out_proj_weight, out_proj_bias)
+        out = out.view(tgt_len, bsz, out.size(1))
+        weights = weights.view(bsz, num_heads, tgt_len, src_len)
+        if average_attn_weights:
+            weights = weights.mean(dim=1)
+        if not is_batched:
+            out = out.squeeze(1)
+            weights = weights.squeeze(0)
+        return out, weights
+
+    # SDPA on [N, H, L, hd]; attn_mask [1, 1, L, S] or [N, H, L or 1, S]
+    if attn_mask is not None:
+        if attn_mask.size(0) == 1 and attn_mask.dim() == 3:
+            attn_mask = attn_mask.unsqueeze(0)
+        else:
+            attn_mask = attn_mask.view(bsz, num_heads, -1, src_len)
+    q = q.view(bsz, num_heads, tgt_len, head_dim)
+    k = k.view(bsz, num_heads, src_len, head_dim)
+    v = v.view(bsz, num_heads, src_len, head_dim)
+    out = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
+    out = out.permute(2, 0, 1, 3).reshape(bsz * tgt_len, embed_dim)
+    out = linear(out, out_proj_weight, out_proj_bias)
+    out = out.view(tgt_len, bsz, out.size(1))
+    if not is_batched:
+        out = out.squeeze(1)
+    return out, None
+
+
+def _native_multi_head_attention(query, embed_dim, num_heads, qkv_weight, qkv_bias, proj_weight, proj_bias,
+                                 mask=None, need_weights=True, average_attn_weights=True, mask_type=None):
+    """What torch's inference fast path (torch._native_multi_head_attention, self-attention on batch-first query
+    [B, L, E]) computes, as a composite: the additive mask (mask_type 1: [B, S]; 2: [B, H, L, S]) is applied
+    as is (no causal hint), rows that are masked everywhere give nan, and the output is contiguous."""
+    if query.numel() == 0:
+        return _torch.empty_like(query), None     # torch returns no weights for an empty batch or sequence
+    B, L, E = query.shape
+    head_dim = embed_dim // num_heads
+    # qkv [B, L, 3E] -> q/k/v [B, H, L, hd]
+    qkv = linear(query, qkv_weight, qkv_bias).view(B, L, 3, num_heads, head_dim).permute(2, 0, 3, 1, 4)
+    q, k, v = qkv[0], qkv[1], qkv[2]
+    scores = _torch.matmul(q * (1.0 / math.sqrt(head_dim)), k.transpose(-2, -1))   # [B, H, L, S]
+    if mask is not None:
+        scores = scores + (mask.view(B, 1, 1, L) if mask_type == 1 else mask)
+    weights = softmax(scores, dim=-1)
+    out = _torch.matmul(weights, v).transpose(1, 2).reshape(B, L, embed_dim)         # [B, L, E]
+    out = linear(out, proj_weight, proj_bias)
+    if not need_weights:
+        return out, None
+    return out, (weights.mean(dim=1) if average_attn_weights else weights)

@@ -32,3 +32,5 @@ from .padding import (  # noqa: F401
 )
 from .distance import PairwiseDistance, CosineSimilarity  # noqa: F401
 from .fold import Fold, Unfold  # noqa: F401
+from .activation import MultiheadAttention  # noqa: F401
+from .transformer import Transformer, TransformerEncoder, TransformerDecoder, TransformerEncoderLayer, TransformerDecoderLayer  # noqa: F401,E501

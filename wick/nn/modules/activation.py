@@ -4,11 +4,13 @@ import warnings
 import wick as torch
 from .. import functional as F, init
 from ..parameter import Parameter
+from .linear import NonDynamicallyQuantizableLinear
 from .module import Module
 
 __all__ = ['Threshold', 'ReLU', 'RReLU', 'Hardtanh', 'ReLU6', 'Sigmoid', 'Hardsigmoid', 'Tanh', 'SiLU', 'Mish',
            'Hardswish', 'ELU', 'CELU', 'SELU', 'GLU', 'GELU', 'Hardshrink', 'LeakyReLU', 'LogSigmoid', 'Softplus',
-           'Softshrink', 'PReLU', 'Softsign', 'Tanhshrink', 'Softmin', 'Softmax', 'Softmax2d', 'LogSoftmax']
+           'Softshrink', 'PReLU', 'Softsign', 'Tanhshrink', 'Softmin', 'Softmax', 'Softmax2d', 'LogSoftmax',
+           'MultiheadAttention']
 
 
 def _inplace_str(inplace, lead=', '):
@@ -357,3 +359,168 @@ class Softmax2d(Module):
 class LogSoftmax(_SoftmaxBase):
     def forward(self, input):
         return F.log_softmax(input, self.dim, _stacklevel=5)
+
+
+# ------------------------------------------------------------------------------------------ MultiheadAttention
+def _arg_requires_grad(x):
+    return x is not None and x.requires_grad
+
+
+class MultiheadAttention(Module):
+    """Multi-head attention; parameters, initialisation order and the eval-mode fast-path choice as torch's."""
+    __constants__ = ['batch_first']
+
+    def __init__(self, embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False, add_zero_attn=False,
+                 kdim=None, vdim=None, batch_first=False, device=None, dtype=None):
+        if embed_dim <= 0 or num_heads <= 0:
+            raise ValueError(f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} and "
+                             f"num_heads={num_heads} instead")
+        factory_kwargs = {'device': device, 'dtype': dtype}
+        super().__init__()
+        self.embed_dim = embed_dim
+        self.kdim = kdim if kdim is not None else embed_dim
+        self.vdim = vdim if vdim is not None else embed_dim
+        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
+        self.num_heads = num_heads
+        self.dropout = dropout
+        self.batch_first = batch_first
+        self.head_dim = embed_dim // num_heads
+        if self.head_dim * num_heads != self.embed_dim:
+            raise AssertionError("embed_dim must be divisible by num_heads")
+        if not self._qkv_same_embed_dim:
+            self.q_proj_weight = Parameter(torch.empty((embed_dim, embed_dim), **factory_kwargs))
+            self.k_proj_weight = Parameter(torch.empty((embed_dim, self.kdim), **factory_kwargs))
+            self.v_proj_weight = Parameter(torch.empty((embed_dim, self.vdim), **factory_kwargs))
+            self.register_parameter('in_proj_weight', None)
+        else:
+            self.in_proj_weight = Parameter(torch.empty((3 * embed_dim, embed_dim), **factory_kwargs))
+            self.register_parameter('q_proj_weight', None)
+            self.register_parameter('k_proj_weight', None)
+            self.register_parameter('v_proj_weight', None)
+        if bias:
+            self.in_proj_bias = Parameter(torch.empty(3 * embed_dim, **factory_kwargs))
+        else:
+            self.register_parameter('in_proj_bias', None)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias, **factory_kwargs)
+        if add_bias_kv:
+            self.bias_k = Parameter(torch.empty((1, 1, embed_dim), **factory_kwargs))
+            self.bias_v = Parameter(torch.empty((1, 1, embed_dim), **factory_kwargs))
+        else:
+            self.bias_k = self.bias_v = None
+        self.add_zero_attn = add_zero_attn
+        self._reset_parameters()
+
+    def _reset_parameters(self):
+        if self._qkv_same_embed_dim:
+            init.xavier_uniform_(self.in_proj_weight)
+        else:
+            init.xavier_uniform_(self.q_proj_weight)
+            init.xavier_uniform_(self.k_proj_weight)
+            init.xavier_uniform_(self.v_proj_weight)
+        if self.in_proj_bias is not None:
+            init.constant_(self.in_proj_bias, 0.0)
+            init.constant_(self.out_proj.bias, 0.0)
+        if self.bias_k is not None:
+            init.xavier_normal_(self.bias_k)
+        if self.bias_v is not None:
+            init.xavier_normal_(self.bias_v)
+
+    def __setstate__(self, state):
+        if '_qkv_same_embed_dim' not in state:
+            state['_qkv_same_embed_dim'] = True
+        super().__setstate__(state)
+
+    def _why_not_fast_path(self, query, key, value, key_padding_mask, attn_mask, float_masks):
+        """torch's reasons (in its order) for leaving the inference fast path; '' when it is taken.  float_masks:
+        the caller gave a floating-point mask (the reason torch starts from, kept when no later check fires)."""
+        is_batched = query.dim() == 3
+        if not torch.backends.mha.get_fastpath_enabled():
+            return "torch.backends.mha.get_fastpath_enabled() was not True"
+        if not is_batched:
+            return f"input not batched; expected query.dim() of 3 but got {query.dim()}"
+        if query is not key or key is not value:
+            return "non-self attention was used (query, key, and value are not the same Tensor)"
+        if self.in_proj_bias is not None and query.dtype != self.in_proj_bias.dtype:
+            return f"dtypes of query ({query.dtype}) and self.in_proj_bias ({self.in_proj_bias.dtype}) don't match"
+        if self.in_proj_weight is None:
+            return "in_proj_weight was None"
+        if query.dtype != self.in_proj_weight.dtype:
+            return f"dtypes of query ({query.dtype}) and self.in_proj_weight ({self.in_proj_weight.dtype}) don't match"
+        if self.training:
+            return "training is enabled"
+        if self.num_heads % 2 != 0:
+            return "self.num_heads is not even"
+        if not self.batch_first:
+            return "batch_first was not True"
+        if self.bias_k is not None:
+            return "self.bias_k was not None"
+        if self.bias_v is not None:
+            return "self.bias_v was not None"
+        if self.add_zero_attn:
+            return "add_zero_attn was enabled"
+        if not self._qkv_same_embed_dim:
+            return "_qkv_same_embed_dim was not True"
+        tensor_args = (query, key, value, self.in_proj_weight, self.in_proj_bias, self.out_proj.weight,
+                       self.out_proj.bias)
+        if torch.is_grad_enabled() and any(_arg_requires_grad(x) for x in tensor_args):
+            return ("grad is enabled and at least one of query or the input/output projection weights or biases "
+                    "requires_grad")
+        return "floating-point masks are not supported for fast path." if float_masks else ""
+
+    def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
+                average_attn_weights=True, is_causal=False):
+        float_masks = ((attn_mask is not None and torch.is_floating_point(attn_mask))
+                       or (key_padding_mask is not None and torch.is_floating_point(key_padding_mask)))
+        is_batched = query.dim() == 3
+        key_padding_mask = F._canonical_mask(key_padding_mask, "key_padding_mask", F._none_or_dtype(attn_mask),
+                                             "attn_mask", query.dtype)
+        attn_mask = F._canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
+        if not self._why_not_fast_path(query, key, value, key_padding_mask, attn_mask, float_masks):
+            merged_mask, mask_type = self.merge_masks(attn_mask, key_padding_mask, query)
+            if self.in_proj_bias is not None and self.in_proj_weight is not None:
+                return F._native_multi_head_attention(query, self.embed_dim, self.num_heads, self.in_proj_weight,
+                                                      self.in_proj_bias, self.out_proj.weight, self.out_proj.bias,
+                                                      merged_mask, need_weights, average_attn_weights, mask_type)
+        if self.batch_first and is_batched:
+            # keep the identities (query is key is value) that pick the packed projection
+            if key is value:
+                if query is key:
+                    query = key = value = query.transpose(1, 0)
+                else:
+                    query, key = (x.transpose(1, 0) for x in (query, key))
+                    value = key
+            else:
+                query, key, value = (x.transpose(1, 0) for x in (query, key, value))
+        extra = {}
+        if not self._qkv_same_embed_dim:
+            extra = dict(use_separate_proj_weight=True, q_proj_weight=self.q_proj_weight,
+                         k_proj_weight=self.k_proj_weight, v_proj_weight=self.v_proj_weight)
+        attn_output, attn_output_weights = F.multi_head_attention_forward(
+            query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias, self.bias_k,
+            self.bias_v, self.add_zero_attn, self.dropout, self.out_proj.weight, self.out_proj.bias,
+            training=self.training, key_padding_mask=key_padding_mask, need_weights=need_weights,
+            attn_mask=attn_mask, average_attn_weights=average_attn_weights, is_causal=is_causal, **extra)
+        if self.batch_first and is_batched:
+            return attn_output.transpose(1, 0), attn_output_weights
+        return attn_output, attn_output_weights
+
+    def merge_masks(self, attn_mask, key_padding_mask, query):
+        """The fast path's one mask: key_padding_mask [B, S] alone (type 1), or attn_mask expanded to [B, H, L, L]
+        plus the key padding (type 2); (None, None) without masks."""
+        mask_type = None
+        merged_mask = None
+        if key_padding_mask is not None:
+            mask_type = 1
+            merged_mask = key_padding_mask
+        if attn_mask is not None:
+            batch_size, seq_len, _ = query.shape
+            mask_type = 2
+            if attn_mask.dim() == 3:
+                attn_mask_expanded = attn_mask.view(batch_size, -1, seq_len, seq_len)
+            else:
+                attn_mask_expanded = attn_mask.view(1, 1, seq_len, seq_len).expand(batch_size, self.num_heads, -1, -1)
+            merged_mask = attn_mask_expanded
+            if key_padding_mask is not None:
+                merged_mask = attn_mask_expanded + key_padding_mask.view(batch_size, 1, 1, seq_len).expand(
+                    -1, self.num_heads, -1, -1)
+        return merged_mask, mask_type

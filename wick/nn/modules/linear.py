@@ -46,6 +46,10 @@ class Linear(Module):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
 
 
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """Linear under another name (MultiheadAttention.out_proj), as torch keeps it for its quantization tooling."""
+
 class Bilinear(Module):
     __constants__ = ['in1_features', 'in2_features', 'out_features']
 

@@ -1,0 +1,371 @@
+"""nn.MultiheadAttention, F.multi_head_attention_forward, nn.Transformer(Encoder|Decoder)(Layer): seeded parameters
+(torch's draws bit for bit), forward values in training and eval mode (the inference fast paths included), masks of
+every kind, dropout's random stream, gradients of inputs and parameters, printouts, warnings and errors."""
+from .harness import *  # noqa: F401,F403
+
+
+def _seq(L, N, E, k=0):
+    """[L, N, E] distinct, uneven values (N=None: [L, E])."""
+    def v(l, n, e):
+        return round(((l * 7 + n * 5 + e * 3 + k * 11) % 13 - 6) * 0.23 + 0.05 * e - 0.03 * l + 0.01 * k, 4)
+    if N is None:
+        return [[v(l, 0, e) for e in range(E)] for l in range(L)]
+    return [[[v(l, n, e) for e in range(E)] for n in range(N)] for l in range(L)]
+
+
+def _bf(x):
+    """[L, N, E] list -> [N, L, E] list."""
+    return [[x[l][n] for l in range(len(x))] for n in range(len(x[0]))]
+
+
+Q = _seq(3, 2, 4)           # [L=3, N=2, E=4]
+KV = _seq(5, 2, 4, 1)       # [S=5, N=2, E=4]
+V2 = _seq(5, 2, 4, 2)
+K3 = _seq(5, 2, 3, 3)       # kdim 3
+V5 = _seq(5, 2, 5, 4)       # vdim 5
+Q1 = _seq(3, None, 4)       # unbatched [L, E]
+KV1 = _seq(5, None, 4, 1)
+
+AM_B = [[False, True, False, False, True], [False, False, True, False, False], [True, False, False, False, False]]
+AM_F = [[0.0, -1.5, 0.25, 0.0, -0.5], [0.3, 0.0, -2.0, 0.1, 0.0], [-0.7, 0.0, 0.0, 0.4, -1.0]]
+KPM_B = [[False, False, True, False, True], [False, True, False, False, False]]
+KPM_F = [[0.0, 0.0, -1.25, 0.0, -0.5], [0.0, -2.0, 0.0, 0.75, 0.0]]
+SAM_B = [[False, True, True], [False, False, True], [False, False, False]]    # square causal (bool)
+SKPM_B = [[False, False, True], [False, True, True]]                           # left-aligned padding for L=3
+
+
+def nn(T):
+    return T.nn
+
+
+def _mha(T, E=4, H=2, **kw):
+    return T.nn.MultiheadAttention(E, H, **kw)
+
+
+def _wsum(T, out):
+    n = out.numel()
+    return (out * T.tensor(weights(n), dtype=out.dtype).reshape(out.shape)).sum()
+
+
+def _pgrads(T, m, outs):
+    """Backprop the weighted sum of outs into m's parameters; -> [(name, grad)] (None stays None)."""
+    loss = sum(_wsum(T, o) for o in outs if o is not None and o.requires_grad)
+    loss.backward()
+    return [(n, p.grad) for n, p in m.named_parameters()]
+
+
+def _run(T, ctor=None, fwd=None, q=Q, k=None, v=None, train=True, masks=None, no_grad=False, bf=False, self_attn=False,
+         ret="out"):
+    """Build MultiheadAttention(**ctor) (seeded), call it on tensors from lists and return its outputs.
+    masks: dict name -> (list, dtype name); k/v None: self attention (the same tensor) when self_attn."""
+    m = T.nn.MultiheadAttention(**dict(dict(embed_dim=4, num_heads=2), **(ctor or {})))
+    if not train:
+        m.eval()
+    cv = (lambda x: _bf(x)) if bf else (lambda x: x)
+    query = T.tensor(cv(q))
+    if self_attn:
+        key = value = query
+    else:
+        key = T.tensor(cv(k if k is not None else KV))
+        value = key if v is None else T.tensor(cv(v))
+    kw = dict(fwd or {})
+    for name, (data, dt) in (masks or {}).items():
+        kw[name] = T.tensor(data, dtype=getattr(T, dt))
+    if no_grad:
+        with T.no_grad():
+            o, w = m(query, key, value, **kw)
+    else:
+        o, w = m(query, key, value, **kw)
+    if ret == "grads":
+        return o, w, _pgrads(T, m, [o, w])
+    return o, w
+
+
+# ------------------------------------------------------------------------------------------ construction
+CTORS = {
+    "default": {},
+    "nobias": {"bias": False},
+    "bias_kv": {"add_bias_kv": True},
+    "kvdim": {"kdim": 3, "vdim": 5},
+    "kdim_only": {"kdim": 3},
+    "h4_e8": {"embed_dim": 8, "num_heads": 4},
+    "zero_attn_bias_kv_nobias": {"add_bias_kv": True, "add_zero_attn": True, "bias": False},
+    "double": {"dtype": "float64"},
+}
+
+
+def _ctor(T, kw):
+    kw = dict(kw)
+    if "dtype" in kw:
+        kw["dtype"] = getattr(T, kw["dtype"])
+    return T.nn.MultiheadAttention(**dict(dict(embed_dim=4, num_heads=2), **kw))
+
+
+for _n, _kw in CTORS.items():
+    case(f"mha_params_seeded[{_n}]", lambda T, kw=_kw: list(_ctor(T, kw).named_parameters()))
+    case(f"mha_attrs[{_n}]", lambda T, kw=_kw: (lambda m: (m.embed_dim, m.kdim, m.vdim, m._qkv_same_embed_dim, m.num_heads,
+                                                          m.head_dim, m.dropout, m.batch_first, m.add_zero_attn,
+                                                          m.in_proj_weight is None, m.bias_k is None,
+                                                          list(m.state_dict().keys())))(_ctor(T, kw)))
+    print_case(f"mha_repr[{_n}]", lambda T, kw=_kw: _ctor(T, kw))
+print_case("mha_out_proj_repr", lambda T: T.nn.MultiheadAttention(6, 3, bias=False).out_proj)
+case("mha_out_proj_type", lambda T: (type(T.nn.MultiheadAttention(4, 2).out_proj).__name__,
+                                     isinstance(T.nn.MultiheadAttention(4, 2).out_proj, T.nn.Linear)))
+case("mha_constants", lambda T: T.nn.MultiheadAttention.__constants__)
+error_case("mha_embed_zero", lambda T: T.nn.MultiheadAttention(0, 2))
+error_case("mha_heads_neg", lambda T: T.nn.MultiheadAttention(4, -1))
+error_case("mha_not_divisible", lambda T: T.nn.MultiheadAttention(5, 2))
+
+# ------------------------------------------------------------------------------------------ forward (training mode)
+FWD = {
+    "self_weights": dict(self_attn=True),
+    "self_noweights": dict(self_attn=True, fwd={"need_weights": False}),
+    "self_per_head": dict(self_attn=True, fwd={"average_attn_weights": False}),
+    "cross": dict(),
+    "cross_noweights": dict(fwd={"need_weights": False}),
+    "kv_distinct": dict(v=V2),
+    "kv_distinct_noweights": dict(v=V2, fwd={"need_weights": False}),
+    "kvdim": dict(ctor={"kdim": 3, "vdim": 5}, k=K3, v=V5),
+    "kvdim_noweights": dict(ctor={"kdim": 3, "vdim": 5}, k=K3, v=V5, fwd={"need_weights": False}),
+    "kvdim_per_head": dict(ctor={"kdim": 3, "vdim": 5}, k=K3, v=V5, fwd={"average_attn_weights": False}),
+    "nobias": dict(ctor={"bias": False}),
+    "nobias_noweights": dict(ctor={"bias": False}, fwd={"need_weights": False}),
+    "bias_kv": dict(ctor={"add_bias_kv": True}),
+    "bias_kv_noweights": dict(ctor={"add_bias_kv": True}, fwd={"need_weights": False}),
+    "zero_attn": dict(ctor={"add_zero_attn": True}),
+    "zero_attn_noweights": dict(ctor={"add_zero_attn": True}, fwd={"need_weights": False}),
+    "bias_kv_zero_attn_masks": dict(ctor={"add_bias_kv": True, "add_zero_attn": True},
+                                    masks={"attn_mask": (AM_B, "bool"), "key_padding_mask": (KPM_B, "bool")}),
+    "bias_kv_zero_attn_masks_noweights": dict(ctor={"add_bias_kv": True, "add_zero_attn": True},
+                                              masks={"attn_mask": (AM_F, "float32"), "key_padding_mask": (KPM_F, "float32")},
+                                              fwd={"need_weights": False}),
+    "h1": dict(ctor={"num_heads": 1}),
+    "h4_e8": dict(ctor={"embed_dim": 8, "num_heads": 4}, q=_seq(3, 2, 8), k=_seq(5, 2, 8, 1)),
+    "batch_first_self": dict(ctor={"batch_first": True}, self_attn=True, bf=True),
+    "batch_first_cross": dict(ctor={"batch_first": True}, bf=True),
+    "batch_first_kv_distinct": dict(ctor={"batch_first": True}, bf=True, v=V2, fwd={"need_weights": False}),
+    "am2_bool": dict(masks={"attn_mask": (AM_B, "bool")}),
+    "am2_bool_noweights": dict(masks={"attn_mask": (AM_B, "bool")}, fwd={"need_weights": False}),
+    "am2_float": dict(masks={"attn_mask": (AM_F, "float32")}),
+    "am2_float_noweights": dict(masks={"attn_mask": (AM_F, "float32")}, fwd={"need_weights": False}),
+    "am3_bool": dict(masks={"attn_mask": ([AM_B, AM_B[::-1], AM_B[1:] + AM_B[:1], AM_B], "bool")}),
+    "am3_float_noweights": dict(masks={"attn_mask": ([AM_F, AM_F[::-1], AM_F[1:] + AM_F[:1], AM_F], "float32")},
+                                fwd={"need_weights": False}),
+    "kpm_bool": dict(masks={"key_padding_mask": (KPM_B, "bool")}),
+    "kpm_bool_noweights": dict(masks={"key_padding_mask": (KPM_B, "bool")}, fwd={"need_weights": False}),
+    "kpm_float": dict(masks={"key_padding_mask": (KPM_F, "float32")}),
+    "kpm_float_per_head": dict(masks={"key_padding_mask": (KPM_F, "float32")}, fwd={"average_attn_weights": False}),
+    "both_bool": dict(masks={"attn_mask": (AM_B, "bool"), "key_padding_mask": (KPM_B, "bool")}),
+    "both_float_noweights": dict(masks={"attn_mask": (AM_F, "float32"), "key_padding_mask": (KPM_F, "float32")},
+                                 fwd={"need_weights": False}),
+    "causal_self": dict(self_attn=True, masks={"attn_mask": (SAM_B, "bool")}, fwd={"is_causal": True}),
+    "causal_self_noweights": dict(self_attn=True, masks={"attn_mask": (SAM_B, "bool")},
+                                  fwd={"is_causal": True, "need_weights": False}),
+    "causal_self_kpm_noweights": dict(self_attn=True, masks={"attn_mask": (SAM_B, "bool"),
+                                                             "key_padding_mask": (SKPM_B, "bool")},
+                                      fwd={"is_causal": True, "need_weights": False}),
+    # the hint is trusted: with need_weights=False and no padding mask SDPA applies its own causal mask
+    "causal_hint_wrong_mask_noweights": dict(self_attn=True, masks={"attn_mask": ([[False] * 3] * 3, "bool")},
+                                             fwd={"is_causal": True, "need_weights": False}),
+    "fully_masked_row": dict(masks={"attn_mask": ([[True] * 5, AM_B[1], AM_B[2]], "bool")}),
+    "fully_masked_row_noweights": dict(masks={"attn_mask": ([[True] * 5, AM_B[1], AM_B[2]], "bool")},
+                                       fwd={"need_weights": False}),
+    "unbatched": dict(q=Q1, k=KV1),
+    "unbatched_noweights": dict(q=Q1, k=KV1, fwd={"need_weights": False}),
+    "unbatched_per_head": dict(q=Q1, k=KV1, fwd={"average_attn_weights": False}),
+    "unbatched_kpm_am3": dict(q=Q1, k=KV1, masks={"key_padding_mask": (KPM_B[0], "bool"),
+                                                  "attn_mask": ([AM_B, AM_B[::-1]], "bool")}),
+    "unbatched_kpm_am3_noweights": dict(q=Q1, k=KV1, masks={"key_padding_mask": (KPM_F[0], "float32"),
+                                                            "attn_mask": ([AM_F, AM_F[::-1]], "float32")},
+                                        fwd={"need_weights": False}),
+    "unbatched_batch_first": dict(ctor={"batch_first": True}, q=Q1, k=KV1),
+    "unbatched_bias_kv_zero_attn": dict(ctor={"add_bias_kv": True, "add_zero_attn": True}, q=Q1, k=KV1,
+                                        masks={"key_padding_mask": (KPM_B[1], "bool")}),
+}
+for _n, _kw in FWD.items():
+    case(f"mha_fwd[{_n}]", lambda T, kw=_kw: _run(T, **kw))
+    case(f"mha_fwd_grads[{_n}]", lambda T, kw=_kw: _run(T, ret="grads", **kw))
+
+# mismatched mask dtypes: torch's deprecation warning (and the values)
+case("mha_mismatched_masks_warn", lambda T: _run(T, masks={"attn_mask": (AM_F, "float32"), "key_padding_mask": (KPM_B, "bool")}),
+     warns=True)
+case("mha_mismatched_masks_warn2", lambda T: _run(T, masks={"attn_mask": (AM_B, "bool"), "key_padding_mask": (KPM_F, "float32")},
+                                                  fwd={"need_weights": False}), warns=True)
+case("mha_same_masks_nowarn", lambda T: _run(T, masks={"attn_mask": (AM_B, "bool"), "key_padding_mask": (KPM_B, "bool")}),
+     warns=True)
+
+# errors in forward
+error_case("mha_causal_without_mask", lambda T: _run(T, self_attn=True, fwd={"is_causal": True}))
+error_case("mha_query_4d", lambda T: _mha(T)(T.ones(1, 2, 3, 4), T.ones(1, 2, 3, 4), T.ones(1, 2, 3, 4)))
+error_case("mha_query_1d", lambda T: _mha(T)(T.ones(4), T.ones(4), T.ones(4)))
+error_case("mha_batched_key_2d", lambda T: _mha(T)(T.ones(3, 2, 4), T.ones(5, 4), T.ones(5, 4)))
+error_case("mha_unbatched_key_3d", lambda T: _mha(T)(T.ones(3, 4), T.ones(5, 1, 4), T.ones(5, 1, 4)))
+error_case("mha_kpm_1d_batched", lambda T: _mha(T)(T.ones(3, 2, 4), T.ones(5, 2, 4), T.ones(5, 2, 4),
+                                                   key_padding_mask=T.zeros(5, dtype=T.bool)))
+error_case("mha_kpm_2d_unbatched", lambda T: _mha(T)(T.ones(3, 4), T.ones(5, 4), T.ones(5, 4),
+                                                     key_padding_mask=T.zeros(1, 5, dtype=T.bool)))
+error_case("mha_am_1d", lambda T: _mha(T)(T.ones(3, 2, 4), T.ones(5, 2, 4), T.ones(5, 2, 4), attn_mask=T.zeros(5)))
+error_case("mha_am_4d_unbatched", lambda T: _mha(T)(T.ones(3, 4), T.ones(5, 4), T.ones(5, 4), attn_mask=T.zeros(1, 2, 3, 5)))
+error_case("mha_am3_unbatched_shape", lambda T: _mha(T)(T.ones(3, 4), T.ones(5, 4), T.ones(5, 4), attn_mask=T.zeros(3, 3, 5)))
+error_case("mha_am2_shape", lambda T: _mha(T)(T.ones(3, 2, 4), T.ones(5, 2, 4), T.ones(5, 2, 4), attn_mask=T.zeros(3, 4)))
+error_case("mha_am3_shape", lambda T: _mha(T)(T.ones(3, 2, 4), T.ones(5, 2, 4), T.ones(5, 2, 4), attn_mask=T.zeros(2, 3, 5)))
+error_case("mha_kpm_shape0", lambda T: _mha(T)(T.ones(3, 2, 4), T.ones(5, 2, 4), T.ones(5, 2, 4),
+                                               key_padding_mask=T.zeros(3, 5, dtype=T.bool)))
+error_case("mha_kpm_shape1", lambda T: _mha(T)(T.ones(3, 2, 4), T.ones(5, 2, 4), T.ones(5, 2, 4),
+                                               key_padding_mask=T.zeros(2, 4, dtype=T.bool)))
+error_case("mha_int_mask", lambda T: _mha(T)(T.ones(3, 2, 4), T.ones(5, 2, 4), T.ones(5, 2, 4), attn_mask=T.zeros(3, 5, dtype=T.int64)))
+error_case("mha_int_kpm", lambda T: _mha(T)(T.ones(3, 2, 4), T.ones(5, 2, 4), T.ones(5, 2, 4),
+                                            key_padding_mask=T.zeros(2, 5, dtype=T.int32)))
+error_case("mha_embed_mismatch", lambda T: _mha(T)(T.ones(3, 2, 6), T.ones(5, 2, 6), T.ones(5, 2, 6)))
+error_case("mha_kv_shape_mismatch", lambda T: _mha(T)(T.ones(3, 2, 4), T.ones(5, 2, 4), T.ones(4, 2, 4)))
+error_case("mha_kdim_mismatch", lambda T: _mha(T, kdim=3, vdim=5)(T.ones(3, 2, 4), T.ones(5, 2, 4), T.ones(5, 2, 5)))
+error_case("mha_kv_seq_mismatch_sep", lambda T: _mha(T, kdim=3, vdim=5)(T.ones(3, 2, 4), T.ones(5, 2, 3), T.ones(4, 2, 5)))
+error_case("mha_dtype_mismatch", lambda T: _mha(T)(T.ones(3, 2, 4, dtype=T.float64), T.ones(5, 2, 4, dtype=T.float64),
+                                                   T.ones(5, 2, 4, dtype=T.float64)))
+
+# ------------------------------------------------------------------------------------------ eval mode: the fast path
+EVAL = {
+    "plain": dict(),
+    "noweights": dict(fwd={"need_weights": False}),
+    "per_head": dict(fwd={"average_attn_weights": False}),
+    "kpm_bool": dict(masks={"key_padding_mask": (SKPM_B, "bool")}),
+    "kpm_float_noweights": dict(masks={"key_padding_mask": ([[0.0, -0.5, 0.25], [0.0, 0.0, -3.0]], "float32")},
+                                fwd={"need_weights": False}),
+    "am2_bool": dict(masks={"attn_mask": (SAM_B, "bool")}),
+    "am3_float": dict(masks={"attn_mask": ([[[0.1 * (i - j) + 0.05 * h for j in range(3)] for i in range(3)]
+                                            for h in range(4)], "float32")}),
+    "am_kpm": dict(masks={"attn_mask": (SAM_B, "bool"), "key_padding_mask": (SKPM_B, "bool")}),
+    # the fast path does not look at is_causal: without a mask, attention is unmasked
+    "causal_no_mask": dict(fwd={"is_causal": True}),
+    "causal_no_mask_noweights": dict(fwd={"is_causal": True, "need_weights": False}),
+    # rows masked everywhere: nan on the fast path even without weights (the slow path's SDPA gives 0)
+    "fully_masked_noweights": dict(masks={"key_padding_mask": ([[False, False, True], [True, True, True]], "bool")},
+                                   fwd={"need_weights": False}),
+    "fully_masked_weights": dict(masks={"attn_mask": ([[True] * 3, [False] * 3, [False, True, False]], "bool")}),
+}
+for _n, _kw in EVAL.items():
+    # fast path: eval, batch_first, self-attention, even heads, no grad
+    case(f"mha_eval_fast[{_n}]", lambda T, kw=_kw: _run(T, ctor={"batch_first": True}, self_attn=True, bf=True, train=False,
+                                                        no_grad=True, **kw))
+    # the same module with grad enabled takes the slow path
+    (error_case if "causal" in _n else case)(
+        f"mha_eval_slow[{_n}]", lambda T, kw=_kw: _run(T, ctor={"batch_first": True}, self_attn=True, bf=True, train=False, **kw))
+case("mha_eval_fast_disabled", lambda T: (T.backends.mha.set_fastpath_enabled(False),
+                                          _run(T, ctor={"batch_first": True}, self_attn=True, bf=True, train=False, no_grad=True,
+                                               masks={"key_padding_mask": ([[False, False, True], [True, True, True]], "bool")},
+                                               fwd={"need_weights": False}),
+                                          T.backends.mha.get_fastpath_enabled(), T.backends.mha.set_fastpath_enabled(True))[1:3])
+error_case("mha_eval_odd_heads_causal", lambda T: _run(T, ctor={"batch_first": True, "embed_dim": 3, "num_heads": 3},
+                                                       q=_seq(3, 2, 3), self_attn=True, bf=True, train=False, no_grad=True,
+                                                       fwd={"is_causal": True}))
+case("mha_eval_odd_heads", lambda T: _run(T, ctor={"batch_first": True, "embed_dim": 3, "num_heads": 3}, q=_seq(3, 2, 3),
+                                          self_attn=True, bf=True, train=False, no_grad=True))
+case("mha_eval_seq_first", lambda T: _run(T, self_attn=True, train=False, no_grad=True, fwd={"is_causal": False}))
+case("mha_eval_double", lambda T: (lambda m, x: (m(x, x, x), m(x, x, x, need_weights=False)))(
+    T.nn.MultiheadAttention(4, 2, batch_first=True).double().eval().requires_grad_(False), T.tensor(_bf(Q), dtype=T.float64)))
+case("mha_eval_requires_grad_false_params", lambda T: (lambda m, x: m(x, x, x, key_padding_mask=T.tensor(SKPM_B)))(
+    T.nn.MultiheadAttention(4, 2, batch_first=True).eval().requires_grad_(False), T.tensor(_bf(Q))))
+error_case("mha_eval_fast_am_shape", lambda T: (lambda m, x: m(x, x, x, attn_mask=T.zeros(3, 5)))(
+    T.nn.MultiheadAttention(4, 2, batch_first=True).eval().requires_grad_(False), T.tensor(_bf(Q))))
+
+# ------------------------------------------------------------------------------------------ dropout (training)
+for _n, _kw in {"weights": {}, "noweights": {"need_weights": False}, "per_head": {"average_attn_weights": False}}.items():
+    case(f"mha_dropout[{_n}]", lambda T, kw=_kw: _run(T, ctor={"dropout": 0.4}, self_attn=True, fwd=kw))
+    case(f"mha_dropout_grads[{_n}]", lambda T, kw=_kw: _run(T, ctor={"dropout": 0.4}, fwd=kw, ret="grads",
+                                                            masks={"key_padding_mask": (KPM_B, "bool")}))
+    case(f"mha_dropout_eval[{_n}]", lambda T, kw=_kw: _run(T, ctor={"dropout": 0.4}, self_attn=True, fwd=kw, train=False))
+case("mha_empty_batch", lambda T: (lambda m, q, k: (m(q, k, k), m(q, k, k, need_weights=False)))(
+    T.nn.MultiheadAttention(4, 2), T.zeros(3, 0, 4), T.zeros(5, 0, 4)))
+case("mha_empty_batch_fast", lambda T: (lambda m, q, q2: (m(q, q, q), m(q2, q2, q2, need_weights=False)))(
+    T.nn.MultiheadAttention(4, 2, batch_first=True).eval().requires_grad_(False), T.zeros(0, 3, 4), T.zeros(2, 0, 4)))
+case("mha_dropout_rng_after", lambda T: (_run(T, ctor={"dropout": 0.3}), T.rand(3)))
+
+# ------------------------------------------------------------------------------------------ gradients of inputs
+def _g(T, q, k, v, ctor=None, **fwd):
+    m = T.nn.MultiheadAttention(**dict(dict(embed_dim=4, num_heads=2), **(ctor or {})))
+    return m(q, k, v, **fwd)
+
+
+grad_case("mha_grad_cross", lambda T, q, k, v: _g(T, q, k, v), Q, KV, V2)
+grad_case("mha_grad_cross_noweights", lambda T, q, k, v: _g(T, q, k, v, need_weights=False)[0], Q, KV, V2)
+grad_case("mha_grad_self", lambda T, x: _g(T, x, x, x), Q)
+grad_case("mha_grad_self_noweights", lambda T, x: _g(T, x, x, x, need_weights=False)[0], Q)
+grad_case("mha_grad_kv_same", lambda T, q, kv: _g(T, q, kv, kv, average_attn_weights=False), Q, KV)
+grad_case("mha_grad_kvdim", lambda T, q, k, v: _g(T, q, k, v, ctor={"kdim": 3, "vdim": 5}), Q, K3, V5)
+grad_case("mha_grad_bias_kv_zero_attn", lambda T, q, k, v: _g(T, q, k, v, ctor={"add_bias_kv": True, "add_zero_attn": True},
+                                                              key_padding_mask=T.tensor(KPM_B)), Q, KV, V2)
+grad_case("mha_grad_float_masks", lambda T, q, k, am, kpm: _g(T, q, k, k, attn_mask=am, key_padding_mask=kpm),
+          Q, KV, AM_F, KPM_F)
+grad_case("mha_grad_float_masks_noweights", lambda T, q, k, am, kpm: _g(T, q, k, k, attn_mask=am, key_padding_mask=kpm,
+                                                                        need_weights=False)[0], Q, KV, AM_F, KPM_F)
+grad_case("mha_grad_batch_first", lambda T, q, k: _g(T, q, k, k, ctor={"batch_first": True}, attn_mask=T.tensor(AM_B)),
+          _bf(Q), _bf(KV))
+grad_case("mha_grad_unbatched", lambda T, q, k: _g(T, q, k, k), Q1, KV1)
+grad_case("mha_grad_noncontig", lambda T, q, k: _g(T, q, k, k), inp(_seq(2, 3, 4), view=lambda t: t.transpose(0, 1)),
+          inp(_seq(2, 5, 4, 1), view=lambda t: t.transpose(0, 1)))
+grad_case("mha_grad2_weights", lambda T, q, k: _g(T, q, k, k), Q, KV, order=2)
+grad_case("mha_grad2_kvdim", lambda T, q, k, v: _g(T, q, k, v, ctor={"kdim": 3, "vdim": 5}), Q, K3, V5, order=2)
+grad_case("mha_grad_double", lambda T, q, k: (lambda m: m(q, k, k))(T.nn.MultiheadAttention(4, 2).double()),
+          inp(Q, dtype=D.float64), inp(KV, dtype=D.float64))
+
+# ------------------------------------------------------------------------------------------ F.multi_head_attention_forward
+W12 = [[round(((i * 5 + j * 3) % 11 - 5) * 0.13 + 0.02 * i, 4) for j in range(4)] for i in range(12)]
+B12 = [round((i % 5 - 2) * 0.07, 4) for i in range(12)]
+WO = [[round(((i * 3 + j * 7) % 9 - 4) * 0.11, 4) for j in range(4)] for i in range(4)]
+BO = [0.05, -0.1, 0.0, 0.2]
+
+
+def _f(T, q, k, v, **kw):
+    F = T.nn.functional
+    args = dict(in_proj_weight=T.tensor(W12), in_proj_bias=T.tensor(B12), bias_k=None, bias_v=None, add_zero_attn=False,
+                dropout_p=0.0, out_proj_weight=T.tensor(WO), out_proj_bias=T.tensor(BO))
+    args.update(kw)
+    return F.multi_head_attention_forward(q, k, v, 4, 2, **args)
+
+
+case("F_mha_basic", lambda T: _f(T, T.tensor(Q), T.tensor(KV), T.tensor(V2)))
+case("F_mha_self", lambda T: (lambda x: _f(T, x, x, x, need_weights=False))(T.tensor(Q)))
+case("F_mha_positional", lambda T: T.nn.functional.multi_head_attention_forward(
+    T.tensor(Q), T.tensor(KV), T.tensor(KV), 4, 2, T.tensor(W12), T.tensor(B12), None, None, True, 0.0, T.tensor(WO),
+    T.tensor(BO), False, T.tensor(KPM_B), True, T.tensor(AM_B)))
+case("F_mha_no_bias", lambda T: _f(T, T.tensor(Q), T.tensor(KV), T.tensor(KV), in_proj_bias=None, out_proj_bias=None))
+case("F_mha_bias_kv", lambda T: _f(T, T.tensor(Q), T.tensor(KV), T.tensor(KV), bias_k=T.tensor([[[0.1, -0.2, 0.3, 0.05]]]),
+                                   bias_v=T.tensor([[[-0.4, 0.2, 0.0, 0.6]]]), attn_mask=T.tensor(AM_F)))
+case("F_mha_separate", lambda T: _f(T, T.tensor(Q), T.tensor(K3), T.tensor(V5), in_proj_weight=None, use_separate_proj_weight=True,
+                                    q_proj_weight=T.tensor(W12[:4]), k_proj_weight=T.tensor([r[:3] for r in W12[4:8]]),
+                                    v_proj_weight=T.tensor([r + [0.3] for r in W12[8:]])))
+case("F_mha_static_kv", lambda T: _f(T, T.tensor(Q), T.tensor(KV), T.tensor(KV), static_k=T.tensor(_seq(4, 6, 2, 5)),
+                                     static_v=T.tensor(_seq(4, 6, 2, 6)), key_padding_mask=T.tensor([[False] * 5 + [True], [False] * 6])))
+case("F_mha_dropout_training", lambda T: _f(T, T.tensor(Q), T.tensor(KV), T.tensor(KV), dropout_p=0.5))
+case("F_mha_dropout_training_noweights", lambda T: _f(T, T.tensor(Q), T.tensor(KV), T.tensor(KV), dropout_p=0.5,
+                                                      need_weights=False))
+case("F_mha_dropout_eval", lambda T: _f(T, T.tensor(Q), T.tensor(KV), T.tensor(KV), dropout_p=0.5, training=False))
+case("F_mha_causal_noweights", lambda T: (lambda x: _f(T, x, x, x, attn_mask=T.tensor(SAM_B), is_causal=True, need_weights=False))(
+    T.tensor(Q)))
+case("F_mha_unbatched", lambda T: _f(T, T.tensor(Q1), T.tensor(KV1), T.tensor(KV1), key_padding_mask=T.tensor(KPM_F[1])))
+grad_case("F_mha_grad_weights", lambda T, w, b, wo, bo: _f(T, T.tensor(Q), T.tensor(KV), T.tensor(V2), in_proj_weight=w, in_proj_bias=b,
+                                                           out_proj_weight=wo, out_proj_bias=bo), W12, B12, WO, BO)
+grad_case("F_mha_grad_weights_noweights", lambda T, w, b, wo, bo: _f(T, T.tensor(Q), T.tensor(KV), T.tensor(V2), in_proj_weight=w,
+                                                                     in_proj_bias=b, out_proj_weight=wo, out_proj_bias=bo,
+                                                                     need_weights=False)[0], W12, B12, WO, BO)
+grad_case("F_mha_grad2_weights", lambda T, w, wo: _f(T, T.tensor(Q), T.tensor(KV), T.tensor(V2), in_proj_weight=w, out_proj_weight=wo),
+          W12, WO, order=2)
+error_case("F_mha_bias_k_only", lambda T: _f(T, T.tensor(Q), T.tensor(KV), T.tensor(KV), bias_k=T.zeros(1, 1, 4)))
+error_case("F_mha_bias_v_only", lambda T: _f(T, T.tensor(Q), T.tensor(KV), T.tensor(KV), bias_v=T.zeros(1, 1, 4)))
+error_case("F_mha_bias_static", lambda T: _f(T, T.tensor(Q), T.tensor(KV), T.tensor(KV), bias_k=T.zeros(1, 1, 4),
+                                             bias_v=T.zeros(1, 1, 4), static_k=T.zeros(4, 5, 2)))
+error_case("F_mha_static_k_shape", lambda T: _f(T, T.tensor(Q), T.tensor(KV), T.tensor(KV), static_k=T.zeros(3, 5, 2)))
+error_case("F_mha_static_v_headdim", lambda T: _f(T, T.tensor(Q), T.tensor(KV), T.tensor(KV), static_v=T.zeros(4, 5, 3)))
+error_case("F_mha_no_in_proj", lambda T: _f(T, T.tensor(Q), T.tensor(KV), T.tensor(KV), in_proj_weight=None))
+error_case("F_mha_separate_missing", lambda T: _f(T, T.tensor(Q), T.tensor(KV), T.tensor(KV), use_separate_proj_weight=True,
+                                                  q_proj_weight=T.zeros(4, 4), k_proj_weight=None))
+error_case("F_mha_separate_shape", lambda T: _f(T, T.tensor(Q), T.tensor(KV), T.tensor(KV), use_separate_proj_weight=True,
+                                                q_proj_weight=T.zeros(4, 4), k_proj_weight=T.zeros(4, 3), v_proj_weight=T.zeros(4, 4)))
+error_case("F_mha_separate_bias_shape", lambda T: _f(T, T.tensor(Q), T.tensor(KV), T.tensor(KV), use_separate_proj_weight=True,
+                                                     q_proj_weight=T.zeros(4, 4), k_proj_weight=T.zeros(4, 4),
+                                                     v_proj_weight=T.zeros(4, 4), in_proj_bias=T.zeros(15)))
+error_case("F_mha_causal_weights_nomask_fixme", lambda T: (lambda x: _f(T, x, x, x, attn_mask=None, is_causal=True))(T.tensor(Q)))
+error_case("F_mha_embed_check", lambda T: T.nn.functional.multi_head_attention_forward(
+    T.tensor(Q), T.tensor(KV), T.tensor(KV), 8, 2, T.tensor(W12), T.tensor(B12), None, None, False, 0.0, T.tensor(WO), T.tensor(BO)))
+error_case("F_mha_not_divisible", lambda T: T.nn.functional.multi_head_attention_forward(
+    T.tensor(Q), T.tensor(KV), T.tensor(KV), 4, 3, T.tensor(W12), T.tensor(B12), None, None, False, 0.0, T.tensor(WO), T.tensor(BO)))
