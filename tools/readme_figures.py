@@ -1,0 +1,85 @@
+"""Regenerate the figures block of README.md from the commands that measure them.
+
+    python3 tools/readme_figures.py      # runs the commands, rewrites the block between the markers
+
+Every figure in the block is printed next to the command that produced it; nothing in it is typed by hand.
+The benchmark table is the verbatim output of `python3 bench/run.py` (a saved copy in bench/last_run.txt,
+written by that command), because a full benchmark run takes minutes and its ratios vary with the load.
+"""
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BEGIN, END = "<!-- figures:begin (tools/readme_figures.py) -->", "<!-- figures:end -->"
+
+
+def sh(cmd):
+    r = subprocess.run(cmd, shell=True, cwd=ROOT, capture_output=True, text=True)
+    return r.returncode, r.stdout + r.stderr
+
+
+def parity():
+    rc, out = sh("python3 -m tests.parity")
+    line = [ln for ln in out.splitlines() if ln.startswith("collected ")]
+    if rc != 0 or not line:
+        sys.exit("the parity suite did not pass; no figures written:\n" + out[-3000:])
+    return line[-1]
+
+
+def ledger():
+    rc, out = sh("python3 tools/ledger.py")
+    rows = [ln for ln in out.splitlines() if ln.startswith("| `torch") or ln.startswith("| **total**")]
+    if rc != 0 or not rows:
+        sys.exit("tools/ledger.py failed:\n" + out[-3000:])
+    head = [ln for ln in out.splitlines() if ln.startswith("| namespace") or ln.startswith("|---")]
+    return "\n".join(head + rows)
+
+
+def wasm_size():
+    rc, out = sh("make -s wasm")
+    if rc != 0:
+        sys.exit("make wasm failed:\n" + out[-3000:])
+    return os.path.getsize(os.path.join(ROOT, "build", "wick.wasm"))
+
+
+def bench():
+    path = os.path.join(ROOT, "bench", "last_run.txt")
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return f.read().rstrip()
+
+
+def block():
+    b = bench()
+    out = [BEGIN, "",
+           "Parity with real torch 2.13.0 (`python3 -m tests.parity`):", "",
+           "    " + parity(), "",
+           "Coverage of torch's public names (`python3 tools/ledger.py`, which lists every absent name):", "",
+           ledger(), "",
+           f"WebAssembly core (`make wasm`, `build/wick.wasm`): {wasm_size():,} bytes.", ""]
+    if b:
+        out += ["Speed against torch on this project's 2-core machine, time ratio wick/torch, lower is better "
+                "(`python3 bench/run.py`; it saves its output in `bench/last_run.txt`):", "", "```", b, "```", ""]
+    out.append(END)
+    return "\n".join(out)
+
+
+def main():
+    readme = os.path.join(ROOT, "README.md")
+    with open(readme) as f:
+        text = f.read()
+    new = block()
+    if BEGIN in text:
+        text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda m: new, text, flags=re.S)
+    else:
+        text = text.rstrip() + "\n\n## Figures\n\n" + new + "\n"
+    with open(readme, "w") as f:
+        f.write(text)
+    print(new)
+
+
+if __name__ == "__main__":
+    main()
