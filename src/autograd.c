@@ -666,7 +666,8 @@ static wk_tensor *accumulate_grad_leaf(wk_tensor *leaf, wk_tensor *grad) {
 typedef struct {
     wk_node *node;     /* borrowed (the graph holds it) */
     int deps;          /* incoming edges not yet processed */
-    bool needed;       /* autograd.grad: leads to an input */
+    bool needed;       /* autograd.grad / backward(inputs=): an edge leads on to an input's node */
+    bool target;       /* the node whose incoming gradient is an input's gradient (captured, not run) */
     bool visited;
     bool queued;
     wk_tensor **buf;   /* [num_inputs] accumulated incoming gradients */
@@ -914,10 +915,12 @@ int wk_run_backward(int nroots, wk_tensor *const *roots, wk_tensor *const *grad_
         }
     }
     if (inputs) {
-        /* needed = is a target or reaches one; iterate to a fixed point over the (small) map */
+        /* needed = reaches a target through its edges; iterate to a fixed point over the (small) map. A target
+         * itself runs only when it leads on to another target (as torch: autograd.grad(z, [y]) leaves y's
+         * grad_fn and its saved tensors alone) */
         for (int j = 0; j < ninputs; j++) {
             slot_t *s = targets[j].fn ? map_get(&map, targets[j].fn, false) : NULL;
-            if (s) s->needed = true;
+            if (s) s->target = true;
         }
         bool changed = true;
         while (changed) {
@@ -927,7 +930,7 @@ int wk_run_backward(int nroots, wk_tensor *const *roots, wk_tensor *const *grad_
                 if (!s->node || s->needed) continue;
                 for (uint32_t k = 0; k < s->node->num_next; k++) {
                     slot_t *t = s->node->next[k].fn ? map_get(&map, s->node->next[k].fn, false) : NULL;
-                    if (t && t->needed) {
+                    if (t && (t->needed || t->target)) {
                         s->needed = true;
                         changed = true;
                         break;
@@ -996,7 +999,7 @@ int wk_run_backward(int nroots, wk_tensor *const *roots, wk_tensor *const *grad_
             }
             if (err) break;
             /* only what leads to the inputs runs; AccumulateGrad only for backward(inputs=[leaf]) */
-            if (!s->needed || (grads_out && n->vt == &ACCUMULATE_GRAD)) goto finish_node;
+            if (!s->needed && !(s->target && !grads_out && n->vt == &ACCUMULATE_GRAD)) goto finish_node;
         }
         {
             uint32_t nout = n->num_next;

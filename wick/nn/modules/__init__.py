@@ -34,3 +34,4 @@ from .distance import PairwiseDistance, CosineSimilarity  # noqa: F401
 from .fold import Fold, Unfold  # noqa: F401
 from .activation import MultiheadAttention  # noqa: F401
 from .transformer import Transformer, TransformerEncoder, TransformerDecoder, TransformerEncoderLayer, TransformerDecoderLayer  # noqa: F401,E501
+from .rnn import RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell  # noqa: F401
