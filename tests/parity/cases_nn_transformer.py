@@ -369,3 +369,360 @@ error_case("F_mha_embed_check", lambda T: T.nn.functional.multi_head_attention_f
     T.tensor(Q), T.tensor(KV), T.tensor(KV), 8, 2, T.tensor(W12), T.tensor(B12), None, None, False, 0.0, T.tensor(WO), T.tensor(BO)))
 error_case("F_mha_not_divisible", lambda T: T.nn.functional.multi_head_attention_forward(
     T.tensor(Q), T.tensor(KV), T.tensor(KV), 4, 3, T.tensor(W12), T.tensor(B12), None, None, False, 0.0, T.tensor(WO), T.tensor(BO)))
+
+
+# ================================================================================================ Transformer
+S8 = _seq(5, 2, 4, 7)       # src [S=5, N=2, d=4]
+T8 = _seq(3, 2, 4, 8)       # tgt [T=3, N=2, d=4]
+S_KPM = [[False, False, False, True, True], [False, False, False, False, True]]     # left-aligned
+S_KPM_HOLE = [[False, True, False, False, True], [False, False, False, False, True]]
+S_KPM_ALL = [[False, False, False, True, True], [True, True, True, True, True]]
+S_AM_F = [[round(((i * 3 + j) % 5 - 2) * 0.2, 2) for j in range(5)] for i in range(5)]
+S_AM_B = [[j > i + 1 for j in range(5)] for i in range(5)]
+CAUSAL5 = [[j > i for j in range(5)] for i in range(5)]
+CAUSAL3 = [[j > i for j in range(3)] for i in range(3)]
+T_KPM = [[False, False, True], [False, False, False]]
+
+
+def _enc_layer(T, **kw):
+    act = kw.pop("act", None)
+    if act == "module_gelu":
+        kw["activation"] = T.nn.GELU()
+    elif act == "module_relu":
+        kw["activation"] = T.nn.ReLU()
+    elif act == "tanh_fn":
+        kw["activation"] = T.tanh
+    elif act is not None:
+        kw["activation"] = act
+    if "dtype" in kw:
+        kw["dtype"] = getattr(T, kw["dtype"])
+    return T.nn.TransformerEncoderLayer(**dict(dict(d_model=4, nhead=2, dim_feedforward=6), **kw))
+
+
+def _dec_layer(T, **kw):
+    if kw.pop("act", None) == "gelu":
+        kw["activation"] = "gelu"
+    if "dtype" in kw:
+        kw["dtype"] = getattr(T, kw["dtype"])
+    return T.nn.TransformerDecoderLayer(**dict(dict(d_model=4, nhead=2, dim_feedforward=6), **kw))
+
+
+def _tf(T, **kw):
+    if "dtype" in kw:
+        kw["dtype"] = getattr(T, kw["dtype"])
+    return T.nn.Transformer(**dict(dict(d_model=4, nhead=2, num_encoder_layers=2, num_decoder_layers=2,
+                                        dim_feedforward=6), **kw))
+
+
+def _masks(T, masks):
+    return {name: T.tensor(data, dtype=getattr(T, dt)) for name, (data, dt) in (masks or {}).items()}
+
+
+def _call(T, m, args, kw, train, no_grad):
+    if not train:
+        m.eval()
+    if no_grad:
+        with T.no_grad():
+            return m(*args, **kw)
+    return m(*args, **kw)
+
+
+# ------------------------------------------------------------------------------------------ construction
+ENC_CTORS = {
+    "default": {}, "gelu": {"act": "gelu"}, "gelu_module": {"act": "module_gelu"}, "relu_module": {"act": "module_relu"},
+    "tanh_fn": {"act": "tanh_fn"}, "norm_first": {"norm_first": True}, "batch_first": {"batch_first": True},
+    "nobias": {"bias": False}, "eps": {"layer_norm_eps": 1e-3}, "dropout0": {"dropout": 0.0},
+    "double": {"dtype": "float64"}, "h1": {"nhead": 1},
+}
+for _n, _kw in ENC_CTORS.items():
+    case(f"enc_layer_params_seeded[{_n}]", lambda T, kw=_kw: list(_enc_layer(T, **kw).named_parameters()))
+    print_case(f"enc_layer_repr[{_n}]", lambda T, kw=_kw: _enc_layer(T, **kw))
+    case(f"enc_layer_attrs[{_n}]", lambda T, kw=_kw: (lambda m: (m.activation_relu_or_gelu, m.norm_first,
+                                                                m.self_attn.batch_first, m.dropout.p,
+                                                                list(m.state_dict().keys())))(_enc_layer(T, **kw)))
+    case(f"encoder_init_warn[{_n}]", lambda T, kw=_kw: (lambda e: (e.use_nested_tensor, e.enable_nested_tensor, e.num_layers,
+                                                                  len(e.layers), e.layers[0] is e.layers[1]))(
+        T.nn.TransformerEncoder(_enc_layer(T, **kw), 2)), warns=True)
+DEC_CTORS = {"default": {}, "gelu": {"act": "gelu"}, "norm_first": {"norm_first": True}, "batch_first": {"batch_first": True},
+             "nobias": {"bias": False}, "double": {"dtype": "float64"}}
+for _n, _kw in DEC_CTORS.items():
+    case(f"dec_layer_params_seeded[{_n}]", lambda T, kw=_kw: list(_dec_layer(T, **kw).named_parameters()))
+    print_case(f"dec_layer_repr[{_n}]", lambda T, kw=_kw: _dec_layer(T, **kw))
+TF_CTORS = {"default": {}, "batch_first": {"batch_first": True}, "norm_first_gelu": {"norm_first": True, "activation": "gelu"},
+            "nobias": {"bias": False}, "one_layer_each": {"num_encoder_layers": 1, "num_decoder_layers": 1},
+            "double": {"dtype": "float64"}}
+for _n, _kw in TF_CTORS.items():
+    case(f"transformer_params_seeded[{_n}]", lambda T, kw=_kw: list(_tf(T, **kw).named_parameters()), warns=True)
+    print_case(f"transformer_repr[{_n}]", lambda T, kw=_kw: _tf(T, **kw))
+case("transformer_attrs", lambda T: (lambda m: (m.d_model, m.nhead, m.batch_first, m.encoder.num_layers, m.decoder.num_layers,
+                                                m.encoder.use_nested_tensor, type(m.encoder.norm).__name__,
+                                                m.encoder.layers[0].activation_relu_or_gelu))(_tf(T, batch_first=True)))
+case("transformer_default_sizes", lambda T: [(n, tuple(p.shape)) for n, p in T.nn.Transformer(d_model=8, nhead=2).named_parameters()][:20])
+case("encoder_layers_deepcopied", lambda T: (lambda l: (lambda e: (e.layers[0] is l, e.layers[0].linear1.weight is l.linear1.weight,
+                                                                   T.equal(e.layers[1].linear1.weight, l.linear1.weight)))(
+    T.nn.TransformerEncoder(l, 2, enable_nested_tensor=False)))(_enc_layer(T)))
+case("encoder_custom_layer_warn", lambda T: T.nn.TransformerEncoder(T.nn.Linear(4, 4), 1).use_nested_tensor, warns=True)
+case("encoder_nested_disabled_nowarn", lambda T: T.nn.TransformerEncoder(_enc_layer(T), 1, enable_nested_tensor=False).use_nested_tensor,
+     warns=True)
+case("encoder_norm_param_names", lambda T: list(T.nn.TransformerEncoder(_enc_layer(T, batch_first=True), 2, T.nn.LayerNorm(4)).state_dict()))
+print_case("encoder_repr", lambda T: T.nn.TransformerEncoder(_enc_layer(T, batch_first=True), 2, T.nn.LayerNorm(4)))
+print_case("decoder_repr", lambda T: T.nn.TransformerDecoder(_dec_layer(T), 2))
+error_case("enc_layer_bad_activation", lambda T: _enc_layer(T, act="tanh"))
+error_case("dec_layer_bad_activation", lambda T: T.nn.TransformerDecoderLayer(4, 2, activation="swish"))
+error_case("enc_layer_not_divisible", lambda T: T.nn.TransformerEncoderLayer(5, 2))
+case("square_subsequent_mask", lambda T: [T.nn.Transformer.generate_square_subsequent_mask(n) for n in (0, 1, 4)])
+case("square_subsequent_mask_dtype", lambda T: T.nn.Transformer.generate_square_subsequent_mask(3, dtype=T.float64))
+case("square_subsequent_mask_bf16", lambda T: T.nn.Transformer.generate_square_subsequent_mask(3, device="cpu", dtype=T.bfloat16))
+case("square_subsequent_mask_instance", lambda T: _tf(T, num_encoder_layers=1, num_decoder_layers=1).generate_square_subsequent_mask(3))
+case("square_subsequent_mask_static", lambda T: isinstance(T.nn.Transformer.__dict__["generate_square_subsequent_mask"], staticmethod))
+
+
+# ------------------------------------------------------------------------------------------ encoder layer forward
+def _enc_run(T, ctor=None, masks=None, train=True, no_grad=False, src=S8, bf=False, fwd=None, ret="out", hook=False):
+    m = _enc_layer(T, **dict(ctor or {}))
+    if hook:
+        m.register_forward_hook(lambda mod, i, o: None)
+    x = T.tensor(_bf(src) if bf else src, dtype=getattr(T, (ctor or {}).get("dtype", "float32")))
+    out = _call(T, m, (x,), dict(_masks(T, masks), **(fwd or {})), train, no_grad)
+    if ret == "grads":
+        return out, _pgrads(T, m, [out])
+    return out
+
+
+ENC_FWD = {
+    "plain": {}, "dropout0": {"ctor": {"dropout": 0.0}},
+    "gelu": {"ctor": {"act": "gelu", "dropout": 0.0}}, "tanh_fn": {"ctor": {"act": "tanh_fn", "dropout": 0.0}},
+    "norm_first": {"ctor": {"norm_first": True, "dropout": 0.0}}, "nobias": {"ctor": {"bias": False, "dropout": 0.0}},
+    "batch_first": {"ctor": {"batch_first": True, "dropout": 0.0}, "bf": True},
+    "mask_bool": {"ctor": {"dropout": 0.0}, "masks": {"src_mask": (S_AM_B, "bool")}},
+    "mask_float": {"ctor": {"dropout": 0.0}, "masks": {"src_mask": (S_AM_F, "float32")}},
+    "kpm_bool": {"ctor": {"dropout": 0.0}, "masks": {"src_key_padding_mask": (S_KPM_HOLE, "bool")}},
+    "kpm_float": {"ctor": {"dropout": 0.0}, "masks": {"src_key_padding_mask": ([[0.0, -1.0, 0.0, 0.5, 0.0], [0.0] * 5], "float32")}},
+    "both": {"ctor": {"dropout": 0.0}, "masks": {"src_mask": (S_AM_B, "bool"), "src_key_padding_mask": (S_KPM, "bool")}},
+    "causal": {"ctor": {"dropout": 0.0}, "masks": {"src_mask": (CAUSAL5, "bool")}, "fwd": {"is_causal": True}},
+    "unbatched": {"ctor": {"dropout": 0.0}, "src": _seq(5, None, 4, 7)},
+    "unbatched_kpm": {"ctor": {"dropout": 0.0}, "src": _seq(5, None, 4, 7), "masks": {"src_key_padding_mask": (S_KPM[0], "bool")}},
+    "double": {"ctor": {"dtype": "float64", "dropout": 0.0}},
+    "dropout_train": {"ctor": {"dropout": 0.3}},
+    "dropout_train_batch_first_kpm": {"ctor": {"dropout": 0.3, "batch_first": True}, "bf": True,
+                                      "masks": {"src_key_padding_mask": (S_KPM, "bool")}},
+    "dropout_train_norm_first": {"ctor": {"dropout": 0.2, "norm_first": True}},
+    "eval_dropout": {"ctor": {"dropout": 0.5}, "train": False},
+}
+for _n, _kw in ENC_FWD.items():
+    case(f"enc_layer_fwd[{_n}]", lambda T, kw=_kw: _enc_run(T, **kw))
+    case(f"enc_layer_fwd_grads[{_n}]", lambda T, kw=_kw: _enc_run(T, ret="grads", **kw), atol=1e-5)
+case("enc_layer_mismatched_masks", lambda T: _enc_run(T, masks={"src_mask": (S_AM_F, "float32"),
+                                                                "src_key_padding_mask": (S_KPM, "bool")}), warns=True)
+error_case("enc_layer_causal_no_mask", lambda T: _enc_run(T, fwd={"is_causal": True}))
+error_case("enc_layer_int_mask", lambda T: _enc_run(T, masks={"src_mask": ([[0] * 5] * 5, "int64")}))
+
+# eval + no_grad on a batch-first layer: torch's fused layer (is_causal not looked at, nan where a row sees nothing)
+ENC_FAST = {
+    "plain": {}, "gelu": {"ctor": {"act": "gelu"}}, "gelu_module": {"ctor": {"act": "module_gelu"}},
+    "norm_first": {"ctor": {"norm_first": True}}, "kpm": {"masks": {"src_key_padding_mask": (S_KPM_HOLE, "bool")}},
+    "kpm_float": {"masks": {"src_key_padding_mask": ([[0.0, -1.0, 0.0, 0.5, 0.0], [0.0] * 5], "float32")}},
+    "mask": {"masks": {"src_mask": (S_AM_F, "float32")}},
+    "mask_kpm": {"masks": {"src_mask": (S_AM_B, "bool"), "src_key_padding_mask": (S_KPM, "bool")}},
+    "causal_no_mask": {"fwd": {"is_causal": True}},
+    "fully_masked": {"masks": {"src_key_padding_mask": (S_KPM_ALL, "bool")}},
+    "odd_heads_slow": {"ctor": {"nhead": 1}, "masks": {"src_key_padding_mask": (S_KPM_ALL, "bool")}},
+    "tanh_slow": {"ctor": {"act": "tanh_fn"}, "masks": {"src_key_padding_mask": (S_KPM_ALL, "bool")}},
+    "hook_slow": {"hook": True, "masks": {"src_key_padding_mask": (S_KPM_ALL, "bool")}},
+    "double": {"ctor": {"dtype": "float64"}, "masks": {"src_key_padding_mask": (S_KPM, "bool")}},
+    "unbatched_slow": {"src": _seq(5, None, 4, 7)},
+}
+for _n, _kw in ENC_FAST.items():
+    case(f"enc_layer_eval_fast[{_n}]", lambda T, kw=_kw: _enc_run(T, **dict(kw, ctor=dict(kw.get("ctor", {}), batch_first=True),
+                                                                           bf="src" not in kw, train=False, no_grad=True)))
+case("enc_layer_eval_fast_disabled", lambda T: (T.backends.mha.set_fastpath_enabled(False),
+                                                _enc_run(T, ctor={"batch_first": True}, bf=True, train=False, no_grad=True,
+                                                         masks={"src_key_padding_mask": (S_KPM_ALL, "bool")}),
+                                                T.backends.mha.set_fastpath_enabled(True))[1])
+case("enc_layer_eval_grad_slow", lambda T: _enc_run(T, ctor={"batch_first": True}, bf=True, train=False,
+                                                    masks={"src_key_padding_mask": (S_KPM_ALL, "bool")}))
+
+
+# ------------------------------------------------------------------------------------------ encoder
+def _encoder(T, ctor=None, nested=True, norm=True, mask_check=True):
+    layer = _enc_layer(T, **dict(ctor or {}))
+    dt = getattr(T, (ctor or {}).get("dtype", "float32"))
+    return T.nn.TransformerEncoder(layer, 2, T.nn.LayerNorm(4, dtype=dt) if norm else None, enable_nested_tensor=nested,
+                                   mask_check=mask_check)
+
+
+def _encoder_run(T, ctor=None, nested=True, norm=True, masks=None, train=True, no_grad=False, bf=False, fwd=None,
+                 src=S8, mask_check=True, ret="out"):
+    m = _encoder(T, ctor, nested, norm, mask_check)
+    x = T.tensor(_bf(src) if bf else src, dtype=getattr(T, (ctor or {}).get("dtype", "float32")))
+    out = _call(T, m, (x,), dict(_masks(T, masks), **(fwd or {})), train, no_grad)
+    if ret == "grads":
+        return out, _pgrads(T, m, [out])
+    return out
+
+
+ENCODER = {
+    "plain": {}, "no_norm": {"norm": False}, "dropout0_kpm": {"ctor": {"dropout": 0.0}, "masks": {"src_key_padding_mask": (S_KPM, "bool")}},
+    "mask_float": {"ctor": {"dropout": 0.0}, "masks": {"mask": (S_AM_F, "float32")}},
+    "causal_detected": {"ctor": {"dropout": 0.0}, "masks": {"mask": (CAUSAL5, "bool")}},
+    "causal_float_detected": {"ctor": {"dropout": 0.0}, "masks": {"mask": ([[float("-inf") if j > i else 0.0 for j in range(5)]
+                                                                             for i in range(5)], "float32")}},
+    "causal_hint_false": {"ctor": {"dropout": 0.0}, "masks": {"mask": (CAUSAL5, "bool")}, "fwd": {"is_causal": False}},
+    "causal_hint_true": {"ctor": {"dropout": 0.0}, "masks": {"mask": (S_AM_B, "bool")}, "fwd": {"is_causal": True}},
+    "batch_first_kpm": {"ctor": {"dropout": 0.0, "batch_first": True}, "bf": True, "masks": {"src_key_padding_mask": (S_KPM, "bool")}},
+    "unbatched": {"ctor": {"dropout": 0.0}, "src": _seq(5, None, 4, 7), "masks": {"mask": (CAUSAL5, "bool")}},
+    "dropout_train": {"ctor": {"dropout": 0.25}, "masks": {"src_key_padding_mask": (S_KPM, "bool")}},
+    "double": {"ctor": {"dtype": "float64", "dropout": 0.0}},
+}
+for _n, _kw in ENCODER.items():
+    case(f"encoder_fwd[{_n}]", lambda T, kw=_kw: _encoder_run(T, **kw))
+    case(f"encoder_fwd_grads[{_n}]", lambda T, kw=_kw: _encoder_run(T, ret="grads", **kw), atol=1e-5)
+case("encoder_mismatched_masks", lambda T: _encoder_run(T, masks={"mask": (S_AM_B, "bool"), "src_key_padding_mask": (KPM_F[:1] * 2, "float32")}),
+     warns=True)
+error_case("encoder_causal_no_mask", lambda T: _encoder_run(T, fwd={"is_causal": True}))
+
+# eval + no_grad: the nested-tensor path (zeros at padded positions before the final norm) and when it is not taken
+NESTED = {
+    "kpm": {}, "kpm_no_norm": {"norm": False}, "kpm_all_padded": {"masks": {"src_key_padding_mask": (S_KPM_ALL, "bool")}},
+    "kpm_float": {"masks": {"src_key_padding_mask": ([[0.0, 0.0, -0.5, float("-inf"), float("-inf")], [0.0] * 5], "float32")}},
+    "kpm_not_left_aligned": {"masks": {"src_key_padding_mask": (S_KPM_HOLE, "bool")}},
+    "kpm_not_left_aligned_no_check": {"masks": {"src_key_padding_mask": (S_KPM_HOLE, "bool")}, "mask_check": False},
+    "kpm_and_mask": {"masks": {"src_key_padding_mask": (S_KPM, "bool"), "mask": (S_AM_B, "bool")}},
+    "nested_disabled": {"nested": False},
+    "norm_first": {"ctor": {"norm_first": True}},
+    "gelu": {"ctor": {"act": "gelu"}},
+    "no_kpm": {"masks": {}},
+    "double": {"ctor": {"dtype": "float64"}},
+}
+for _n, _kw in NESTED.items():
+    _kw = dict(_kw)
+    _kw.setdefault("masks", {"src_key_padding_mask": (S_KPM, "bool")})
+    case(f"encoder_eval_nested[{_n}]", lambda T, kw=_kw: _encoder_run(T, **dict(kw, ctor=dict(kw.get("ctor", {}), batch_first=True),
+                                                                              bf=True, train=False, no_grad=True)))
+case("encoder_eval_nested_warn", lambda T: _encoder_run(T, ctor={"batch_first": True}, bf=True, train=False, no_grad=True,
+                                                        masks={"src_key_padding_mask": (S_KPM, "bool")}), warns=True)
+case("encoder_eval_grad_enabled", lambda T: _encoder_run(T, ctor={"batch_first": True}, bf=True, train=False,
+                                                         masks={"src_key_padding_mask": (S_KPM, "bool")}))
+case("encoder_eval_inference_mode", lambda T: (lambda m, x: (lambda: m(x, src_key_padding_mask=T.tensor(S_KPM_ALL)))())(
+    _encoder(T, {"batch_first": True}).eval().requires_grad_(False), T.tensor(_bf(S8))))
+case("encoder_eval_train_first_layer", lambda T: (lambda m, x: (m.layers[0].train(), m(x, src_key_padding_mask=T.tensor(S_KPM)))[1])(
+    _encoder(T, {"batch_first": True, "dropout": 0.0}).eval().requires_grad_(False), T.tensor(_bf(S8))))
+
+
+# ------------------------------------------------------------------------------------------ decoder
+def _dec_run(T, ctor=None, masks=None, train=True, no_grad=False, bf=False, fwd=None, tgt=T8, mem=S8, layers=0, ret="out"):
+    m = _dec_layer(T, **dict(ctor or {}))
+    if layers:
+        m = T.nn.TransformerDecoder(m, layers, T.nn.LayerNorm(4))
+    dt = getattr(T, (ctor or {}).get("dtype", "float32"))
+    x = T.tensor(_bf(tgt) if bf else tgt, dtype=dt)
+    y = T.tensor(_bf(mem) if bf else mem, dtype=dt)
+    out = _call(T, m, (x, y), dict(_masks(T, masks), **(fwd or {})), train, no_grad)
+    if ret == "grads":
+        return out, _pgrads(T, m, [out])
+    return out
+
+
+DEC = {
+    "plain": {}, "dropout0": {"ctor": {"dropout": 0.0}}, "gelu": {"ctor": {"act": "gelu", "dropout": 0.0}},
+    "norm_first": {"ctor": {"norm_first": True, "dropout": 0.0}}, "nobias": {"ctor": {"bias": False, "dropout": 0.0}},
+    "batch_first": {"ctor": {"batch_first": True, "dropout": 0.0}, "bf": True},
+    "tgt_mask": {"ctor": {"dropout": 0.0}, "masks": {"tgt_mask": (CAUSAL3, "bool")}},
+    "tgt_causal": {"ctor": {"dropout": 0.0}, "masks": {"tgt_mask": (CAUSAL3, "bool")}, "fwd": {"tgt_is_causal": True}},
+    "memory_mask": {"ctor": {"dropout": 0.0}, "masks": {"memory_mask": (AM_F, "float32")}},
+    "all_masks": {"ctor": {"dropout": 0.0}, "masks": {"tgt_mask": (CAUSAL3, "bool"), "memory_mask": (AM_B, "bool"),
+                                                      "tgt_key_padding_mask": (T_KPM, "bool"),
+                                                      "memory_key_padding_mask": (S_KPM, "bool")}},
+    "unbatched": {"ctor": {"dropout": 0.0}, "tgt": _seq(3, None, 4, 8), "mem": _seq(5, None, 4, 7)},
+    "double": {"ctor": {"dtype": "float64", "dropout": 0.0}},
+    "dropout_train": {"ctor": {"dropout": 0.3}, "masks": {"tgt_mask": (CAUSAL3, "bool")}},
+    "eval": {"ctor": {"batch_first": True}, "bf": True, "train": False, "no_grad": True,
+             "masks": {"tgt_key_padding_mask": ([[False, True, True], [True, True, True]], "bool")}},
+    "stack": {"layers": 2, "ctor": {"dropout": 0.0}, "masks": {"tgt_mask": (CAUSAL3, "bool")}},
+    "stack_float_causal": {"layers": 2, "ctor": {"dropout": 0.0},
+                           "masks": {"tgt_mask": ([[float("-inf") if j > i else 0.0 for j in range(3)] for i in range(3)], "float32")}},
+    "stack_not_causal": {"layers": 2, "ctor": {"dropout": 0.0}, "masks": {"tgt_mask": ([[False, True, False]] * 3, "bool")}},
+    "stack_dropout_memory_kpm": {"layers": 2, "ctor": {"dropout": 0.2}, "masks": {"memory_key_padding_mask": (S_KPM, "bool")}},
+}
+for _n, _kw in DEC.items():
+    case(f"dec_fwd[{_n}]", lambda T, kw=_kw: _dec_run(T, **kw))
+    case(f"dec_fwd_grads[{_n}]", lambda T, kw=_kw: _dec_run(T, ret="grads", **kw) if not kw.get("no_grad") else _dec_run(T, **kw), atol=1e-5)
+error_case("dec_causal_no_mask", lambda T: _dec_run(T, fwd={"tgt_is_causal": True}))
+error_case("dec_memory_causal_no_mask", lambda T: _dec_run(T, fwd={"memory_is_causal": True}))
+case("dec_mismatched_masks", lambda T: _dec_run(T, masks={"tgt_mask": (CAUSAL3, "bool"), "tgt_key_padding_mask": ([[0.0, 0.0, -1.0]] * 2, "float32")}),
+     warns=True)
+
+
+# ------------------------------------------------------------------------------------------ Transformer
+def _tf_run(T, ctor=None, masks=None, train=True, no_grad=False, bf=False, fwd=None, src=S8, tgt=T8, ret="out"):
+    m = _tf(T, **dict(ctor or {}))
+    dt = getattr(T, (ctor or {}).get("dtype", "float32"))
+    x = T.tensor(_bf(src) if bf else src, dtype=dt)
+    y = T.tensor(_bf(tgt) if bf else tgt, dtype=dt)
+    out = _call(T, m, (x, y), dict(_masks(T, masks), **(fwd or {})), train, no_grad)
+    if ret == "grads":
+        return out, _pgrads(T, m, [out])
+    return out
+
+
+TF = {
+    "plain": {}, "dropout0": {"ctor": {"dropout": 0.0}},
+    "masks": {"ctor": {"dropout": 0.0}, "masks": {"src_mask": (S_AM_F, "float32"), "tgt_mask": (CAUSAL3, "bool"),
+                                                  "memory_mask": (AM_B, "bool"), "src_key_padding_mask": (S_KPM, "bool"),
+                                                  "tgt_key_padding_mask": (T_KPM, "bool"),
+                                                  "memory_key_padding_mask": (S_KPM, "bool")}},
+    "causal_flags": {"ctor": {"dropout": 0.0}, "masks": {"src_mask": (CAUSAL5, "bool"), "tgt_mask": (CAUSAL3, "bool")},
+                     "fwd": {"src_is_causal": True, "tgt_is_causal": True}},
+    "batch_first_norm_first_gelu": {"ctor": {"batch_first": True, "norm_first": True, "activation": "gelu", "dropout": 0.0}, "bf": True},
+    "nobias": {"ctor": {"bias": False, "dropout": 0.0}},
+    "unbatched": {"ctor": {"dropout": 0.0}, "src": _seq(5, None, 4, 7), "tgt": _seq(3, None, 4, 8)},
+    "double": {"ctor": {"dtype": "float64"}},
+    "eval_nested": {"ctor": {"batch_first": True}, "bf": True, "train": False, "no_grad": True,
+                    "masks": {"src_key_padding_mask": (S_KPM, "bool"), "memory_key_padding_mask": (S_KPM, "bool")}},
+}
+for _n, _kw in TF.items():
+    case(f"transformer_fwd[{_n}]", lambda T, kw=_kw: _tf_run(T, **kw))
+    if not _kw.get("no_grad"):
+        case(f"transformer_fwd_grads[{_n}]", lambda T, kw=_kw: _tf_run(T, ret="grads", **kw), atol=1e-5)
+case("transformer_fwd_custom", lambda T: (lambda enc, dec: T.nn.Transformer(4, 2, custom_encoder=enc, custom_decoder=dec, dropout=0.0)(
+    T.tensor(S8), T.tensor(T8)))(T.nn.TransformerEncoder(_enc_layer(T, dropout=0.0), 1), T.nn.TransformerDecoder(_dec_layer(T, dropout=0.0), 1)))
+error_case("transformer_batch_mismatch", lambda T: _tf(T)(T.ones(5, 2, 4), T.ones(3, 3, 4)))
+error_case("transformer_batch_mismatch_bf", lambda T: _tf(T, batch_first=True)(T.ones(2, 5, 4), T.ones(3, 3, 4)))
+error_case("transformer_feature_mismatch", lambda T: _tf(T)(T.ones(5, 2, 4), T.ones(3, 2, 6)))
+error_case("transformer_src_feature_mismatch", lambda T: _tf(T)(T.ones(5, 2, 6), T.ones(3, 2, 4)))
+
+grad_case("transformer_grad_inputs", lambda T, s, t: _tf(T, dropout=0.0)(s, t, tgt_mask=T.tensor(CAUSAL3)), S8, T8)
+grad_case("transformer_grad_inputs_bf", lambda T, s, t: _tf(T, dropout=0.0, batch_first=True, norm_first=True)(
+    s, t, src_key_padding_mask=T.tensor(_bf(S8) and S_KPM)), _bf(S8), _bf(T8))
+grad_case("enc_layer_grad_input", lambda T, s, am: _enc_layer(T, dropout=0.0)(s, src_mask=am), S8, S_AM_F)
+grad_case("dec_layer_grad_inputs", lambda T, t, s: _dec_layer(T, dropout=0.0)(t, s, memory_key_padding_mask=T.tensor(S_KPM)), T8, S8)
+grad_case("enc_layer_grad_dropout", lambda T, s: _enc_layer(T, dropout=0.4)(s), S8)
+
+
+# ------------------------------------------------------------------------------------------ training loop
+def _train(T, steps=3, dtype=None, **kw):
+    m = _tf(T, **kw)
+    if dtype:
+        m = m.double()
+    opt = T.optim.Adam(m.parameters(), lr=0.01)
+    dt = T.float64 if dtype else T.float32
+    src, tgt = T.tensor(S8, dtype=dt), T.tensor(T8, dtype=dt)
+    target = T.tensor(_seq(3, 2, 4, 9), dtype=dt)
+    mask = T.nn.Transformer.generate_square_subsequent_mask(3, dtype=dt)
+    losses = []
+    for _ in range(steps):
+        opt.zero_grad()
+        out = m(src, tgt, tgt_mask=mask, tgt_is_causal=True)
+        loss = T.nn.functional.mse_loss(out, target)
+        loss.backward()
+        opt.step()
+        losses.append(loss.detach())
+    # the key part of in_proj_bias gets a gradient that is rounding noise (a constant per query row cancels in the
+    # softmax), which Adam scales up to lr-sized steps of either sign: it is left out of the comparison
+    E = m.d_model
+    return losses, [(n, p[:E] if n.endswith("in_proj_bias") else p) for n, p in m.named_parameters()]
+
+
+case("transformer_train_adam", lambda T: _train(T), rtol=1e-4, atol=1e-5)
+case("transformer_train_adam_nodropout_bf", lambda T: _train(T, dropout=0.0, batch_first=False, norm_first=True), rtol=1e-4, atol=1e-5)
+case("transformer_train_adam_double", lambda T: _train(T, dtype="double"))

@@ -1269,8 +1269,8 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
 def _native_multi_head_attention(query, embed_dim, num_heads, qkv_weight, qkv_bias, proj_weight, proj_bias,
                                  mask=None, need_weights=True, average_attn_weights=True, mask_type=None):
     """What torch's inference fast path (torch._native_multi_head_attention, self-attention on batch-first query
-    [B, L, E]) computes, as a composite: the additive mask (mask_type 1: [B, S]; 2: [B, H, L, S]) is applied
-    as is (no causal hint), rows that are masked everywhere give nan, and the output is contiguous."""
+    [B, L, E]) computes, as a composite: the mask (mask_type 1: [B, S]; 2: [B, H, L, S]) removes the positions
+    where it is non-zero (no causal hint), rows that are masked everywhere give nan, and the output is contiguous."""
     if query.numel() == 0:
         return _torch.empty_like(query), None     # torch returns no weights for an empty batch or sequence
     B, L, E = query.shape
@@ -1280,7 +1280,10 @@ def _native_multi_head_attention(query, embed_dim, num_heads, qkv_weight, qkv_bi
     q, k, v = qkv[0], qkv[1], qkv[2]
     scores = _torch.matmul(q * (1.0 / math.sqrt(head_dim)), k.transpose(-2, -1))   # [B, H, L, S]
     if mask is not None:
-        scores = scores + (mask.view(B, 1, 1, L) if mask_type == 1 else mask)
+        # the fused kernel reads the mask as boolean: every non-zero entry (-inf, but also -1.5 or 0.5 in a float
+        # mask a user gave the encoder layer) removes the position
+        masked = mask.view(B, 1, 1, L) if mask_type == 1 else mask
+        scores = scores.masked_fill(masked != 0, float('-inf'))
     weights = softmax(scores, dim=-1)
     out = _torch.matmul(weights, v).transpose(1, 2).reshape(B, L, embed_dim)         # [B, L, E]
     out = linear(out, proj_weight, proj_bias)

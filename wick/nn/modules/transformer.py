@@ -69,10 +69,13 @@ def _detect_is_causal_mask(mask, is_causal=None, size=None):
 _nested_warned = [False]
 
 
-def _warn_nested_once():
-    # torch warns once per process (TORCH_WARN_ONCE in NestedTensorImpl; every time under set_warn_always) when the encoder builds its nested tensor
-    if not _nested_warned[0] or torch.is_warn_always_enabled():
-        _nested_warned[0] = True
+def _warn_nested(num_layers):
+    # torch warns once per process (TORCH_WARN_ONCE in NestedTensorImpl) when the encoder builds its nested tensor;
+    # under set_warn_always every nested tensor it makes warns: one for the input and seven in each fused layer
+    if _nested_warned[0] and not torch.is_warn_always_enabled():
+        return
+    _nested_warned[0] = True
+    for _ in range(1 + 7 * num_layers if torch.is_warn_always_enabled() else 1):
         warnings.warn("The PyTorch API of nested tensors is in prototype stage and will change in the near future. "
                       "We recommend specifying layout=torch.jagged when constructing a nested tensor, as this layout "
                       "receives active development, has better operator coverage, and works with torch.compile. "
@@ -213,8 +216,10 @@ class TransformerEncoder(Module):
             # torch packs the unpadded rows into a nested tensor, runs the layers on it and pads the result with 0:
             # the same values as running on the padded batch with every padded key masked out, then zeroing the
             # padded positions (valid [B, S] bool: True where torch keeps the position)
-            _warn_nested_once()
-            valid = src_key_padding_mask.logical_not()
+            _warn_nested(len(self.layers))
+            # torch keeps the first (number of unmasked positions) of each row: the mask itself when it is left-aligned
+            lengths = src_key_padding_mask.logical_not().sum(-1, keepdim=True)
+            valid = torch.arange(src.size(1)) < lengths
             kpm_for_layers = torch.zeros(valid.shape, dtype=src.dtype).masked_fill_(valid.logical_not(), float('-inf'))
         seq_len = _get_seq_len(src, batch_first)
         is_causal = _detect_is_causal_mask(mask, is_causal, seq_len)
