@@ -16,6 +16,9 @@
 
 #include <stdio.h>
 
+#include "cpu/gemm.h"
+#include "cpu/threadpool.h"
+
 typedef wk__nn_rel rel;
 
 static void rel_finish(rel *r) { wk__nn_rel_finish(r); }
@@ -152,6 +155,273 @@ static int weight_grad(const rel *R, const double *A, const double *B, double *W
         }
     free(col);
     return 0;
+}
+
+/* ---- the float32 fast path (Note [Convolution fast path]) ----
+ * float32 convolutions compute in float, as torch's do: im2col / col2im on float buffers and the products on
+ * the packed GEMM (src/cpu/gemm.h). The float64 kernels above stay as the reference (every other dtype runs
+ * them; tests/c/test_conv.c compares the two on odd shapes).
+ *   forward (cols_from_image): per image n and group g, A[n, g] [Cag, Lsz] = W[g] [Cag, Rn] @ col [Rn, Lsz]
+ *   image_from_cols:           col [Rn, Lsz] = W[g]^T [Rn, Cag] @ A[n, g] [Cag, Lsz], then col2im into B[n, g]
+ *   weight_grad:               W[g] [Cag, Rn] = sum over chunks of nb images of
+ *                              Ac [Cag, nb*Lsz] @ colc^T [nb*Lsz, Rn]   (Ac, colc: the chunk's rows side by side)
+ * The first two run images in parallel (each thread its own col buffer; an image's output is written by one
+ * thread). weight_grad splits W's rows or columns across threads; each element's sum runs over the same chunks
+ * in the same order whatever the thread count, so results do not depend on it. A 1x1 kernel with stride 1 and no
+ * padding needs no col buffer: the image block is the col matrix. */
+typedef struct {
+    int64_t in[3], ln[3], kn[3], st[3], pd[3], dl[3]; /* 3-D geometry: 1-D and 2-D get leading size-1 dims */
+} geo3;
+
+static void geo_of(const rel *R, geo3 *g) {
+    int off = 3 - R->nd;
+    for (int j = 0; j < 3; j++) {
+        int src = j - off;
+        g->in[j] = src < 0 ? 1 : R->In[src];
+        g->ln[j] = src < 0 ? 1 : R->Ln[src];
+        g->kn[j] = src < 0 ? 1 : R->Kn[src];
+        g->st[j] = src < 0 ? 1 : R->s[src];
+        g->pd[j] = src < 0 ? 0 : R->p[src];
+        g->dl[j] = src < 0 ? 1 : R->d[src];
+    }
+}
+
+static bool is_pointwise(const rel *R) {
+    for (int j = 0; j < R->nd; j++)
+        if (R->Kn[j] != 1 || R->s[j] != 1 || R->p[j] != 0) return false;
+    return true;
+}
+
+/* The output positions [lo, hi) of the last dim that read inside the image for kernel offset base = k*d - p. */
+static void inner_range(int64_t base, int64_t s, int64_t In, int64_t Ln, int64_t *lo, int64_t *hi) {
+    int64_t a = base >= 0 ? 0 : (-base + s - 1) / s;  /* first l with l*s + base >= 0 */
+    int64_t b = In - base <= 0 ? 0 : (In - base + s - 1) / s; /* first l with l*s + base >= In */
+    if (a > Ln) a = Ln;
+    if (b > Ln) b = Ln;
+    if (b < a) b = a;
+    *lo = a, *hi = b;
+}
+
+/* col[r, ldcol] rows (r = c*Ksz + kk, Lsz used columns each) from an image block b [C, Isz] (float) */
+static void im2col_f32(const geo3 *G, const float *b, int64_t C, float *col, int64_t ldcol) {
+    const int64_t Isz = G->in[0] * G->in[1] * G->in[2];
+    float *dst = col;
+    for (int64_t c = 0; c < C; c++)
+        for (int64_t kd = 0; kd < G->kn[0]; kd++)
+            for (int64_t kh = 0; kh < G->kn[1]; kh++)
+                for (int64_t kw = 0; kw < G->kn[2]; kw++, dst += ldcol) {
+                    int64_t lo, hi, base = kw * G->dl[2] - G->pd[2];
+                    inner_range(base, G->st[2], G->in[2], G->ln[2], &lo, &hi);
+                    float *drow = dst;
+                    for (int64_t od = 0; od < G->ln[0]; od++) {
+                        int64_t id = od * G->st[0] - G->pd[0] + kd * G->dl[0];
+                        for (int64_t oh = 0; oh < G->ln[1]; oh++, drow += G->ln[2]) {
+                            int64_t ih = oh * G->st[1] - G->pd[1] + kh * G->dl[1];
+                            if (id < 0 || id >= G->in[0] || ih < 0 || ih >= G->in[1]) {
+                                memset(drow, 0, sizeof(float) * (size_t)G->ln[2]);
+                                continue;
+                            }
+                            const float *srow = b + c * Isz + (id * G->in[1] + ih) * G->in[2] + base;
+                            for (int64_t l = 0; l < lo; l++) drow[l] = 0;
+                            if (G->st[2] == 1) {
+                                if (hi > lo) memcpy(drow + lo, srow + lo, sizeof(float) * (size_t)(hi - lo));
+                            } else {
+                                const int64_t s = G->st[2];
+                                for (int64_t l = lo; l < hi; l++) drow[l] = srow[l * s];
+                            }
+                            for (int64_t l = hi; l < G->ln[2]; l++) drow[l] = 0;
+                        }
+                    }
+                }
+}
+
+/* b [C, Isz] += col2im(col [C*Ksz, Lsz]) (the adjoint of im2col_f32 with ldcol = Lsz) */
+static void col2im_f32(const geo3 *G, const float *col, int64_t C, float *b) {
+    const int64_t Isz = G->in[0] * G->in[1] * G->in[2];
+    const float *src = col;
+    for (int64_t c = 0; c < C; c++)
+        for (int64_t kd = 0; kd < G->kn[0]; kd++)
+            for (int64_t kh = 0; kh < G->kn[1]; kh++)
+                for (int64_t kw = 0; kw < G->kn[2]; kw++) {
+                    int64_t lo, hi, base = kw * G->dl[2] - G->pd[2];
+                    inner_range(base, G->st[2], G->in[2], G->ln[2], &lo, &hi);
+                    for (int64_t od = 0; od < G->ln[0]; od++) {
+                        int64_t id = od * G->st[0] - G->pd[0] + kd * G->dl[0];
+                        for (int64_t oh = 0; oh < G->ln[1]; oh++, src += G->ln[2]) {
+                            int64_t ih = oh * G->st[1] - G->pd[1] + kh * G->dl[1];
+                            if (id < 0 || id >= G->in[0] || ih < 0 || ih >= G->in[1]) continue;
+                            float *drow = b + c * Isz + (id * G->in[1] + ih) * G->in[2] + base;
+                            const int64_t s = G->st[2];
+                            if (s == 1)
+                                for (int64_t l = lo; l < hi; l++) drow[l] += src[l];
+                            else
+                                for (int64_t l = lo; l < hi; l++) drow[l * s] += src[l];
+                        }
+                    }
+                }
+}
+
+typedef struct {
+    const rel *R;
+    geo3 G;
+    const float *a, *b, *w, *bias; /* A side [N, Ca, Lsz], B side [N, Cb, Isz], W [Ca, Rn], bias [Ca] or NULL */
+    float *out;
+    bool pointwise;
+    int failed; /* a worker could not allocate */
+} conv_job;
+
+/* images [n0, n1): out = A [N, Ca, Lsz] = W x im2col(B) (+ bias) */
+static void cols_from_image_range(int64_t n0, int64_t n1, int tid, void *ctx) {
+    WK_UNUSED(tid);
+    conv_job *J = ctx;
+    const rel *R = J->R;
+    int64_t Cag = R->Ca / R->G, Cbg = R->Cb / R->G, Rn = Cbg * R->Ksz, Lsz = R->Lsz;
+    float *col = J->pointwise ? NULL : malloc(sizeof(float) * (size_t)(Rn * Lsz > 0 ? Rn * Lsz : 1)); /* [Rn, Lsz] */
+    if (!J->pointwise && !col) {
+        J->failed = 1;
+        return;
+    }
+    for (int64_t n = n0; n < n1; n++)
+        for (int64_t g = 0; g < R->G; g++) {
+            const float *bb = J->b + (n * R->Cb + g * Cbg) * R->Isz;
+            float *o = J->out + (n * R->Ca + g * Cag) * Lsz;
+            if (J->bias)
+                for (int64_t c = 0; c < Cag; c++)
+                    for (int64_t l = 0; l < Lsz; l++) o[c * Lsz + l] = J->bias[g * Cag + c];
+            if (!J->pointwise) im2col_f32(&J->G, bb, Cbg, col, Lsz);
+            if (wk_gemm_f32(Cag, Lsz, Rn, J->w + g * Cag * Rn, Rn, 1, J->pointwise ? bb : col, Lsz, 1,
+                            J->bias ? 1.0f : 0.0f, o, Lsz, 1) < 0)
+                J->failed = 1;
+        }
+    free(col);
+}
+
+/* images [n0, n1): out = B [N, Cb, Isz] = col2im(W^T x A) */
+static void image_from_cols_range(int64_t n0, int64_t n1, int tid, void *ctx) {
+    WK_UNUSED(tid);
+    conv_job *J = ctx;
+    const rel *R = J->R;
+    int64_t Cag = R->Ca / R->G, Cbg = R->Cb / R->G, Rn = Cbg * R->Ksz, Lsz = R->Lsz;
+    float *col = J->pointwise ? NULL : malloc(sizeof(float) * (size_t)(Rn * Lsz > 0 ? Rn * Lsz : 1)); /* [Rn, Lsz] */
+    if (!J->pointwise && !col) {
+        J->failed = 1;
+        return;
+    }
+    for (int64_t n = n0; n < n1; n++)
+        for (int64_t g = 0; g < R->G; g++) {
+            const float *aa = J->a + (n * R->Ca + g * Cag) * Lsz;
+            float *bb = J->out + (n * R->Cb + g * Cbg) * R->Isz;
+            if (J->pointwise) { /* Isz == Lsz, Rn == Cbg */
+                if (wk_gemm_f32(Rn, Lsz, Cag, J->w + g * Cag * Rn, 1, Rn, aa, Lsz, 1, 0.0f, bb, Lsz, 1) < 0)
+                    J->failed = 1;
+                continue;
+            }
+            if (wk_gemm_f32(Rn, Lsz, Cag, J->w + g * Cag * Rn, 1, Rn, aa, Lsz, 1, 0.0f, col, Lsz, 1) < 0)
+                J->failed = 1;
+            memset(bb, 0, sizeof(float) * (size_t)(Cbg * R->Isz));
+            col2im_f32(&J->G, col, Cbg, bb);
+        }
+    free(col);
+}
+
+static int run_images(const rel *R, conv_job *J, wk_range_fn fn) {
+    geo_of(R, &J->G);
+    J->pointwise = is_pointwise(R);
+    J->failed = 0;
+    int64_t flops = 2 * (R->Ca / R->G) * (R->Cb / R->G) * R->Ksz * R->Lsz * R->G; /* per image */
+    int64_t grain = flops >= 200000 ? 1 : 200000 / (flops + 1) + 1;
+    wk_parallel_for(0, R->N, grain, fn, J);
+    if (J->failed) return wk__error(WK_MEMORY_ERROR, "out of memory in convolution"), -1;
+    return 0;
+}
+
+/* weight_grad: the chunk's columns are built (in parallel over its images), then W's rows or columns are split
+ * across threads, each running the GEMM on its part. */
+typedef struct {
+    conv_job *J;
+    int64_t n0, nb, g; /* chunk: images [n0, n0 + nb), group g */
+    float *colc;       /* [Rn, nb*Lsz] */
+    float *ac;         /* [Cag, nb*Lsz] */
+    bool first;        /* first chunk: overwrite W */
+    bool split_rows;   /* threads split W's rows (else its columns) */
+} wgrad_chunk;
+
+static void wgrad_fill(int64_t i0, int64_t i1, int tid, void *ctx) {
+    WK_UNUSED(tid);
+    wgrad_chunk *C = ctx;
+    const conv_job *J = C->J;
+    const rel *R = J->R;
+    int64_t Cag = R->Ca / R->G, Cbg = R->Cb / R->G, Lsz = R->Lsz, K = C->nb * Lsz;
+    for (int64_t i = i0; i < i1; i++) {
+        int64_t n = C->n0 + i;
+        const float *bb = J->b + (n * R->Cb + C->g * Cbg) * R->Isz;
+        im2col_f32(&J->G, bb, Cbg, C->colc + i * Lsz, K);
+        const float *aa = J->a + (n * R->Ca + C->g * Cag) * Lsz;
+        for (int64_t o = 0; o < Cag; o++) memcpy(C->ac + o * K + i * Lsz, aa + o * Lsz, sizeof(float) * (size_t)Lsz);
+    }
+}
+
+/* W[g] rows or columns [j0, j1) += Ac [Cag, K] @ colc^T [K, Rn] */
+static void wgrad_gemm(int64_t j0, int64_t j1, int tid, void *ctx) {
+    WK_UNUSED(tid);
+    wgrad_chunk *C = ctx;
+    conv_job *J = C->J;
+    const rel *R = J->R;
+    int64_t Cag = R->Ca / R->G, Rn = (R->Cb / R->G) * R->Ksz, K = C->nb * R->Lsz;
+    float *w = J->out + C->g * Cag * Rn;
+    float beta = C->first ? 0.0f : 1.0f;
+    int rc;
+    if (C->split_rows)
+        rc = wk_gemm_f32(j1 - j0, Rn, K, C->ac + j0 * K, K, 1, C->colc, 1, K, beta, w + j0 * Rn, Rn, 1);
+    else
+        rc = wk_gemm_f32(Cag, j1 - j0, K, C->ac, K, 1, C->colc + j0 * K, 1, K, beta, w + j0, Rn, 1);
+    if (rc < 0) J->failed = 1;
+}
+
+static int weight_grad_f32(const rel *R, const float *A, const float *B, float *W) {
+    conv_job J = {.R = R, .a = A, .b = B, .out = W};
+    geo_of(R, &J.G);
+    int64_t Cag = R->Ca / R->G, Rn = (R->Cb / R->G) * R->Ksz, Lsz = R->Lsz;
+    if (R->N == 0 || Lsz == 0) {
+        memset(W, 0, sizeof(float) * (size_t)(R->Ca * Rn));
+        return 0;
+    }
+    /* chunk of nb images: colc holds about 2M floats (a fixed size, not tied to the thread count) */
+    int64_t per = (Rn + Cag) * Lsz, nb = per > 0 ? (2 << 20) / per : R->N;
+    if (nb < 1) nb = 1;
+    if (nb > R->N) nb = R->N;
+    float *colc = malloc(sizeof(float) * (size_t)(Rn * nb * Lsz)), *ac = malloc(sizeof(float) * (size_t)(Cag * nb * Lsz));
+    if (!colc || !ac) {
+        free(colc);
+        free(ac);
+        return wk__error(WK_MEMORY_ERROR, "out of memory in convolution"), -1;
+    }
+    bool split_rows = Cag >= Rn;
+    int64_t extent = split_rows ? Cag : Rn, unit = split_rows ? 6 : 16; /* the GEMM's tile sizes */
+    for (int64_t g = 0; g < R->G && !J.failed; g++)
+        for (int64_t n0 = 0; n0 < R->N && !J.failed; n0 += nb) {
+            wgrad_chunk C = {&J, n0, R->N - n0 < nb ? R->N - n0 : nb, g, colc, ac, n0 == 0, split_rows};
+            wk_parallel_for(0, C.nb, 1, wgrad_fill, &C);
+            int64_t flops = 2 * Cag * Rn * C.nb * Lsz, nthr = flops / 2000000;
+            int64_t parts = nthr < 1 ? 1 : nthr;
+            int64_t grain = (extent + parts - 1) / parts;
+            grain = (grain + unit - 1) / unit * unit;
+            wk_parallel_for(0, extent, grain, wgrad_gemm, &C);
+        }
+    free(colc);
+    free(ac);
+    if (J.failed) return wk__error(WK_MEMORY_ERROR, "out of memory in convolution"), -1;
+    return 0;
+}
+
+static int cols_from_image_f32(const rel *R, const float *B, const float *W, const float *bias, float *A) {
+    conv_job J = {.R = R, .b = B, .w = W, .bias = bias, .out = A};
+    return run_images(R, &J, cols_from_image_range);
+}
+
+static int image_from_cols_f32(const rel *R, const float *A, const float *W, float *B) {
+    conv_job J = {.R = R, .a = A, .w = W, .out = B};
+    return run_images(R, &J, image_from_cols_range);
 }
 
 /* ---- argument checks (torch's ConvParams / check_shape_forward wording) ---- */
@@ -380,6 +650,59 @@ static int conv_rel(const wk_tensor *input, const wk_tensor *weight, const conv_
     return 0;
 }
 
+/* float32 entry points: contiguous float operands, a float output (Note [Convolution fast path]) */
+static wk_tensor *convolution_f32(const rel *R, wk_tensor *input, wk_tensor *weight, wk_tensor *bias, bool transposed,
+                                  const int64_t *osz) {
+    wk_tensor *x = wk__contiguous(input), *w = wk__contiguous(weight), *b = bias ? wk__contiguous(bias) : NULL;
+    wk_tensor *out = wk__empty(input->ndim, osz, WK_FLOAT32);
+    int rc = -1;
+    if (x && w && (!bias || b) && out) {
+        float *o = (float *)wk__data(out);
+        const float *bp = b ? (const float *)wk__data(b) : NULL;
+        if (!transposed) {
+            rc = cols_from_image_f32(R, (const float *)wk__data(x), (const float *)wk__data(w), bp, o);
+        } else {
+            rc = image_from_cols_f32(R, (const float *)wk__data(x), (const float *)wk__data(w), o);
+            if (rc == 0 && bp) {
+                int64_t C = osz[1], S = R->Isz;
+                for (int64_t n = 0; n < osz[0]; n++)
+                    for (int64_t c = 0; c < C; c++)
+                        for (int64_t i = 0; i < S; i++) o[(n * C + c) * S + i] += bp[c];
+            }
+        }
+    }
+    wk_release(x);
+    wk_release(w);
+    wk_release(b);
+    if (rc < 0) {
+        wk_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* which: 0 grad_input (adjoint in the input), 1 grad_weight. g: grad_output, t: weight (0) or input (1). */
+static wk_tensor *conv_backward_f32(const rel *R, wk_tensor *grad_output, wk_tensor *t, bool transposed, int which,
+                                    int ndim, const int64_t *sizes) {
+    wk_tensor *g = wk__contiguous(grad_output), *tc = wk__contiguous(t), *out = wk__empty(ndim, sizes, WK_FLOAT32);
+    int rc = -1;
+    if (g && tc && out) {
+        const float *gp = (const float *)wk__data(g), *tp = (const float *)wk__data(tc);
+        float *o = (float *)wk__data(out);
+        if (which == 0)
+            rc = transposed ? cols_from_image_f32(R, gp, tp, NULL, o) : image_from_cols_f32(R, gp, tp, o);
+        else
+            rc = transposed ? weight_grad_f32(R, tp, gp, o) : weight_grad_f32(R, gp, tp, o);
+    }
+    wk_release(g);
+    wk_release(tc);
+    if (rc < 0) {
+        wk_release(out);
+        return NULL;
+    }
+    return out;
+}
+
 wk_tensor *wk_impl_convolution(wk_tensor *input, wk_tensor *weight, wk_tensor *bias, wk_intlist stride,
                                wk_intlist padding, wk_intlist dilation, bool transposed, wk_intlist output_padding,
                                int64_t groups) {
@@ -389,6 +712,7 @@ wk_tensor *wk_impl_convolution(wk_tensor *input, wk_tensor *weight, wk_tensor *b
     rel R;
     int64_t osz[WK_MAX_DIM];
     if (conv_rel(input, weight, &P, &R, osz) < 0) return NULL;
+    if (input->dtype == WK_FLOAT32) return convolution_f32(&R, input, weight, bias, transposed, osz);
     wk_tensor *out = wk__nn_work(input->ndim, osz);
     double *x = wk__nn_load(input), *w = wk__nn_load(weight), *b = bias ? wk__nn_load(bias) : NULL;
     int rc = -1;
@@ -433,6 +757,8 @@ wk_tensor *wk_impl__nn_conv_backward_input(wk_tensor *grad_output, wk_tensor *we
     if (rc < 0) return NULL;
     if (grad_output->ndim != weight->ndim || memcmp(grad_output->sizes, osz, sizeof(int64_t) * (size_t)weight->ndim))
         return WK_FAIL(WK_RUNTIME_ERROR, "convolution_backward: grad_output has the wrong shape");
+    if (grad_output->dtype == WK_FLOAT32 && weight->dtype == WK_FLOAT32)
+        return conv_backward_f32(&R, grad_output, weight, transposed, 0, weight->ndim, isz);
     wk_tensor *out = wk__nn_work(weight->ndim, isz);
     double *g = wk__nn_load(grad_output), *w = wk__nn_load(weight);
     rc = -1;
@@ -465,6 +791,8 @@ wk_tensor *wk_impl__nn_conv_backward_weight(wk_tensor *grad_output, wk_tensor *i
     if (rc < 0) return NULL;
     if (grad_output->ndim != input->ndim || memcmp(grad_output->sizes, osz, sizeof(int64_t) * (size_t)input->ndim))
         return WK_FAIL(WK_RUNTIME_ERROR, "convolution_backward: grad_output has the wrong shape");
+    if (grad_output->dtype == WK_FLOAT32 && input->dtype == WK_FLOAT32)
+        return conv_backward_f32(&R, grad_output, input, transposed, 1, input->ndim, wsz);
     wk_tensor *out = wk__nn_work(input->ndim, wsz);
     double *g = wk__nn_load(grad_output), *x = wk__nn_load(input);
     rc = -1;
