@@ -198,6 +198,9 @@ def _run64(T, c, kw, method):
     return {'out': out, 'x_grad': x.grad, 'params': {k: p.grad for k, p in m.named_parameters()}}
 
 
+grad_case("grad2_lstm", lambda T, x, h, c: T.nn.LSTM(3, 4)(x, (h, c)), _data((3, 2, 3), 14), H124, C124, order=2)
+grad_case("grad2_lstm_bidir2", lambda T, x, h, c: T.nn.LSTM(3, 4, 1, bidirectional=True)(x, (h, c)), _data((3, 2, 3), 14),
+          H224, C224, order=2)
 grad_case("grad2_lstm_float64", lambda T, x, h, c: T.nn.LSTM(3, 4).double()(x, (h, c)), inp(_data((2, 2, 3), 14), D.float64),
           inp(H124, D.float64), inp(C124, D.float64), order=2)
 grad_case("grad2_lstm_proj", lambda T, x, h, c: T.nn.LSTM(3, 4, proj_size=2)(x, (h, c)), _data((2, 2, 3), 14),

@@ -224,41 +224,64 @@ def _one_hidden_rnn(mode, input, hx, flat_weights, has_biases, num_layers, dropo
 
 class _MkldnnRnnLayer(Function):
     """One LSTM layer-direction as torch's oneDNN op: (x (T, B, I), w_ih, w_hh, b_ih, b_hh, hx (B, H), cx (B, H))
-    -> (output (T, B, H), hy, cy).  The backward differentiates the same composite."""
+    -> (output (T, B, H), hy, cy).  The forward is the composite of the module; the backward is torch's explicit
+    back-propagation through time for this op (recomputed gates, then one step after another from the last),
+    written in differentiable ops, so that create_graph / second derivatives work and give torch's graph."""
 
     @staticmethod
-    def _compute(x, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, has_biases):
+    def forward(ctx, x, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, has_biases):
+        ctx.save_for_backward(x, w_ih, w_hh, b_ih, b_hh, hx, cx)
+        ctx.reverse = reverse
         p = _CellParams(w_ih, w_hh, b_ih if has_biases else None, b_hh if has_biases else None)
         outs, (hy, cy) = _full_layer(_lstm_cell, x, (hx, cx), p, reverse)
         return torch.stack(outs, 0), hy, cy
 
     @staticmethod
-    def forward(ctx, x, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, has_biases):
-        ctx.save_for_backward(x, w_ih, w_hh, b_ih, b_hh, hx, cx)
-        ctx.reverse, ctx.has_biases = reverse, has_biases
-        return _MkldnnRnnLayer._compute(x, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, has_biases)
-
-    @staticmethod
     def backward(ctx, grad_output, grad_hy, grad_cy):
-        saved = ctx.saved_tensors
-        need = ctx.needs_input_grad[:7]
-        create_graph = torch.is_grad_enabled()
-        with torch.enable_grad():
-            # fresh view nodes stand for the inputs, so that the inner autograd.grad stops there: it never runs
-            # into the graph before them (an earlier layer, or the unbind of h0 that feeds every layer)
-            proxies = [t.view_as(t) if n else t for t, n in zip(saved, need)]
-            outs = _MkldnnRnnLayer._compute(*proxies, ctx.reverse, ctx.has_biases)
-            wrt = [t for t, n in zip(proxies, need) if n]
-            grads = iter(torch.autograd.grad(outs, wrt, (grad_output, grad_hy, grad_cy), create_graph=create_graph,
-                                             allow_unused=True))
-        res = []
-        for t, n in zip(saved, need):
-            if not n:
-                res.append(None)
-                continue
-            g = next(grads)
-            res.append(torch.zeros_like(t) if g is None else g)
-        return tuple(res) + (None, None)
+        x, w_ih, w_hh, b_ih, b_hh, hx, cx = ctx.saved_tensors
+        reverse = ctx.reverse
+        seq_length = x.size(0)
+        # the gates (i, f, g, o) of each step by time index, and the states (h, c) in processing order
+        gates = [None] * seq_length
+        states = [(hx, cx)]
+        h, c = hx, cx
+        for seq in range(1, seq_length + 1):
+            t = seq_length - seq if reverse else seq - 1
+            gate = F.linear(x[t], w_ih, b_ih) + F.linear(h, w_hh, b_hh)   # (B, 4H)
+            i, f, g, o = gate.chunk(4, 1)
+            i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
+            gates[t] = (i, f, g, o)
+            c = f * c + i * g
+            h = o * c.tanh()
+            states.append((h, c))
+        dx = [None] * seq_length
+        dWx = dWh = db = dprev_h = dprev_c = None
+        for seq in range(seq_length - 1, -1, -1):
+            t = seq_length - seq - 1 if reverse else seq
+            i, f, g, o = gates[t]
+            cy = states[seq + 1][1]
+            h_prev, c_prev = states[seq]
+            new_grad_hy = grad_output[t] + grad_hy
+            tanh_cy = cy.tanh()
+            d1 = grad_cy + new_grad_hy * o * (1 - tanh_cy * tanh_cy)    # dL/dc_t
+            dprev_c = d1 * f
+            do_ = new_grad_hy * tanh_cy * o * (1 - o)
+            dg = d1 * i * (1 - g * g)
+            df = d1 * c_prev * f * (1 - f)
+            di = d1 * g * i * (1 - i)
+            da = torch.cat([di, df, dg, do_], 1)                       # dL/dgates (B, 4H)
+            db_ = da.sum(0)
+            dx[t] = torch.matmul(da, w_ih).unsqueeze(0)
+            dprev_h = torch.matmul(da, w_hh)
+            dWx_ = torch.matmul(da.transpose(0, 1), x[t])
+            dWh_ = torch.matmul(da.transpose(0, 1), h_prev)
+            if db is None:
+                db, dWx, dWh = db_, dWx_, dWh_
+            else:
+                db, dWx, dWh = db + db_, dWx + dWx_, dWh + dWh_
+            grad_hy, grad_cy = dprev_h, dprev_c
+        res = (torch.cat(dx, 0), dWx, dWh, db, db, dprev_h, dprev_c)
+        return tuple(r if n else None for r, n in zip(res, ctx.needs_input_grad)) + (None, None)
 
 
 # torch's node for a oneDNN LSTM layer is MkldnnRnnLayerBackward0
@@ -304,7 +327,6 @@ def _lstm_mkldnn(input, hx, flat_weights, has_biases, num_layers, dropout_p, tra
     if batch_first:
         input = input.transpose(0, 1)
     ndir = 2 if bidirectional else 1
-    hxs, cxs = hx[0].unbind(0), hx[1].unbind(0)
     layer_input = input
     hy, cy = [], []
     for layer in range(num_layers):
@@ -314,8 +336,8 @@ def _lstm_mkldnn(input, hx, flat_weights, has_biases, num_layers, dropout_p, tra
             p = params[idx]
             b_ih = p.b_ih if has_biases else torch.zeros(p.w_ih.shape[0], dtype=p.w_ih.dtype)
             b_hh = p.b_hh if has_biases else torch.zeros(p.w_hh.shape[0], dtype=p.w_hh.dtype)
-            o, h, c = _MkldnnRnnLayer.apply(layer_input, p.w_ih, p.w_hh, b_ih, b_hh, hxs[idx], cxs[idx], d == 1,
-                                            has_biases)
+            o, h, c = _MkldnnRnnLayer.apply(layer_input, p.w_ih, p.w_hh, b_ih, b_hh, hx[0][idx], hx[1][idx],
+                                            d == 1, has_biases)
             outs.append(o)
             hy.append(h)
             cy.append(c)
