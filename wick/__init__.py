@@ -19,6 +19,8 @@ from . import _printing as _tensor_str  # noqa: F401  (torch._tensor_str.get_pri
 from ._device import device  # noqa: F401
 from . import _nn_py  # noqa: F401,E402  (nn composites in the torch namespace)
 from . import nn  # noqa: F401
+from .nn.modules.rnn import (  # noqa: F401,E402  (torch.lstm & co: the recurrent layer ops)
+    rnn_tanh, rnn_relu, lstm, gru, rnn_tanh_cell, rnn_relu_cell, lstm_cell, gru_cell)
 from . import optim  # noqa: F401
 from . import serialization  # noqa: F401
 from .serialization import save, load, save_safetensors, load_safetensors  # noqa: F401

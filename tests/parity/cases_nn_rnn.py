@@ -501,3 +501,99 @@ def _grad_stops_at_input(T):
 
 
 case("autograd_grad_stops_at_input", _grad_stops_at_input)
+
+
+# ------------------------------------------------------------------------------------ torch.* functional forms
+def _functional(T, op, cls, kw, packed=False, train=False):
+    m = getattr(T.nn, cls)(3, 4, **kw) if not packed else getattr(T.nn, cls)(2, 4, **kw)
+    L = m.num_layers * (2 if m.bidirectional else 1)
+    if packed:
+        p = U(T).pack_padded_sequence(T.tensor(PAD), [4, 2, 1])
+        h = T.tensor(_data((L, 3, 4), 31))
+        hx = (h, T.tensor(_data((L, 3, 4), 32))) if cls == 'LSTM' else h
+        return getattr(T, op)(p.data, p.batch_sizes, hx, m._flat_weights, m.bias, m.num_layers, m.dropout, train,
+                              m.bidirectional)
+    h = T.tensor(_data((L, 2, 4), 31))
+    hx = (h, T.tensor(_data((L, 2, 4), 32))) if cls == 'LSTM' else h
+    x = T.tensor(X253 if m.batch_first else X523)
+    return getattr(T, op)(x, hx, m._flat_weights, m.bias, m.num_layers, m.dropout, train, m.bidirectional,
+                          m.batch_first)
+
+
+for _op, _cls, _kw in [('rnn_tanh', 'RNN', {}), ('rnn_relu', 'RNN', {'nonlinearity': 'relu'}), ('lstm', 'LSTM', {}),
+                       ('gru', 'GRU', {})]:
+    case(f"functional_{_op}", lambda T, o=_op, c=_cls, kw=_kw: _functional(T, o, c, kw))
+    case(f"functional_{_op}_bidir_bf_train", lambda T, o=_op, c=_cls, kw=_kw: _functional(
+        T, o, c, dict(kw, num_layers=2, bidirectional=True, batch_first=True, dropout=0.5), train=True))
+    case(f"functional_{_op}_packed", lambda T, o=_op, c=_cls, kw=_kw: _functional(T, o, c, dict(kw, num_layers=2),
+                                                                                  packed=True))
+for _op, _n in [('rnn_tanh_cell', 1), ('rnn_relu_cell', 1), ('lstm_cell', 4), ('gru_cell', 3)]:
+    _h = (HC24, CC24) if _op == 'lstm_cell' else HC24
+    grad_case(f"functional_{_op}", lambda T, x, wi, wh, bi, bh, o=_op, h=_h: getattr(T, o)(
+        x, tuple(T.tensor(t) for t in h) if isinstance(h, tuple) else T.tensor(h), wi, wh, bi, bh),
+        XC23, _data((4 * _n, 3), 33), _data((4 * _n, 4), 34), _data((4 * _n,), 35), _data((4 * _n,), 36))
+    grad_case(f"functional_{_op}_nobias", lambda T, x, wi, wh, o=_op, h=_h: getattr(T, o)(
+        x, tuple(T.tensor(t) for t in h) if isinstance(h, tuple) else T.tensor(h), wi, wh),
+        XC23, _data((4 * _n, 3), 33), _data((4 * _n, 4), 34))
+error_case("functional_lstm_cell_input_size", lambda T: T.lstm_cell(T.zeros(2, 5), (T.zeros(2, 4), T.zeros(2, 4)),
+                                                                    T.zeros(16, 3), T.zeros(16, 4)))
+
+
+# ------------------------------------------------------------------------------------ module plumbing
+def _deepcopy(T):
+    import copy
+    m = T.nn.LSTM(3, 4, 2, bidirectional=True)
+    m2 = copy.deepcopy(m)
+    with T.no_grad():
+        m2.weight_hh_l1_reverse.mul_(0.5)
+    return (m2._flat_weights[7] is m2.weight_hh_l1_reverse, m2._flat_weights[7] is m.weight_hh_l1_reverse,
+            m(T.tensor(X523))[0], m2(T.tensor(X523))[0])
+
+
+def _save_load(T):
+    import io
+    m = T.nn.GRU(3, 4, 2)
+    buf = io.BytesIO()
+    T.save(m.state_dict(), buf)
+    buf.seek(0)
+    m2 = T.nn.GRU(3, 4, 2)
+    r = m2.load_state_dict(T.load(buf))
+    return str(r), m2(T.tensor(X523)), list(m2.state_dict())
+
+
+def _frozen(T):
+    m = T.nn.LSTM(3, 4).requires_grad_(False)
+    x = T.tensor(X523, requires_grad=True)
+    o, (h, c) = m(x)
+    _backprop(T, (o, h, c))
+    return o, h, x.grad, [p.grad for p in m.parameters()]
+
+
+def _params_only_once(T):
+    m = T.nn.GRU(3, 4)
+    o, h = m(T.tensor(X523))
+    o2, h2 = m(T.tensor(X43))
+    (o.sum() + o2.sum()).backward()
+    return {k: p.grad for k, p in m.named_parameters()}
+
+
+case("module_deepcopy", _deepcopy)
+case("module_save_load_state_dict", _save_load)
+case("module_frozen_params", _frozen)
+case("module_two_calls_accumulate", _params_only_once)
+case("module_to_float64", lambda T: T.nn.RNN(3, 4).to(T.float64)(T.tensor(X523, dtype=T.float64)))
+case("module_flatten_parameters", lambda T: (T.nn.LSTM(3, 4).flatten_parameters(), 1))
+case("module_lstm_sequence_of_calls", lambda T: _stateful(T))
+
+
+def _stateful(T):
+    """Carrying (h, c) from one chunk to the next, as truncated BPTT does."""
+    m = T.nn.LSTM(3, 4, batch_first=True)
+    x = T.tensor(X253)
+    hc = None
+    outs = []
+    for k in range(0, 5, 2):
+        o, hc = m(x[:, k:k + 2], hc)
+        hc = tuple(t.detach() for t in hc)
+        outs.append(o)
+    return outs, hc

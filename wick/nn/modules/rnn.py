@@ -860,3 +860,58 @@ class GRUCell(RNNCellBase):
         if not is_batched:
             ret = ret.squeeze(0)
         return ret
+
+
+# ============================================================================================ torch.* functional forms
+# torch.rnn_tanh / rnn_relu / gru / lstm and the *_cell ops (what the modules call through torch._VF).  Each
+# layer op has two overloads: (input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
+# batch_first) and the packed one (data, batch_sizes, hx, params, has_biases, num_layers, dropout, train,
+# bidirectional).
+def _layer_op(mode):
+    def op(*args):
+        if len(args) == 9 and not isinstance(args[3], (list, tuple)):
+            input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first = args
+            batch_sizes = None
+        elif len(args) == 9:
+            input, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional = args
+            batch_first = False
+            batch_sizes = batch_sizes.tolist()
+        else:
+            raise TypeError(f"{op.__name__}() takes 9 arguments ({len(args)} given)")
+        params = list(params)
+        if mode == 'LSTM':
+            return _lstm(input, tuple(hx), params, has_biases, num_layers, dropout, train, bidirectional,
+                         batch_first, batch_sizes)
+        return _one_hidden_rnn(mode, input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
+                               batch_first, batch_sizes)
+    op.__name__ = {'RNN_TANH': 'rnn_tanh', 'RNN_RELU': 'rnn_relu', 'LSTM': 'lstm', 'GRU': 'gru'}[mode]
+    return op
+
+
+rnn_tanh = _layer_op('RNN_TANH')
+rnn_relu = _layer_op('RNN_RELU')
+lstm = _layer_op('LSTM')
+gru = _layer_op('GRU')
+
+
+def _cell_op(name, cell):
+    def op(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+        _check_cell_input(input, w_ih)
+        if cell is _lstm_cell:
+            if len(hx) != 2:
+                raise RuntimeError("lstm_cell expects two hidden states")
+            _check_cell_hidden(input, hx[0], w_hh.size(1), 0)
+            _check_cell_hidden(input, hx[1], w_hh.size(1), 1)
+            hx = (hx[0], hx[1])
+        else:
+            _check_cell_hidden(input, hx, w_hh.size(1), 0)
+        p = _CellParams(w_ih, w_hh, b_ih, b_hh)
+        return cell(p.linear_ih(input), hx, p)
+    op.__name__ = name
+    return op
+
+
+rnn_tanh_cell = _cell_op('rnn_tanh_cell', _tanh_cell)
+rnn_relu_cell = _cell_op('rnn_relu_cell', _relu_cell)
+lstm_cell = _cell_op('lstm_cell', _lstm_cell)
+gru_cell = _cell_op('gru_cell', _gru_cell)
