@@ -603,7 +603,7 @@ case("encoder_eval_nested_warn", lambda T: _encoder_run(T, ctor={"batch_first": 
                                                         masks={"src_key_padding_mask": (S_KPM, "bool")}), warns=True)
 case("encoder_eval_grad_enabled", lambda T: _encoder_run(T, ctor={"batch_first": True}, bf=True, train=False,
                                                          masks={"src_key_padding_mask": (S_KPM, "bool")}))
-case("encoder_eval_inference_mode", lambda T: (lambda m, x: (lambda: m(x, src_key_padding_mask=T.tensor(S_KPM_ALL)))())(
+case("encoder_eval_params_frozen", lambda T: (lambda m, x: m(x, src_key_padding_mask=T.tensor(S_KPM_ALL)))(
     _encoder(T, {"batch_first": True}).eval().requires_grad_(False), T.tensor(_bf(S8))))
 case("encoder_eval_train_first_layer", lambda T: (lambda m, x: (m.layers[0].train(), m(x, src_key_padding_mask=T.tensor(S_KPM)))[1])(
     _encoder(T, {"batch_first": True, "dropout": 0.0}).eval().requires_grad_(False), T.tensor(_bf(S8))))
@@ -726,3 +726,54 @@ def _train(T, steps=3, dtype=None, **kw):
 case("transformer_train_adam", lambda T: _train(T), rtol=1e-4, atol=1e-5)
 case("transformer_train_adam_nodropout_bf", lambda T: _train(T, dropout=0.0, batch_first=False, norm_first=True), rtol=1e-4, atol=1e-5)
 case("transformer_train_adam_double", lambda T: _train(T, dtype="double"))
+
+
+# ------------------------------------------------------------------------------------------ more
+for _dt in ("bfloat16", "float16"):
+    case(f"mha_half[{_dt}]", lambda T, dt=_dt: (lambda m, x: (m(x, x, x), m(x, x, x, need_weights=False)[0]))(
+        T.nn.MultiheadAttention(4, 2, dtype=getattr(T, dt)), T.tensor(Q, dtype=getattr(T, dt))), atol=2e-2, rtol=2e-2)
+    case(f"mha_half_module_to[{_dt}]", lambda T, dt=_dt: (lambda m, x: m(x, x, x, key_padding_mask=T.tensor(KPM_B)))(
+        T.nn.MultiheadAttention(4, 2).to(getattr(T, dt)), T.tensor(KV, dtype=getattr(T, dt))), atol=2e-2, rtol=2e-2)
+error_case("mha_double_backward_sdpa", lambda T: (lambda m, x: (lambda g: g.sum().backward())(
+    T.autograd.grad(m(x, x, x, need_weights=False)[0].sum(), x, create_graph=True)[0]))(
+    T.nn.MultiheadAttention(4, 2), T.tensor(Q, requires_grad=True)))
+error_case("mha_kpm_double_query_float", lambda T: _mha(T)(T.tensor(Q), T.tensor(KV), T.tensor(KV),
+                                                           key_padding_mask=T.tensor(KPM_F, dtype=T.float64)))
+case("mha_deepcopy", lambda T: (lambda m: (lambda c: (c is not m, c.out_proj.weight is m.out_proj.weight, type(c.out_proj).__name__,
+                                                      c(T.tensor(Q), T.tensor(KV), T.tensor(KV))))(__import__("copy").deepcopy(m)))(
+    T.nn.MultiheadAttention(4, 2, add_bias_kv=True)))
+case("mha_load_state_dict", lambda T: (lambda a, b: (b.load_state_dict(a.state_dict()), b(T.tensor(Q), T.tensor(K3), T.tensor(V5)))[1])(
+    T.nn.MultiheadAttention(4, 2, kdim=3, vdim=5), T.nn.MultiheadAttention(4, 2, kdim=3, vdim=5)))
+case("mha_setstate_old", lambda T: (lambda m: (m.__dict__.pop("_qkv_same_embed_dim"), m.__setstate__(dict(m.__dict__)),
+                                               m._qkv_same_embed_dim)[2])(T.nn.MultiheadAttention(4, 2)))
+def _inf(T, fn):
+    with T.inference_mode():
+        return fn()
+
+
+case("encoder_inference_mode", lambda T: (lambda e, x: _inf(T, lambda: e(x, src_key_padding_mask=T.tensor(S_KPM_ALL))))(
+    _encoder(T, {"batch_first": True}).eval(), T.tensor(_bf(S8))))
+
+
+for _n, _kpm in {"mask_1d": [False] * 5, "mask_cols": [[False] * 4] * 2, "mask_rows": [[False] * 5] * 3}.items():
+    for _mc in (True, False):
+        error_case(f"encoder_nested_mask_shape[{_n},check={_mc}]", lambda T, kpm=_kpm, mc=_mc: _encoder_run(
+            T, ctor={"batch_first": True}, bf=True, train=False, no_grad=True, mask_check=mc,
+            masks={"src_key_padding_mask": (kpm, "bool")}))
+    error_case(f"encoder_train_mask_shape[{_n}]", lambda T, kpm=_kpm: _encoder_run(
+        T, ctor={"batch_first": True}, bf=True, masks={"src_key_padding_mask": (kpm, "bool")}))
+case("encoder_eval_unbatched_kpm", lambda T: _encoder_run(T, ctor={"batch_first": True}, train=False, no_grad=True,
+                                                          src=_seq(5, None, 4, 7), masks={"src_key_padding_mask": (S_KPM[0], "bool")}))
+case("transformer_eval_nograd_seq_first", lambda T: _tf_run(T, train=False, no_grad=True,
+                                                            masks={"src_key_padding_mask": (S_KPM, "bool"), "tgt_mask": (CAUSAL3, "bool")}))
+M3 = [[[(i * 2 + j + h) % 4 == 0 for j in range(5)] for i in range(5)] for h in range(4)]     # [B*H=4, 5, 5] bool
+case("enc_layer_eval_fast_mask3d", lambda T: _enc_run(T, ctor={"batch_first": True}, bf=True, train=False, no_grad=True,
+                                                      masks={"src_mask": (M3, "bool"), "src_key_padding_mask": (S_KPM, "bool")}))
+case("enc_layer_train_mask3d", lambda T: _enc_run(T, ctor={"batch_first": True, "dropout": 0.0}, bf=True,
+                                                  masks={"src_mask": (M3, "bool"), "src_key_padding_mask": (S_KPM, "bool")}))
+case("mha_eval_fast_mask3d", lambda T: _run(T, ctor={"batch_first": True}, self_attn=True, bf=True, train=False, no_grad=True,
+                                            q=S8, masks={"attn_mask": (M3, "bool")}))
+case("mha_eval_fast_mask3d_kpm_noweights", lambda T: _run(T, ctor={"batch_first": True}, self_attn=True, bf=True, train=False,
+                                                          no_grad=True, q=S8, masks={"attn_mask": (M3, "bool"),
+                                                                                     "key_padding_mask": (S_KPM_ALL, "bool")},
+                                                          fwd={"need_weights": False}))

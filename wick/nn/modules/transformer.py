@@ -83,6 +83,14 @@ def _warn_nested(num_layers):
                       stacklevel=3)
 
 
+def _check_nested_mask(src, mask):
+    # torch._nested_tensor_from_mask's checks of the padding mask against src [B, S, E]
+    if mask.dim() != 2:
+        raise RuntimeError("Padding mask should be 2D")
+    if tuple(mask.shape) != tuple(src.shape[:2]):
+        raise RuntimeError("Mask size should match input size")
+
+
 def _left_aligned(valid):
     """valid [B, S] bool: every row is some Trues followed by Falses (torch._nested_tensor_from_mask_left_aligned)."""
     if valid.size(-1) < 2:
@@ -190,7 +198,8 @@ class TransformerEncoder(Module):
             return f"input not batched; expected src.dim() of 3 but got {src.dim()}"
         if src_key_padding_mask is None:
             return "src_key_padding_mask was None"
-        if getattr(self, 'mask_check', True) and not _left_aligned(src_key_padding_mask.logical_not()):
+        if getattr(self, 'mask_check', True) and not _left_aligned(_check_nested_mask(src, src_key_padding_mask) or
+                                                                  src_key_padding_mask.logical_not()):
             return "mask_check enabled, and src and src_key_padding_mask was not left aligned"
         if mask is not None:
             return "src_key_padding_mask and mask were both supplied"
@@ -216,6 +225,7 @@ class TransformerEncoder(Module):
             # torch packs the unpadded rows into a nested tensor, runs the layers on it and pads the result with 0:
             # the same values as running on the padded batch with every padded key masked out, then zeroing the
             # padded positions (valid [B, S] bool: True where torch keeps the position)
+            _check_nested_mask(src, src_key_padding_mask)
             _warn_nested(len(self.layers))
             # torch keeps the first (number of unmasked positions) of each row: the mask itself when it is left-aligned
             lengths = src_key_padding_mask.logical_not().sum(-1, keepdim=True)
