@@ -597,3 +597,14 @@ def _stateful(T):
         hc = tuple(t.detach() for t in hc)
         outs.append(o)
     return outs, hc
+for _k, (_cls, _base) in KINDS.items():
+    _hx64 = (lambda T: (T.zeros(1, 2, 4, dtype=T.float64), T.zeros(1, 2, 4))) if _k == 'lstm' else \
+        (lambda T: T.zeros(1, 2, 4, dtype=T.float64))
+    error_case(f"{_k}_hx_dtype", lambda T, c=_cls, kw=_base, h=_hx64: getattr(T.nn, c)(3, 4, **kw)(T.tensor(X523), h(T)))
+    error_case(f"{_k}_int_input", lambda T, c=_cls, kw=_base: getattr(T.nn, c)(3, 4, **kw)(T.ones(5, 2, 3, dtype=T.int64)))
+error_case("lstm_cx_dtype", lambda T: T.nn.LSTM(3, 4)(T.tensor(X523), (T.zeros(1, 2, 4), T.zeros(1, 2, 4, dtype=T.float64))))
+error_case("gru_cell_hx_dtype", lambda T: T.nn.GRUCell(3, 4)(T.tensor(XC23), T.zeros(2, 4, dtype=T.float64)))
+error_case("lstm_cell_hx_dtype", lambda T: T.nn.LSTMCell(3, 4)(T.tensor(XC23), (T.zeros(2, 4, dtype=T.float64),
+                                                                                 T.zeros(2, 4))))
+error_case("lstm_hx_half", lambda T: T.nn.LSTM(3, 4)(T.tensor(X523), (T.zeros(1, 2, 4, dtype=T.float16), T.zeros(1, 2, 4))))
+error_case("lstm_hx_int", lambda T: T.nn.LSTM(3, 4, 2)(T.tensor(X523), (T.zeros(2, 2, 4), T.zeros(2, 2, 4, dtype=T.int64))))

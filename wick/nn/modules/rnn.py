@@ -324,6 +324,13 @@ def _lstm(input, hx, flat_weights, has_biases, num_layers, dropout_p, train, bid
 
 def _lstm_mkldnn(input, hx, flat_weights, has_biases, num_layers, dropout_p, train, bidirectional, batch_first):
     params = _gather_params(flat_weights, has_biases)
+    for t in hx:   # oneDNN takes the states' dtype as they come
+        if t.dtype in (torch.float16, torch.bfloat16):
+            raise RuntimeError("could not create a primitive descriptor for the LSTM forward propagation primitive. "
+                               "Run workload with environment variable ONEDNN_VERBOSE=all to get additional "
+                               "diagnostic information.")
+        if t.dtype != torch.float32:
+            raise RuntimeError("get_mkldnn_dtype: unsupported data type")
     if batch_first:
         input = input.transpose(0, 1)
     ndir = 2 if bidirectional else 1
