@@ -288,14 +288,20 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side='
         raise RuntimeError("pad_sequence: Expected iterable for input sequences, but got arg of type: "
                            f"{type(sequences)}")
     sequences = tuple(sequences)
+    # torch's argument parser: (Tensor[] sequences, bool batch_first, float padding_value, str padding_side)
+    for i, s in enumerate(sequences):
+        if not isinstance(s, torch.Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(s).__name__}")
+    if isinstance(padding_value, bool) or not isinstance(padding_value, (int, float)):
+        raise TypeError(f"pad_sequence(): argument 'padding_value' (position 3) must be float, not "
+                        f"{type(padding_value).__name__}")
+    if not isinstance(padding_side, str):
+        raise TypeError(f"pad_sequence(): argument 'padding_side' (position 4) must be str, not "
+                        f"{type(padding_side).__name__}")
     if padding_side not in ('left', 'right'):
         raise RuntimeError(f"Expected padding_side to be one of left or right, but got {padding_side}.")
     if len(sequences) == 0:
         raise RuntimeError("received an empty list of sequences")
-    for s in sequences:
-        if not isinstance(s, torch.Tensor):
-            raise TypeError(f"pad_sequence(): argument 'sequences' (position 1) must be tuple of Tensors, not "
-                            f"{type(s).__name__}")
     if sequences[0].dim() == 0:
         raise RuntimeError("ArrayRef: invalid slice, N = 1; size = 0")
     trailing = list(sequences[0].shape[1:])
