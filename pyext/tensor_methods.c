@@ -304,6 +304,7 @@ static PyObject *g_data(PyObject *self, void *c) {
     if (v) {
         v->refcount = 1;
         v->version = 0;
+        v->inference = t->version->inference;
         if (--d->version->refcount == 0) free(d->version);
         d->version = v;
     }

@@ -1,4 +1,5 @@
 /* copy.c — the out-of-place forms of copy_, fill_ and zero_ (the generated in-place wrappers write them into self). */
+#include "index.h"
 #include "ops_impl.h"
 
 wk_tensor *wk_impl_copy(wk_tensor *self, wk_tensor *src, bool non_blocking) {
@@ -15,6 +16,10 @@ wk_tensor *wk_impl_copy(wk_tensor *self, wk_tensor *src, bool non_blocking) {
 }
 
 wk_tensor *wk_impl_fill_Scalar(wk_tensor *self, wk_scalar value) {
+    /* torch's value.to<scalar_t>() overflow check; one-element half/bfloat16 tensors take its unchecked scalar_fill */
+    bool one = wk__numel(self) == 1;
+    if (!(one && (self->dtype == WK_FLOAT16 || self->dtype == WK_BFLOAT16)) && wk__check_scalar_fits(value, self->dtype) < 0)
+        return NULL;
     return wk__full(self->ndim, self->sizes, self->dtype, value);
 }
 

@@ -56,6 +56,7 @@ typedef struct wk_storage {
 typedef struct wk_version {
     int64_t refcount;
     uint32_t version;
+    bool inference; /* the storage was made in inference mode: its tensors and their views are inference tensors */
 } wk_version;
 
 typedef struct wk_hook wk_hook; /* autograd.h */
@@ -115,6 +116,7 @@ static inline char *wk__data(const wk_tensor *t) {
 WK_INTERNAL void wk__bump_version(wk_tensor *t);
 WK_INTERNAL void wk__noop_deleter(void *ctx);
 WK_INTERNAL int wk__resize_(wk_tensor *t, int ndim, const int64_t *sizes); /* out=: new contiguous storage if needed */
+int wk__storage_grow(wk_storage *s, size_t nbytes); /* resize_: grow s in place (every sharer sees it), data kept */
 WK_INTERNAL wk_tensor *wk__finish_factory(wk_tensor *t, bool requires_grad); /* applies requires_grad=True */
 
 /* Dimension handling with torch's messages. */

@@ -36,6 +36,7 @@ static wk_version *version_new(void) {
     if (v) {
         v->refcount = 1;
         v->version = 0;
+        v->inference = wk__inference_mode();
     }
     return v;
 }
@@ -386,6 +387,23 @@ int wk_item(const wk_tensor *t, wk_scalar *out) {
         return -1;
     }
     *out = wk__load_scalar(wk__data(t), t->dtype);
+    return 0;
+}
+
+int wk__storage_grow(wk_storage *s, size_t nbytes) {
+    if (nbytes <= s->nbytes) return 0;
+    if (s->deleter) {
+        wk__error(WK_RUNTIME_ERROR, "Trying to resize storage that is not resizable");
+        return -1;
+    }
+    wk_storage *n = storage_new(nbytes);
+    if (!n) return -1;
+    if (s->nbytes) memcpy(n->data, s->data, s->nbytes);
+    memset((char *)n->data + s->nbytes, 0, nbytes - s->nbytes);
+    free(s->data);
+    s->data = n->data; /* the new buffer moves into s; n's header goes */
+    s->nbytes = nbytes;
+    free(n);
     return 0;
 }
 

@@ -1,7 +1,7 @@
 """The generated op functions of _C, re-exported as wick.<name>."""
 from . import _C
 
-_skip = {'tensor'}
+_skip = {'tensor', 'absolute_'}  # torch has Tensor.absolute_ but no torch.absolute_
 __all__ = []
 for _name in dir(_C):
     if _name.startswith('_') or _name in _skip:

@@ -47,7 +47,7 @@ def _tensor_norm(self, p='fro', dim=None, keepdim=False, dtype=None):
 # ---- unique (torch/functional.py: _unique_impl and the _return_* wrappers)
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     if dim is not None:
-        output, inverse_indices, counts = _C.unique_dim(input, dim, sorted=sorted, return_inverse=return_inverse,
+        output, inverse_indices, counts = _C._unique_dim(input, dim, sorted=sorted, return_inverse=return_inverse,
                                                         return_counts=return_counts)
     else:
         output, inverse_indices, counts = _C._unique2(input, sorted=sorted, return_inverse=return_inverse,

@@ -1,0 +1,125 @@
+"""The extra area's Python layer (ops/extra.def): the torch-level names torch itself writes in Python
+(torch.pi / e / inf / nan / newaxis, torch.broadcast_shapes, torch.unravel_index, Tensor.__contains__, the
+legacy Tensor.new constructor), and the C slot aliases torch's TensorBase carries (__long__, __nonzero__)."""
+import math
+import sys
+from collections.abc import Sequence
+from numbers import Number
+
+from . import _C
+from ._tensor import Tensor
+
+_wick = sys.modules[__package__]
+
+# ---- constants (torch/__init__.py: from math import e, inf, nan, pi; newaxis = None)
+_wick.e, _wick.inf, _wick.nan, _wick.pi = math.e, math.inf, math.nan, math.pi
+_wick.newaxis = None
+
+
+# ---- torch.broadcast_shapes (torch/functional.py over torch._refs._broadcast_shapes)
+def broadcast_shapes(*shapes):
+    """torch.broadcast_shapes(*shapes) -> Size: the shape broadcast_tensors would give, without tensors."""
+    shapes = tuple((x,) if isinstance(x, int) else x for x in shapes if x is not None)
+    if not shapes:
+        return _C.Size([])
+    for shape in shapes:
+        if not isinstance(shape, Sequence):
+            raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a list of ints, got {shape}")
+    common = [1] * max(len(shape) for shape in shapes)
+    for arg_idx, shape in enumerate(shapes):
+        for idx in range(-1, -1 - len(shape), -1):
+            if shape[idx] == common[idx]:
+                continue
+            if common[idx] == 1:
+                if shape[idx] < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                common[idx] = shape[idx]
+            if shape[idx] == 1:
+                continue
+            if common[idx] != shape[idx]:
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {shape[idx]} at {idx}! "
+                                   f"Mismatching argument at index {arg_idx} had {shape}; but expected shape "
+                                   f"should be broadcastable to {common}")
+    return _C.Size(common)
+
+
+# ---- torch.unravel_index (torch/functional.py)
+def unravel_index(indices, shape):
+    """torch.unravel_index(indices, shape) -> tuple of tensors, one per dim of shape."""
+    if not isinstance(indices, Tensor):
+        raise TypeError(f"unravel_index(): argument 'indices' must be Tensor, not {type(indices).__name__}")
+    if indices.is_complex() or indices.is_floating_point() or indices.dtype == _wick.bool:
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+    if not isinstance(shape, (int, Sequence)):
+        raise TypeError(f"expected 'shape' to be int or sequence of ints, but got {type(shape)}")
+    if isinstance(shape, int):
+        shape = _C.Size([shape])
+    else:
+        for dim in shape:
+            if not isinstance(dim, int):
+                raise TypeError(f"expected 'shape' sequence to only contain ints, but got {type(dim)}")
+        shape = _C.Size(shape)
+    if not all(dim >= 0 for dim in shape):
+        raise ValueError(f"'shape' cannot have negative values, but got {tuple(shape)}")
+    coefs, acc = [], 1
+    for s in reversed(list(shape[1:]) + [1]):
+        acc *= s
+        coefs.append(acc)
+    coefs.reverse()
+    res = indices.unsqueeze(-1).floor_divide(_C.tensor(coefs, dtype=_wick.int64)) % _C.tensor(list(shape),
+                                                                                               dtype=_wick.int64)
+    return res.unbind(-1)
+
+
+for _f in (broadcast_shapes, unravel_index):
+    setattr(_wick, _f.__name__, _f)
+
+
+# ---- Tensor.__contains__ (torch/_tensor.py)
+def __contains__(self, element):
+    if isinstance(element, (Tensor, Number)):
+        return bool((element == self).any().item())
+    raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}.")
+
+
+Tensor.__contains__ = __contains__
+
+# ---- C slot aliases of torch's TensorBase: __long__ is int(), __nonzero__ is bool()
+Tensor.__long__ = _C.TensorBase.__int__
+Tensor.__nonzero__ = _C.TensorBase.__bool__
+
+
+# ---- Tensor.new: the legacy constructor (torch/csrc/utils/tensor_new.cpp: legacy_tensor_new) -- a tensor of self's
+# dtype: new() is empty, new(*sizes) / new(torch.Size) uninitialised, new(sequence) from data, new(tensor) aliases it.
+def new(self, *args, device=None):
+    if device is not None:
+        _wick.device(device)  # 'cpu' is the only device; others raise there
+    if not args:
+        return _C.empty(0, dtype=self.dtype)
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        other = args[0]
+        if other.dtype != self.dtype:
+            raise TypeError(f"expected {_type_options(self.dtype)} (got {_type_options(other.dtype)})")
+        return other.detach()
+    if len(args) == 1 and isinstance(args[0], _C.Size):
+        return _C.empty(args[0], dtype=self.dtype)
+    if len(args) == 1 and isinstance(args[0], Sequence) and not isinstance(args[0], str):
+        return _C.tensor(args[0], dtype=self.dtype)
+    if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+        return _C.empty(args, dtype=self.dtype)
+    raise TypeError("new() received an invalid combination of arguments - got (" +
+                    ", ".join(type(a).__name__ for a in args) + ")")
+
+
+_CPP = {'float32': 'float', 'float64': 'double', 'float16': 'c10::Half', 'bfloat16': 'c10::BFloat16',
+        'int64': 'long int', 'int32': 'int', 'int16': 'short int', 'int8': 'signed char', 'uint8': 'unsigned char',
+        'bool': 'bool'}
+
+
+def _type_options(dtype):
+    name = _CPP.get(str(dtype).rpartition('.')[2], str(dtype))
+    return (f"TensorOptions(dtype={name}, device=cpu, layout=Strided, requires_grad=false (default), "
+            f"pinned_memory=false (default), memory_format=(nullopt))")
+
+
+Tensor.new = new
