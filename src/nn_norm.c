@@ -7,8 +7,10 @@
  *   grad_input = rstd / M * (M * gy - sum(gy) - xhat * sum(gy * xhat))          (statistics from the input)
  *   grad_input = gy * rstd                                                      (running statistics: eval)
  * grad_weight and grad_bias are sums of grad * xhat and grad per channel / element of normalized_shape.
- * Double backward through these is not implemented (a clear NotImplementedError; see ops/nn_norm.def). */
+ * Layer norm's double backward is composed of recorded ops (_nn_layer_norm_double_backward); batch and group norm's
+ * is not implemented (a clear NotImplementedError; see ops/nn_norm.def). */
 #include "nn.h"
+#include "reduce.h" /* wk_cpool: composing recorded ops */
 
 /* running statistics are updated in place without a version bump, as torch does */
 static int store_into(wk_tensor *dst, const double *v, int64_t n) {
@@ -328,6 +330,61 @@ wk_tensor *wk_impl__nn_layer_norm_backward(wk_tensor *grad_out, wk_tensor *input
 done:
     free(x), free(gy), free(w), free(mu), free(rs);
     return wk__nn_finish(out, which == 0 ? input->dtype : (weight ? weight->dtype : input->dtype));
+}
+
+/* Double backward of layer norm, as recorded ops. Per row (the trailing normalized_shape block, N elements), with
+ * xh = (input - mean) * rstd, g = grad_out * weight, <v> the row mean of v, and gg the incoming gradient:
+ *   which 0 (gI = rstd * (g - <g> - xh <g xh>)):
+ *     d/dgrad_out = weight * rstd * (gg - <gg> - xh <gg xh>)           d/dweight = grad_out * rstd * (same bracket)
+ *     d/dinput = -rstd^2 * (xh (<gg g> - <g><gg> - 3 <g xh><gg xh>) + <gg xh> (g - <g>) + <g xh> (gg - <gg>))
+ *   which 1 (gW = sum over rows of grad_out * xh): d/dgrad_out = gg * xh; d/dinput = rstd * (c - <c> - xh <c xh>),
+ *     c = gg * grad_out
+ *   which 2 (gB = sum over rows of grad_out): d/dgrad_out = gg expanded
+ * (mean and rstd are the forward's saved statistics, constants here as in torch.) Results broadcast against the
+ * input's shape; the engine sums them to weight's. */
+wk_tensor *wk_impl__nn_layer_norm_double_backward(wk_tensor *gg, wk_tensor *grad_out, wk_tensor *input,
+                                                  wk_intlist normalized_shape, wk_tensor *mean, wk_tensor *rstd,
+                                                  wk_tensor *weight, int64_t which, int64_t wrt) {
+    wk_cpool pool = {0};
+    if (which == 2) return wk_cpool_end(&pool, P_(wk_expand_as(gg, grad_out)));
+    int64_t dims[WK_MAX_DIM]; /* the normalized (trailing) dims */
+    int64_t k = (int64_t)normalized_shape.len;
+    for (int64_t i = 0; i < k; i++) dims[i] = input->ndim - k + i;
+    wk_intlist nd = wk_ints(dims, k);
+#define ROWMEAN(t) P_(wk_mean_dim((t), nd, true, WK_DTYPE_NONE))
+    wk_tensor *xh = P_(wk_mul(P_(wk_sub(input, mean, wk_int(1))), rstd));
+    wk_tensor *r = NULL;
+    if (which == 1) {
+        if (wrt == 0) {
+            r = P_(wk_mul(gg, xh));
+        } else {
+            wk_tensor *c = P_(wk_mul(gg, grad_out));
+            wk_tensor *br = P_(wk_sub(P_(wk_sub(c, ROWMEAN(c), wk_int(1))), P_(wk_mul(xh, ROWMEAN(P_(wk_mul(c, xh))))),
+                                      wk_int(1)));
+            r = P_(wk_mul(rstd, br));
+        }
+        return wk_cpool_end(&pool, r);
+    }
+    if (wrt != 1) {
+        /* P(gg) = gg - <gg> - xh <gg xh> */
+        wk_tensor *pg = P_(wk_sub(P_(wk_sub(gg, ROWMEAN(gg), wk_int(1))), P_(wk_mul(xh, ROWMEAN(P_(wk_mul(gg, xh))))),
+                                  wk_int(1)));
+        wk_tensor *rp = P_(wk_mul(rstd, pg));
+        r = wrt == 0 ? (weight ? P_(wk_mul(rp, weight)) : rp) : P_(wk_mul(rp, grad_out));
+        return wk_cpool_end(&pool, r);
+    }
+    wk_tensor *g = weight ? P_(wk_mul(grad_out, weight)) : grad_out;
+    wk_tensor *mg = ROWMEAN(g), *ma = ROWMEAN(gg);
+    wk_tensor *mgx = ROWMEAN(P_(wk_mul(g, xh))), *max = ROWMEAN(P_(wk_mul(gg, xh)));
+    wk_tensor *mag = ROWMEAN(P_(wk_mul(gg, g)));
+    /* coef = <gg g> - <g><gg> - 3 <g xh><gg xh> */
+    wk_tensor *coef = P_(wk_sub(P_(wk_sub(mag, P_(wk_mul(mg, ma)), wk_int(1))), P_(wk_mul(mgx, max)), wk_int(3)));
+    wk_tensor *t = P_(wk_mul(xh, coef));
+    t = P_(wk_add(t, P_(wk_mul(max, P_(wk_sub(g, mg, wk_int(1))))), wk_int(1)));
+    t = P_(wk_add(t, P_(wk_mul(mgx, P_(wk_sub(gg, ma, wk_int(1))))), wk_int(1)));
+    r = P_(wk_mul(P_(wk_neg(P_(wk_mul(rstd, rstd)))), t));
+#undef ROWMEAN
+    return wk_cpool_end(&pool, r);
 }
 
 wk_tensor *wk_impl_layer_norm(wk_tensor *input, wk_intlist normalized_shape, wk_tensor *weight, wk_tensor *bias,

@@ -777,3 +777,28 @@ case("mha_eval_fast_mask3d_kpm_noweights", lambda T: _run(T, ctor={"batch_first"
                                                           no_grad=True, q=S8, masks={"attn_mask": (M3, "bool"),
                                                                                      "key_padding_mask": (S_KPM_ALL, "bool")},
                                                           fwd={"need_weights": False}))
+# a float mask that requires grad sends SDPA to its math path, which has second derivatives (the fused kernel has not)
+grad_case("enc_layer_grad2_mask_requires_grad", lambda T, s, am: _enc_layer(T, dropout=0.0, act="gelu")(s, src_mask=am), S8, S_AM_F,
+          order=2, atol=1e-5)
+grad_case("dec_layer_grad2_mask_requires_grad", lambda T, t, s, am, mm: _dec_layer(T, dropout=0.0, norm_first=True)(
+    t, s, tgt_mask=am, memory_mask=mm), T8, S8, [[0.0, -0.5, -1.0], [0.25, 0.0, -0.75], [0.1, 0.2, 0.0]], AM_F, order=2, atol=1e-5)
+
+# layer_norm's second derivatives (composed of recorded ops): every input, with and without the affine parameters
+X345 = [[[round(((i * 7 + j * 3 + k * 5) % 11 - 5) * 0.31 + 0.02 * k, 3) for k in range(5)] for j in range(4)] for i in range(3)]
+W45 = [[round(1.0 + ((j * 5 + k) % 7 - 3) * 0.15, 3) for k in range(5)] for j in range(4)]
+B45 = [[round(((j * 3 + k) % 5 - 2) * 0.1, 3) for k in range(5)] for j in range(4)]
+grad_case("layer_norm_grad2_affine", lambda T, x, w, b: T.nn.functional.layer_norm(x, (5,), w, b), X345, W45[0], B45[0], order=2)
+grad_case("layer_norm_grad2_2d_shape", lambda T, x, w, b: T.nn.functional.layer_norm(x, (4, 5), w, b, eps=1e-3), X345, W45, B45,
+          order=2)
+grad_case("layer_norm_grad2_plain", lambda T, x: T.nn.functional.layer_norm(x, (5,)), X345, order=2)
+grad_case("layer_norm_grad2_weight_only", lambda T, x, w: T.nn.functional.layer_norm(x, (5,), w), X345, W45[1], order=2)
+grad_case("layer_norm_grad2_x_only", lambda T, x: T.nn.functional.layer_norm(x, (5,), T.tensor(W45[2]), T.tensor(B45[2])), X345,
+          order=2)
+grad_case("layer_norm_grad2_params_only", lambda T, w, b: T.nn.functional.layer_norm(T.tensor(X345), (5,), w, b), W45[3], B45[3],
+          order=2)
+grad_case("layer_norm_grad2_module_double", lambda T, x: T.nn.LayerNorm(5, dtype=T.float64)(x), inp(X345, dtype=D.float64), order=2)
+error_case("enc_layer_double_backward_fused_sdpa", lambda T: (lambda m, x: (lambda g: g.sum().backward())(
+    T.autograd.grad((m(x) * T.tensor(weights(40)).reshape(5, 2, 4)).sum(), x, create_graph=True)[0]))(
+    _enc_layer(T, dropout=0.0), T.tensor(S8, requires_grad=True)))
+error_case("mha_key_batch_mismatch", lambda T: _mha(T)(T.ones(3, 2, 4), T.ones(5, 3, 4), T.ones(5, 3, 4)))
+error_case("mha_key_batch_mismatch_weights_false", lambda T: _mha(T)(T.ones(3, 2, 4), T.ones(5, 3, 4), T.ones(5, 3, 4), need_weights=False))
