@@ -9,11 +9,11 @@ case("device_pick", lambda T: str(T.device('cuda' if T.cuda.is_available() else 
 error_case("cuda_current_device", lambda T: T.cuda.current_device())
 error_case("cuda_get_device_name", lambda T: T.cuda.get_device_name(0))
 case("cuda_manual_seed_is_silent", lambda T: (T.cuda.manual_seed(0), T.cuda.manual_seed_all(0)))
-case("distributed_importable", lambda T: (__import__(T.__name__ + '.distributed', fromlist=['x']).is_available(),
-                                          __import__(T.__name__ + '.distributed', fromlist=['x']).is_initialized()))
-case("nn_parallel_importable", lambda T: hasattr(__import__(T.__name__ + '.nn.parallel', fromlist=['x']),
+case("distributed_importable", lambda T: (submodule(T, 'distributed').is_available(),
+                                          submodule(T, 'distributed').is_initialized()))
+case("nn_parallel_importable", lambda T: hasattr(submodule(T, 'nn.parallel'),
                                                  'DistributedDataParallel'))
-case("onnx_importable", lambda T: hasattr(__import__(T.__name__ + '.onnx', fromlist=['x']), 'export'))
+case("onnx_importable", lambda T: hasattr(submodule(T, 'onnx'), 'export'))
 
 
 def _matmul_precision(T):
@@ -61,5 +61,5 @@ def _autocast_cuda(T):
     with T.autocast('cuda'):
         return x * 2
 case("autocast_cuda_without_cuda", _autocast_cuda, warns=True)
-error_case("tensorboard_import", lambda T: __import__(T.__name__ + '.utils.tensorboard', fromlist=['x']),
+error_case("tensorboard_import", lambda T: submodule(T, 'utils.tensorboard'),
            match=r'.')

@@ -1,6 +1,5 @@
 """torch.optim: every optimizer with its options, run for 12 steps on uneven gradients; parameters and state_dict
 compared bit for bit (rtol=0, atol=0) in float32 and float64 (Note [Optimiser arithmetic] in src/optim.c)."""
-import importlib
 import random
 
 from .harness import *  # noqa: F401,F403
@@ -26,7 +25,7 @@ EXACT = dict(rtol=0, atol=0)
 
 def _mod(T, name):
     """A torch.optim submodule (torch.optim.optimizer, .sgd, ...): reachable by import only."""
-    return importlib.import_module(T.__name__ + ".optim." + name)
+    return submodule(T, "optim." + name)
 
 
 def _params(T, dtype=None, data=P):

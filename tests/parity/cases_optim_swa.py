@@ -1,5 +1,4 @@
 """torch.optim.swa_utils: AveragedModel (running mean, EMA via avg_fn / multi_avg_fn, use_buffers), SWALR, update_bn."""
-import importlib
 
 from .harness import *  # noqa: F401,F403
 
@@ -10,7 +9,7 @@ STEPS_W = [[[0.5 * k - 0.3, -0.1 * k, 0.2], [0.05, 0.3 - 0.1 * k, -0.2]] for k i
 
 
 def _swa(T):
-    return importlib.import_module(T.__name__ + ".optim.swa_utils")
+    return submodule(T, "optim.swa_utils")
 
 
 def _model(T):

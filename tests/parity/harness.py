@@ -25,7 +25,7 @@ __all__ = [
     "inp", "const", "raw", "D", "Dtype",
     "FLOAT", "HALF", "FLOATS", "INTS", "UINTS", "COMPLEX", "ALL", "BOOLS", "REDUCTIONS", "dims",
     "vT", "vstep", "vexpand", "nc_t", "nc_step", "nc_expand", "weights",
-    "CaseDefinitionError",
+    "CaseDefinitionError", "submodule",
 ]
 
 # Which side is running right now: "ref" (torch / golden) or "lib".  Set by the runner; helpers use it
@@ -384,3 +384,11 @@ def cases(name, fn, *inputs, kind="value", rtol=None, atol=None, warns=False, sk
                               rtol=rtol, atol=atol, warns=warns, skip=s,
                               match=match if k == "error" else None))
     return made
+
+
+def submodule(T, dotted):
+    """`import torch.<dotted>` for the module under test: T.__name__ + "." + dotted.  A stand-in
+    (tests/parity/standins) is real torch seen through a proxy module, so its submodules are torch's."""
+    import importlib
+    base = "torch" if T.__name__.startswith("tests.parity.standins") else T.__name__
+    return importlib.import_module(base + "." + dotted)

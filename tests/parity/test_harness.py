@@ -92,7 +92,7 @@ def test_case_files_pass_under_faithful_proxy():
     cs, errors = runner.collect()
     assert not errors and len(cs) > 300
     results, _ = runner.Runner(standins.get("faithful"), "live", torch).run(cs)
-    bad = [(r.id, r.detail) for r in results if r.status != "pass"]
+    bad = [(r.id, r.detail) for r in results if r.status not in ("pass", "skip")]  # skip= names wick's gaps
     assert not bad, bad[:5]
 
 
