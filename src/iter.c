@@ -1,6 +1,8 @@
 /* iter.c — the strided iterator and the cast loops. */
 #include "iter.h"
 
+#include "cpu/threadpool.h"
+
 /* Dimension order, innermost first, as TensorIterator's reorder_dimensions: an insertion sort in which the first
  * operand with a decisive pair of strides decides (a zero stride decides nothing; equal strides put the smaller
  * size inner) and an undecided comparison goes on to the next dim out. Ties keep the last dim innermost. */
@@ -118,6 +120,59 @@ void wk_iter_run(const wk_iter *it, wk_loop_fn fn, void *ctx) {
         }
         if (d == it->ndim) break;
     }
+}
+
+/* Runs the linear element range [begin, end) of the iteration (inner dimension fastest): partial runs at the ends. */
+static void iter_run_range(const wk_iter *it, wk_loop_fn fn, void *ctx, int64_t begin, int64_t end) {
+    int nops = it->nops, nd = it->ndim;
+    char *ptr[WK_MAX_OPS];
+    int64_t inner_strides[WK_MAX_OPS], idx[WK_MAX_DIM] = {0};
+    for (int k = 0; k < nops; k++) {
+        ptr[k] = it->data[k];
+        inner_strides[k] = it->strides[0][k];
+    }
+    int64_t rem = begin;
+    for (int d = 0; d < nd; d++) { /* the multi-index of `begin` */
+        idx[d] = rem % it->shape[d];
+        rem /= it->shape[d];
+        for (int k = 0; k < nops; k++) ptr[k] += idx[d] * it->strides[d][k];
+    }
+    int64_t left = end - begin;
+    for (;;) {
+        int64_t n = it->shape[0] - idx[0] < left ? it->shape[0] - idx[0] : left;
+        fn(ptr, inner_strides, n, ctx);
+        left -= n;
+        if (left <= 0) return;
+        for (int k = 0; k < nops; k++) ptr[k] -= idx[0] * it->strides[0][k];
+        idx[0] = 0;
+        for (int d = 1; d < nd; d++) { /* odometer increment over the outer dims */
+            idx[d]++;
+            for (int k = 0; k < nops; k++) ptr[k] += it->strides[d][k];
+            if (idx[d] < it->shape[d]) break;
+            for (int k = 0; k < nops; k++) ptr[k] -= it->strides[d][k] * it->shape[d];
+            idx[d] = 0;
+        }
+    }
+}
+
+typedef struct {
+    const wk_iter *it;
+    wk_loop_fn fn;
+    void *ctx;
+} par_job;
+static void par_chunk(int64_t begin, int64_t end, int tid, void *job_) {
+    (void)tid;
+    const par_job *job = (const par_job *)job_;
+    iter_run_range(job->it, job->fn, job->ctx, begin, end);
+}
+
+void wk_iter_run_parallel(const wk_iter *it, wk_loop_fn fn, void *ctx) {
+    if (it->numel < 2 * WK_GRAIN_SIZE || it->ndim == 0 || wk_get_num_threads() < 2) {
+        wk_iter_run(it, fn, ctx);
+        return;
+    }
+    par_job job = {it, fn, ctx};
+    wk_parallel_for(0, it->numel, WK_GRAIN_SIZE, par_chunk, &job);
 }
 
 int wk_iter_apply(int nops, wk_tensor *const *ops, wk_loop_fn fn, void *ctx) {

@@ -25,6 +25,10 @@ typedef struct {
 
 WK_INTERNAL int wk_iter_init(wk_iter *it, int nops, wk_tensor *const *ops);
 WK_INTERNAL void wk_iter_run(const wk_iter *it, wk_loop_fn fn, void *ctx);
+/* The same on the thread pool, in chunks of at least WK_GRAIN_SIZE elements (as ATen's GRAIN_SIZE), for loops whose
+ * elements are independent (pure elementwise: each output element written once, ctx read-only). */
+#define WK_GRAIN_SIZE 32768
+WK_INTERNAL void wk_iter_run_parallel(const wk_iter *it, wk_loop_fn fn, void *ctx);
 /* Allocates an output of `sizes` whose memory order follows the inputs' (as TensorIterator does: `x.t().exp()`
  * has x.t()'s strides). Inputs must already be expanded to `sizes`. */
 WK_INTERNAL wk_tensor *wk_iter_alloc_output(int nin, wk_tensor *const *inputs, int ndim, const int64_t *sizes,

@@ -4,6 +4,9 @@
 
 #include <stdio.h>
 
+#include "cpu/threadpool.h"
+#include "cpu/vec.h"
+
 /* The tensor viewed as [outer, n, inner] around dim. */
 typedef struct {
     int64_t outer, n, inner;
@@ -37,10 +40,91 @@ static int softmax_checks(const wk_tensor *self, int64_t dim, bool half_to_float
     return 0;
 }
 
+/* ---- float32: vectorised and threaded (src/cpu/vec.h); the float64 path below stays as the reference ----
+ * As torch's _vec_softmax / _vec_log_softmax: m = max over the dim, e = exp(x - m), s = sum e (in float),
+ * softmax = e * (1 / s), log_softmax = (x - m) - log(s). Rows (inner == 1) are one contiguous run each; otherwise
+ * the dim is walked row by row over a block of up to SM_BLOCK contiguous columns, so every pass streams memory. */
+#define SM_BLOCK 512
+typedef struct {
+    const float *x; /* [outer, n, inner] contiguous input */
+    float *y;       /* [outer, n, inner] output */
+    span3 s;
+    int64_t nblk; /* column blocks per outer index */
+    bool is_log;
+} sm_job;
+
+static void sm_rows(int64_t b, int64_t e, int tid, void *job_) {
+    (void)tid;
+    const sm_job *j = (const sm_job *)job_;
+    const wk_vec_ops *v = wk__vec();
+    int64_t n = j->s.n;
+    for (int64_t r = b; r < e; r++) {
+        const float *x = j->x + r * n;
+        float *y = j->y + r * n;
+        float m = v->max(x, n);
+        if (j->is_log) {
+            float l = logf(v->exp_sub_sum(x, y, n, m, 0));
+            v->sub_scalar(x, y, n, m);
+            v->sub_scalar(y, y, n, l);
+        } else {
+            float sum = v->exp_sub_sum(x, y, n, m, 1);
+            v->scale(y, y, n, 1.0f / sum);
+        }
+    }
+}
+
+static void sm_cols(int64_t b, int64_t e, int tid, void *job_) {
+    (void)tid;
+    const sm_job *j = (const sm_job *)job_;
+    const wk_vec_ops *v = wk__vec();
+    int64_t n = j->s.n, inner = j->s.inner;
+    float m[SM_BLOCK], sum[SM_BLOCK]; /* per column of the block: running max, then sum of exp (then 1/sum or log) */
+    for (int64_t t = b; t < e; t++) {
+        int64_t a = t / j->nblk, c0 = (t % j->nblk) * SM_BLOCK, w = inner - c0 < SM_BLOCK ? inner - c0 : SM_BLOCK;
+        const float *x = j->x + a * n * inner + c0;
+        float *y = j->y + a * n * inner + c0;
+        for (int64_t c = 0; c < w; c++) {
+            m[c] = -INFINITY;
+            sum[c] = 0;
+        }
+        for (int64_t i = 0; i < n; i++) v->max_rows(x + i * inner, m, w);
+        for (int64_t i = 0; i < n; i++) v->exp_sub_acc(x + i * inner, m, y + i * inner, sum, w);
+        if (j->is_log) {
+            for (int64_t c = 0; c < w; c++) sum[c] = logf(sum[c]);
+            for (int64_t i = 0; i < n; i++) v->sub2_cols(x + i * inner, m, sum, y + i * inner, w);
+        } else {
+            for (int64_t c = 0; c < w; c++) sum[c] = 1.0f / sum[c];
+            for (int64_t i = 0; i < n; i++) v->mul_cols(y + i * inner, sum, y + i * inner, w);
+        }
+    }
+}
+
+static wk_tensor *softmax_f32(wk_tensor *self, span3 s, bool is_log) {
+    wk_tensor *xc = wk__contiguous(self);
+    wk_tensor *out = xc ? wk__empty(self->ndim, self->sizes, WK_FLOAT32) : NULL;
+    if (!out) {
+        wk_release(xc);
+        return NULL;
+    }
+    sm_job j = {(const float *)wk__data(xc), (float *)wk__data(out), s, (s.inner + SM_BLOCK - 1) / SM_BLOCK, is_log};
+    if (s.n > 0 && s.outer * s.inner > 0) {
+        if (s.inner == 1) {
+            int64_t grain = WK_GRAIN_SIZE / s.n + 1;
+            wk_parallel_for(0, s.outer, grain, sm_rows, &j);
+        } else {
+            int64_t per = s.n * (s.inner < SM_BLOCK ? s.inner : SM_BLOCK);
+            wk_parallel_for(0, s.outer * j.nblk, WK_GRAIN_SIZE / per + 1, sm_cols, &j);
+        }
+    }
+    wk_release(xc);
+    return out;
+}
+
 static wk_tensor *softmax_fwd(wk_tensor *self, int64_t dim, bool half_to_float, bool is_log) {
     int64_t d;
     span3 s;
     if (softmax_checks(self, dim, half_to_float, is_log, &d, &s) < 0) return NULL;
+    if (self->dtype == WK_FLOAT32) return softmax_f32(self, s, is_log);
     double *x = wk__nn_load(self); /* [outer, n, inner] */
     wk_tensor *w = x ? wk__nn_work(self->ndim, self->sizes) : NULL;
     if (!w) {

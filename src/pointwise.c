@@ -2,6 +2,7 @@
  * pow, and the binary maths (atan2, hypot, lerp, maximum, copysign, logaddexp, xlogy, addcmul, clamp, where). */
 #include "pointwise.h"
 
+#include "cpu/vec.h"
 #include "index.h"
 #include "ops_impl.h"
 
@@ -58,7 +59,9 @@ wk_tensor *wk__nary_op(const char *name, int nin, const wk_tensor *const *in, co
     out = wk_iter_alloc_output(nin, ops + 1, nd, shape, out_dtype);
     if (!out) goto done;
     ops[0] = out;
-    rc = wk_iter_apply(nin + 1, ops, loop, ctx);
+    wk_iter it; /* elementwise loops are pure: the iteration may run on the thread pool */
+    rc = wk_iter_init(&it, nin + 1, ops);
+    if (rc == 0) wk_iter_run_parallel(&it, loop, ctx);
 done:
     for (int k = 1; k <= nin; k++) wk_release(ops[k]);
     if (rc < 0) {
@@ -935,7 +938,14 @@ wk_tensor *wk_impl_neg(wk_tensor *self) {
         wk_dtype dt = wk__float_op_dtype(self->dtype);                                 \
         return wk__unary_op(#NAME, self, dt, dt, NAME##_T, NULL);                       \
     }
-FLOAT_UNARY(exp, exp(x))
+/* exp: float32 through the vectorised kernel (src/cpu/vec.h, Note [Vector exp]), as torch's Sleef expf */
+WK_UNARY_FLOAT(exp_k, void, exp(x))
+static const wk_loop_fn exp_T[WK_NUM_DTYPES] = {[WK_FLOAT32] = wk__exp_f32_loop, [WK_FLOAT64] = exp_k_FLOAT64,
+                                                [WK_FLOAT16] = exp_k_FLOAT16, [WK_BFLOAT16] = exp_k_BFLOAT16};
+wk_tensor *wk_impl_exp(wk_tensor *self) {
+    wk_dtype dt = wk__float_op_dtype(self->dtype);
+    return wk__unary_op("exp", self, dt, dt, exp_T, NULL);
+}
 FLOAT_UNARY(log, log(x))
 FLOAT_UNARY(tanh, tanh(x))
 FLOAT_UNARY(reciprocal, 1 / x)

@@ -3,6 +3,7 @@
  * algorithms, so float32 results round as torch's do. */
 #include "pointwise.h"
 
+#include "cpu/vec.h"
 #include "ops_impl.h"
 
 #define PI_D 3.14159265358979323846
@@ -168,7 +169,13 @@ FLOAT_OP(cosh, cosh(x))
 FLOAT_OP(asinh, asinh(x))
 FLOAT_OP(acosh, acosh(x))
 FLOAT_OP(atanh, atanh(x))
-FLOAT_OP(sigmoid, SIGMOID(x))
+WK_UNARY_FLOAT(sigmoid_k, void, SIGMOID(x)) /* float32: the vectorised kernel (src/cpu/vec.h) */
+static const wk_loop_fn sigmoid_T[WK_NUM_DTYPES] = {[WK_FLOAT32] = wk__sigmoid_f32_loop, [WK_FLOAT64] = sigmoid_k_FLOAT64,
+                                                    [WK_FLOAT16] = sigmoid_k_FLOAT16, [WK_BFLOAT16] = sigmoid_k_BFLOAT16};
+wk_tensor *wk_impl_sigmoid(wk_tensor *self) {
+    wk_dtype dt = wk__float_op_dtype(self->dtype);
+    return wk__unary_op("sigmoid", self, dt, dt, sigmoid_T, NULL);
+}
 FLOAT_OP(erf, erf(x))
 FLOAT_OP(erfc, erfc(x))
 FLOAT_OP(erfinv, ERFINV(x))

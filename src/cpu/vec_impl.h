@@ -1,0 +1,313 @@
+/* vec_impl.h — the float32 kernels of vec.h, written once against simd.h and included once per ISA:
+ * vec_avx2.c (x86, compiled for AVX2+FMA) and vec.c (the build's native ISA). The includer defines
+ * WK_VEC_TABLE, the name of the wk_vec_ops table to define. Everything else here is static. */
+#include "simd.h"
+#include "vec.h"
+
+/* ---- exp: Note [Vector exp] ----
+ * exp(x) = 2^n * e^r, n = round(x / ln 2), r = x - n ln 2 in two steps (ln 2 = C1 + C2 with C1 = 355/512, so n * C1
+ * is exact and x - n * C1 is exact by Sterbenz), e^r = 1 + r (1 + r p(r)) with Cephes' degree-5 p on [-ln2/2, ln2/2].
+ * 2^n is applied as 2^(n>>1) * 2^(n - n>>1), so results near overflow and in the subnormal range round once, at the
+ * last product. Inputs are clamped to [-104, 88.7228317] (below: 0; the top is the largest x with a finite expf);
+ * x > 88.7228317 gives inf and NaN gives NaN, as libm. Checked against exp in double over every float in
+ * [-104, 89] and random others (tests/c/test_vec.c, WK_VEC_EXHAUSTIVE=1): max error < 1 ulp, inf / nan / 0 exact. */
+static inline wk_vf v_exp_poly(wk_vf x) {
+    const wk_vf hi = vf_set1(88.72283172607421875f);
+    wk_vm over = vf_gt(x, hi), nan = vf_isnan(x);
+    wk_vf xc = vf_min(vf_max(x, vf_set1(-104.0f)), hi);
+    wk_vf n = vf_round(vf_mul(xc, vf_set1(1.44269504088896341f)));
+    wk_vf r = vf_fma(n, vf_set1(-0.693359375f), xc);
+    r = vf_fma(n, vf_set1(2.12194440e-4f), r);
+    wk_vf p = vf_set1(1.9875691500e-4f);
+    p = vf_fma(p, r, vf_set1(1.3981999507e-3f));
+    p = vf_fma(p, r, vf_set1(8.3334519073e-3f));
+    p = vf_fma(p, r, vf_set1(4.1665795894e-2f));
+    p = vf_fma(p, r, vf_set1(1.6666665459e-1f));
+    p = vf_fma(p, r, vf_set1(5.0000001201e-1f));
+#if WK_VF_FUSED
+    wk_vf y = vf_fma(r, vf_fma(r, p, vf_set1(1.0f)), vf_set1(1.0f)); /* 1 + r (1 + r p): one rounding last */
+#else
+    wk_vf y = vf_add(vf_add(vf_mul(p, vf_mul(r, r)), r), vf_set1(1.0f)); /* 1 + (r + r^2 p) without FMA */
+#endif
+    wk_vi ni = vf_to_vi(n), n1 = vi_srai1(ni), n2 = vi_sub(ni, n1);
+    y = vf_mul(y, vf_from_bits(vi_shl23(vi_add(n1, vi_set1(127)))));
+    y = vf_mul(y, vf_from_bits(vi_shl23(vi_add(n2, vi_set1(127)))));
+    y = vf_select(over, vf_set1(INFINITY), y);
+    return vf_select(nan, vf_add(x, x), y);
+}
+#if WK_VL == 1
+#define v_exp(x) expf(x) /* the scalar build: libm */
+#else
+#define v_exp(x) v_exp_poly(x)
+#endif
+static inline float s_exp(float x) { /* one lane through the vector code (tails) */
+    float b[WK_VL] = {0};
+    b[0] = x;
+    vf_storeu(b, v_exp(vf_loadu(b)));
+    return b[0];
+}
+
+/* sigmoid = 1 / (1 + exp(-x)), as torch's vectorised kernel */
+static inline wk_vf v_sigmoid(wk_vf x) {
+    const wk_vf one = vf_set1(1.0f);
+    return vf_div(one, vf_add(one, v_exp(vf_sub(vf_zero(), x))));
+}
+
+static void k_exp(const float *x, float *y, int64_t n) {
+    int64_t i = 0;
+    for (; i + WK_VL <= n; i += WK_VL) vf_storeu(y + i, v_exp(vf_loadu(x + i)));
+    for (; i < n; i++) y[i] = s_exp(x[i]);
+}
+
+static void k_sigmoid(const float *x, float *y, int64_t n) {
+    int64_t i = 0;
+    for (; i + WK_VL <= n; i += WK_VL) vf_storeu(y + i, v_sigmoid(vf_loadu(x + i)));
+    for (; i < n; i++) y[i] = 1.0f / (1.0f + s_exp(-x[i]));
+}
+
+/* sum of exp(x - s) in float: 4 vector accumulators, added pairwise, then the lanes left to right */
+static float k_exp_sub_sum(const float *x, float *y, int64_t n, float s, int store) {
+    wk_vf vs = vf_set1(s), acc[4] = {vf_zero(), vf_zero(), vf_zero(), vf_zero()};
+    int64_t i = 0;
+    for (; i + 4 * WK_VL <= n; i += 4 * WK_VL)
+        for (int k = 0; k < 4; k++) {
+            wk_vf e = v_exp(vf_sub(vf_loadu(x + i + k * WK_VL), vs));
+            if (store) vf_storeu(y + i + k * WK_VL, e);
+            acc[k] = vf_add(acc[k], e);
+        }
+    for (; i + WK_VL <= n; i += WK_VL) {
+        wk_vf e = v_exp(vf_sub(vf_loadu(x + i), vs));
+        if (store) vf_storeu(y + i, e);
+        acc[0] = vf_add(acc[0], e);
+    }
+    float part[WK_VL], tot = 0;
+    vf_storeu(part, vf_add(vf_add(acc[0], acc[1]), vf_add(acc[2], acc[3])));
+    for (int k = 0; k < WK_VL; k++) tot += part[k];
+    for (; i < n; i++) {
+        float e = s_exp(x[i] - s);
+        if (store) y[i] = e;
+        tot += e;
+    }
+    return tot;
+}
+
+static void k_scale(const float *x, float *y, int64_t n, float s) {
+    wk_vf vs = vf_set1(s);
+    int64_t i = 0;
+    for (; i + WK_VL <= n; i += WK_VL) vf_storeu(y + i, vf_mul(vf_loadu(x + i), vs));
+    for (; i < n; i++) y[i] = x[i] * s;
+}
+
+static void k_sub_scalar(const float *x, float *y, int64_t n, float s) {
+    wk_vf vs = vf_set1(s);
+    int64_t i = 0;
+    for (; i + WK_VL <= n; i += WK_VL) vf_storeu(y + i, vf_sub(vf_loadu(x + i), vs));
+    for (; i < n; i++) y[i] = x[i] - s;
+}
+
+static void k_exp_sub_acc(const float *x, const float *m, float *y, float *s, int64_t n) {
+    int64_t i = 0;
+    for (; i + WK_VL <= n; i += WK_VL) {
+        wk_vf e = v_exp(vf_sub(vf_loadu(x + i), vf_loadu(m + i)));
+        vf_storeu(y + i, e);
+        vf_storeu(s + i, vf_add(vf_loadu(s + i), e));
+    }
+    for (; i < n; i++) {
+        y[i] = s_exp(x[i] - m[i]);
+        s[i] += y[i];
+    }
+}
+static void k_mul_cols(const float *x, const float *r, float *y, int64_t n) {
+    int64_t i = 0;
+    for (; i + WK_VL <= n; i += WK_VL) vf_storeu(y + i, vf_mul(vf_loadu(x + i), vf_loadu(r + i)));
+    for (; i < n; i++) y[i] = x[i] * r[i];
+}
+static void k_sub2_cols(const float *x, const float *a, const float *b, float *y, int64_t n) {
+    int64_t i = 0;
+    for (; i + WK_VL <= n; i += WK_VL)
+        vf_storeu(y + i, vf_sub(vf_sub(vf_loadu(x + i), vf_loadu(a + i)), vf_loadu(b + i)));
+    for (; i < n; i++) y[i] = (x[i] - a[i]) - b[i];
+}
+
+/* max with NaN propagation: NaN lanes are tracked apart (vf_max's NaN behaviour differs between ISAs) */
+static float k_max(const float *x, int64_t n) {
+    wk_vf m0 = vf_set1(-INFINITY), m1 = m0;
+    wk_vm bad = vf_isnan(vf_zero());
+    int64_t i = 0;
+    for (; i + 2 * WK_VL <= n; i += 2 * WK_VL) {
+        wk_vf a = vf_loadu(x + i), b = vf_loadu(x + i + WK_VL);
+        bad = vm_or(bad, vm_or(vf_isnan(a), vf_isnan(b)));
+        m0 = vf_max(m0, a);
+        m1 = vf_max(m1, b);
+    }
+    if (vm_any(bad)) return NAN;
+    float part[WK_VL], m = -INFINITY;
+    vf_storeu(part, vf_max(m0, m1));
+    for (int k = 0; k < WK_VL; k++) m = part[k] > m ? part[k] : m;
+    for (; i < n; i++) {
+        if (x[i] != x[i]) return NAN;
+        m = x[i] > m ? x[i] : m;
+    }
+    return m;
+}
+
+static void k_max_rows(const float *x, float *m, int64_t n) {
+    int64_t i = 0;
+    for (; i + WK_VL <= n; i += WK_VL) {
+        wk_vf a = vf_loadu(x + i), b = vf_loadu(m + i);
+        /* b stays NaN once NaN; a NaN a replaces */
+        wk_vf r = vf_select(vf_gt(a, b), a, b);
+        r = vf_select(vf_isnan(a), a, r);
+        vf_storeu(m + i, r);
+    }
+    for (; i < n; i++)
+        if (x[i] > m[i] || x[i] != x[i]) m[i] = m[i] != m[i] ? m[i] : x[i];
+}
+
+/* ---- torch's cascade sum: Note [Cascade sum] (vec.c) ----
+ * A "vacc" is W = 8 or 16 float lanes, NV = W / WK_VL vectors. */
+static inline int64_t ceil_log2(int64_t x) {
+    if (x <= 2) return 1;
+    int64_t b = 0;
+    uint64_t v = (uint64_t)(x - 1);
+    while (v) {
+        b++;
+        v >>= 1;
+    }
+    return b;
+}
+
+/* multi_row_sum of 4 vaccs: column k (of 4) at base + i*rs + k*cs for i < size; out[k*W + lane] */
+#define CASCADE_DEF(W)                                                                                               \
+    enum { NV##W = (W) / WK_VL };                                                                                    \
+    static void multi4_v##W(const float *base, int64_t rs, int64_t cs, int64_t size, float *out) {                   \
+        const int64_t lp = ceil_log2(size) / 4 > 4 ? ceil_log2(size) / 4 : 4, step = (int64_t)1 << lp, mask = step - 1; \
+        wk_vf acc[4][4][NV##W];                                                                                      \
+        for (int l = 0; l < 4; l++)                                                                                  \
+            for (int k = 0; k < 4; k++)                                                                              \
+                for (int v = 0; v < NV##W; v++) acc[l][k][v] = vf_zero();                                            \
+        wk_vf a0[4][NV##W];                                                                                          \
+        for (int k = 0; k < 4; k++)                                                                                  \
+            for (int v = 0; v < NV##W; v++) a0[k][v] = vf_zero();                                                    \
+        int64_t i = 0;                                                                                               \
+        while (i + step <= size) {                                                                                   \
+            for (int64_t j = 0; j < step; j++, i++) {                                                                \
+                const float *p = base + i * rs;                                                                      \
+                for (int k = 0; k < 4; k++)                                                                          \
+                    for (int v = 0; v < NV##W; v++) a0[k][v] = vf_add(a0[k][v], vf_loadu(p + k * cs + v * WK_VL));   \
+            }                                                                                                        \
+            for (int k = 0; k < 4; k++)                                                                              \
+                for (int v = 0; v < NV##W; v++) {                                                                    \
+                    acc[1][k][v] = vf_add(acc[1][k][v], a0[k][v]);                                                   \
+                    a0[k][v] = vf_zero();                                                                            \
+                }                                                                                                    \
+            for (int l = 2; l < 4; l++) {                                                                            \
+                if (i & (mask << ((l - 1) * lp))) break;                                                             \
+                for (int k = 0; k < 4; k++)                                                                          \
+                    for (int v = 0; v < NV##W; v++) {                                                                \
+                        acc[l][k][v] = vf_add(acc[l][k][v], acc[l - 1][k][v]);                                       \
+                        acc[l - 1][k][v] = vf_zero();                                                                \
+                    }                                                                                                \
+            }                                                                                                        \
+        }                                                                                                            \
+        for (; i < size; i++) {                                                                                      \
+            const float *p = base + i * rs;                                                                          \
+            for (int k = 0; k < 4; k++)                                                                              \
+                for (int v = 0; v < NV##W; v++) a0[k][v] = vf_add(a0[k][v], vf_loadu(p + k * cs + v * WK_VL));       \
+        }                                                                                                            \
+        for (int l = 1; l < 4; l++)                                                                                  \
+            for (int k = 0; k < 4; k++)                                                                              \
+                for (int v = 0; v < NV##W; v++) a0[k][v] = vf_add(a0[k][v], acc[l][k][v]);                           \
+        for (int k = 0; k < 4; k++)                                                                                  \
+            for (int v = 0; v < NV##W; v++) vf_storeu(out + k * (W) + v * WK_VL, a0[k][v]);                          \
+    }                                                                                                                \
+    /* row_sum of vaccs at base + i*stride, i < size (ilp 4) -> out[W] */                                            \
+    static void rowsum_v##W(const float *base, int64_t stride, int64_t size, float *out) {                           \
+        float part[4 * (W)];                                                                                         \
+        int64_t size_ilp = size / 4;                                                                                 \
+        multi4_v##W(base, 4 * stride, stride, size_ilp, part);                                                       \
+        wk_vf p0[NV##W];                                                                                             \
+        for (int v = 0; v < NV##W; v++) p0[v] = vf_loadu(part + v * WK_VL);                                          \
+        for (int64_t i = size_ilp * 4; i < size; i++)                                                                \
+            for (int v = 0; v < NV##W; v++) p0[v] = vf_add(p0[v], vf_loadu(base + i * stride + v * WK_VL));         \
+        for (int k = 1; k < 4; k++)                                                                                  \
+            for (int v = 0; v < NV##W; v++) p0[v] = vf_add(p0[v], vf_loadu(part + k * (W) + v * WK_VL));             \
+        for (int v = 0; v < NV##W; v++) vf_storeu(out + v * WK_VL, p0[v]);                                           \
+    }
+#if WK_VL <= 8
+CASCADE_DEF(8)
+#endif
+CASCADE_DEF(16)
+
+/* scalar multi_row_sum with 4 rows and row_sum (the scalar paths of SumKernel.cpp) */
+static void multi4_s(const float *base, int64_t rs, int64_t cs, int64_t size, float *out) {
+    const int64_t lp = ceil_log2(size) / 4 > 4 ? ceil_log2(size) / 4 : 4, step = (int64_t)1 << lp, mask = step - 1;
+    float acc[4][4] = {{0}};
+    int64_t i = 0;
+    while (i + step <= size) {
+        for (int64_t j = 0; j < step; j++, i++)
+            for (int k = 0; k < 4; k++) acc[0][k] += base[i * rs + k * cs];
+        for (int l = 1; l < 4; l++) {
+            for (int k = 0; k < 4; k++) {
+                acc[l][k] += acc[l - 1][k];
+                acc[l - 1][k] = 0;
+            }
+            if (i & (mask << (l * lp))) break;
+        }
+    }
+    for (; i < size; i++)
+        for (int k = 0; k < 4; k++) acc[0][k] += base[i * rs + k * cs];
+    for (int l = 1; l < 4; l++)
+        for (int k = 0; k < 4; k++) acc[0][k] += acc[l][k];
+    for (int k = 0; k < 4; k++) out[k] = acc[0][k];
+}
+static float rowsum_s(const float *base, int64_t stride, int64_t size) {
+    float part[4];
+    int64_t size_ilp = size / 4;
+    multi4_s(base, 4 * stride, stride, size_ilp, part);
+    for (int64_t i = size_ilp * 4; i < size; i++) part[0] += base[i * stride];
+    for (int k = 1; k < 4; k++) part[0] += part[k];
+    return part[0];
+}
+
+static float k_sum_inner(const float *x, int64_t n, int lanes) {
+    if (n < lanes) return rowsum_s(x, 1, n);
+    float v[16];
+    int64_t nv = n / lanes;
+#if WK_VL <= 8
+    if (lanes == 8) rowsum_v8(x, 8, nv, v);
+    else
+#endif
+        rowsum_v16(x, 16, nv, v);
+    float acc = 0;
+    for (int64_t k = nv * lanes; k < n; k++) acc += x[k];
+    for (int k = 0; k < lanes; k++) acc += v[k];
+    return acc;
+}
+
+static void k_sum_outer(const float *x, int64_t rows, int64_t cols, int64_t ld, float *out, int lanes) {
+    int64_t j = 0;
+    if (cols >= lanes) {
+        for (; j + 4 * lanes <= cols; j += 4 * lanes) {
+#if WK_VL <= 8
+            if (lanes == 8) multi4_v8(x + j, ld, 8, rows, out + j);
+            else
+#endif
+                multi4_v16(x + j, ld, 16, rows, out + j);
+        }
+        for (; j + lanes <= cols; j += lanes) {
+#if WK_VL <= 8
+            if (lanes == 8) rowsum_v8(x + j, ld, rows, out + j);
+            else
+#endif
+                rowsum_v16(x + j, ld, rows, out + j);
+        }
+    } else {
+        for (; j + 3 < cols; j += 4) multi4_s(x + j, ld, 1, rows, out + j);
+    }
+    for (; j < cols; j++) out[j] = rowsum_s(x + j, ld, rows);
+}
+
+const wk_vec_ops WK_VEC_TABLE = {WK_SIMD_NAME, k_exp,       k_sigmoid,  k_exp_sub_sum, k_scale,
+                                 k_sub_scalar, k_exp_sub_acc, k_mul_cols, k_sub2_cols,   k_max,
+                                 k_max_rows,   k_sum_inner, k_sum_outer};
