@@ -92,8 +92,19 @@ def test_case_files_pass_under_faithful_proxy():
     cs, errors = runner.collect()
     assert not errors and len(cs) > 300
     results, _ = runner.Runner(standins.get("faithful"), "live", torch).run(cs)
-    bad = [(r.id, r.detail) for r in results if r.status not in ("pass", "skip")]  # skip= names wick's gaps
+    bad = [(r.id, r.detail) for r in results if r.status not in ("pass", "skip")  # skip= names wick's gaps
+           and not r.id.startswith(TORCH_DIFFERS_UNDER_A_MODE)]
     assert not bad, bad[:5]
+
+
+# torch itself answers differently while a TorchFunctionMode is active (the stand-ins are such a mode):
+TORCH_DIFFERS_UNDER_A_MODE = (
+    # the MultiheadAttention / TransformerEncoder fast paths (_native_multi_head_attention, nested tensors)
+    # are skipped whenever a torch function mode is on, so the proxy sees the slow path's NaNs and non-zeros
+    "cases_nn_transformer::",
+    # l1_loss's handle_torch_function passes (input, target, weight) positionally: weight lands in size_average
+    "cases_nn_loss::loss_l1_weight_sum",
+)
 
 
 def test_case_files_catch_offbyone():
