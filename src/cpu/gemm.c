@@ -3,13 +3,23 @@
  *   C[M,N] = beta * C + A[M,K] @ B[K,N]      (any element strides for A, B and C)
  *
  * Loop nest (Note [GEMM blocking]):
- *   jc: NC columns of B      -> B block KC x NC is packed into NR-wide micro-panels (lives in L3/L2)
+ *   jc: NC columns of B      -> B block KC x NC is packed into NR-wide micro-panels (lives in L2/L3, shared)
  *   pc: KC of the depth      -> (packed per jc, pc)
- *   ic: MC rows of A         -> A block MC x KC is packed into MR-tall micro-panels (lives in L2)
+ *   ic: MC rows of A         -> A block MC x KC is packed into MR-tall micro-panels (lives in L2, per thread)
  *   jr, ir: one MR x NR tile of C, computed in registers by the micro-kernel over KC rank-1 updates
- * Micro-kernels: AVX2+FMA 6x16 (chosen at run time on x86), wasm simd128 and a portable scalar one with the same
- * packing. The naive reference (gemm_ref) stays beside them; tests compare the two on odd shapes and strides.
- * The ic loop runs on the thread pool: each thread packs its own A block; the B block is shared. */
+ * The B micro-panel (KC x NR) is reused by every A micro-panel of the block and stays in L1.
+ *
+ * Micro-kernels, chosen once at run time: AVX-512 12x32 (x86 with avx512f), AVX2+FMA 6x16 (x86 with avx2/fma),
+ * wasm simd128 6x16, and a portable scalar 6x16, all with the same packing code (MR/NR are run-time values).
+ * Every kernel sums each C element's products in the same order (p = 0..kc-1 with one fused multiply-add per
+ * step, then the KC blocks in order), and the threads split only the output (rows of C, or NR-column panels), so
+ * the result does not depend on the thread count, nor on whether a small product skipped the packing of B.
+ * The naive reference (wk_gemm_f32_ref) stays beside them; tests/c/test_gemm.c compares the two on odd shapes
+ * and strides with 1..4 threads.
+ *
+ * Small products (Note [GEMM small]): when B is row-contiguous and the whole product is small, full NR-wide
+ * panels of B are read in place (row stride rsb) instead of being packed, and nothing runs on the pool; packing
+ * buffers are kept between calls (one per pool thread), so a 64^3 product allocates nothing. */
 #include "gemm.h"
 
 #include "threadpool.h"
@@ -21,12 +31,36 @@
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
 #endif
+#include <stdatomic.h>
 
-#define MR 6
-#define NR 16
+#ifndef A5_MR
+#define A5_MR 12 /* rows of the AVX-512 tile: 2 x A5_MR accumulators of the 32 zmm registers */
+#endif
+#define MR_MAX (A5_MR > 6 ? A5_MR : 6)
+#ifndef KUNROLL
+#define KUNROLL 1 /* unrolling of the micro-kernels' depth loop */
+#endif
+#ifndef IR_OUTER
+#define IR_OUTER 0
+#endif
+#define WK_PRAGMA(x) _Pragma(#x)
+#define WK_UNROLL(n) WK_PRAGMA(GCC unroll n)
+#define NR_MAX 32
+/* Block sizes (tuned on the project's machine, see bench/NOTES.md; -D overrides them for tuning runs):
+ *   KC       depth of a block: the B micro-panel KC x NR (32 KiB at 256 x 32) stays in L1
+ *   MC_ROWS  rows of A per packed block (rounded down to a multiple of MR): MC x KC in L2
+ *   NC       columns of B per packed block: KC x NC in L2/L3, shared by the threads */
+#ifndef KC
 #define KC 256
-#define MC 96   /* multiple of MR */
-#define NC 2048 /* multiple of NR */
+#endif
+#ifndef MC_ROWS
+#define MC_ROWS 192
+#endif
+#ifndef NC
+#define NC 4096
+#endif
+#define MAX_POOL 64
+#define GEMM_SMALL_FLOPS (2.0 * 128 * 128 * 128) /* Note [GEMM small] */
 
 /* ---- the naive reference ---- */
 void wk_gemm_f32_ref(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, int64_t csa, const float *B,
@@ -40,122 +74,225 @@ void wk_gemm_f32_ref(int64_t M, int64_t N, int64_t K, const float *A, int64_t rs
         }
 }
 
-/* ---- packing ---- */
-/* A block (mc x kc, rows i0.., depth p0..) -> panels of MR rows: pa[panel][p][r], zero-padded */
-static void pack_a(int64_t mc, int64_t kc, const float *A, int64_t rsa, int64_t csa, float *pa) {
-    for (int64_t i = 0; i < mc; i += MR) {
-        int64_t mr = mc - i < MR ? mc - i : MR;
-        for (int64_t p = 0; p < kc; p++) {
-            const float *a = A + i * rsa + p * csa;
-            int64_t r = 0;
-            for (; r < mr; r++) pa[r] = a[r * rsa];
-            for (; r < MR; r++) pa[r] = 0;
-            pa += MR;
+/* ---- micro-kernels ----
+ * One MR x NR tile: acc = sum_p pa[p][0..MR) (outer) pb[p][0..NR), pa packed (pa[p * MR + r]), pb rows ldb apart
+ * (NR when packed). Then the tile c (rows rsc apart, columns contiguous) gets, by mode:
+ *   SET: c = acc     BETA: c = beta * c + acc     ADD: c = c + acc */
+enum { SET, BETA, ADD };
+typedef void (*ukernel_fn)(int64_t kc, const float *pa, const float *pb, int64_t ldb, float *c, int64_t rsc, int mode,
+                           float beta);
+
+static inline float fma_ref(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+
+/* the scalar kernel rounds as the SIMD ones do: one fused multiply-add per product */
+#define S_MR 6
+#define S_NR 16
+static void ukernel_scalar(int64_t kc, const float *pa, const float *pb, int64_t ldb, float *c, int64_t rsc,
+                           int mode, float beta) {
+    float t[S_MR][S_NR] = {{0}};
+    for (int64_t p = 0; p < kc; p++, pa += S_MR, pb += ldb)
+        for (int r = 0; r < S_MR; r++)
+            for (int q = 0; q < S_NR; q++) t[r][q] = fma_ref(pa[r], pb[q], t[r][q]);
+    for (int r = 0; r < S_MR; r++)
+        for (int q = 0; q < S_NR; q++) {
+            float *d = &c[r * rsc + q];
+            *d = mode == SET ? t[r][q] : mode == BETA ? beta * *d + t[r][q] : *d + t[r][q];
         }
-    }
-}
-
-/* B block (kc x nc) -> panels of NR columns: pb[panel][p][c], zero-padded */
-static void pack_b(int64_t kc, int64_t nc, const float *B, int64_t rsb, int64_t csb, float *pb) {
-    for (int64_t j = 0; j < nc; j += NR) {
-        int64_t nr = nc - j < NR ? nc - j : NR;
-        for (int64_t p = 0; p < kc; p++) {
-            const float *b = B + p * rsb + j * csb;
-            int64_t c = 0;
-            if (csb == 1 && nr == NR) {
-                memcpy(pb, b, sizeof(float) * NR);
-            } else {
-                for (; c < nr; c++) pb[c] = b[c * csb];
-                for (; c < NR; c++) pb[c] = 0;
-            }
-            pb += NR;
-        }
-    }
-}
-
-/* ---- micro-kernels: acc[MR][NR] = pa^T pb over kc; then C tile = (first ? beta*C : C) + acc ---- */
-typedef void (*ukernel_fn)(int64_t kc, const float *pa, const float *pb, float *acc);
-
-static void ukernel_scalar(int64_t kc, const float *pa, const float *pb, float *acc /* [MR][NR] */) {
-    float t[MR][NR] = {{0}};
-    for (int64_t p = 0; p < kc; p++, pa += MR, pb += NR)
-        for (int r = 0; r < MR; r++)
-            for (int c = 0; c < NR; c++) t[r][c] += pa[r] * pb[c];
-    memcpy(acc, t, sizeof t);
 }
 
 #if defined(WK_X86)
+#define A2_MR 6
+#define A2_NR 16
 __attribute__((target("avx2,fma"))) static void ukernel_avx2(int64_t kc, const float *pa, const float *pb,
-                                                               float *acc) {
-    __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps(), c10 = _mm256_setzero_ps(),
-           c11 = _mm256_setzero_ps(), c20 = _mm256_setzero_ps(), c21 = _mm256_setzero_ps(),
-           c30 = _mm256_setzero_ps(), c31 = _mm256_setzero_ps(), c40 = _mm256_setzero_ps(),
-           c41 = _mm256_setzero_ps(), c50 = _mm256_setzero_ps(), c51 = _mm256_setzero_ps();
-    for (int64_t p = 0; p < kc; p++, pa += MR, pb += NR) {
-        __m256 b0 = _mm256_load_ps(pb), b1 = _mm256_load_ps(pb + 8), a;
-        a = _mm256_broadcast_ss(pa + 0);
-        c00 = _mm256_fmadd_ps(a, b0, c00);
-        c01 = _mm256_fmadd_ps(a, b1, c01);
-        a = _mm256_broadcast_ss(pa + 1);
-        c10 = _mm256_fmadd_ps(a, b0, c10);
-        c11 = _mm256_fmadd_ps(a, b1, c11);
-        a = _mm256_broadcast_ss(pa + 2);
-        c20 = _mm256_fmadd_ps(a, b0, c20);
-        c21 = _mm256_fmadd_ps(a, b1, c21);
-        a = _mm256_broadcast_ss(pa + 3);
-        c30 = _mm256_fmadd_ps(a, b0, c30);
-        c31 = _mm256_fmadd_ps(a, b1, c31);
-        a = _mm256_broadcast_ss(pa + 4);
-        c40 = _mm256_fmadd_ps(a, b0, c40);
-        c41 = _mm256_fmadd_ps(a, b1, c41);
-        a = _mm256_broadcast_ss(pa + 5);
-        c50 = _mm256_fmadd_ps(a, b0, c50);
-        c51 = _mm256_fmadd_ps(a, b1, c51);
+                                                               int64_t ldb, float *c, int64_t rsc, int mode,
+                                                               float beta) {
+    __m256 acc[A2_MR][2];
+#pragma GCC unroll 6
+    for (int r = 0; r < A2_MR; r++) acc[r][0] = acc[r][1] = _mm256_setzero_ps();
+    WK_UNROLL(KUNROLL)
+    for (int64_t p = 0; p < kc; p++, pa += A2_MR, pb += ldb) {
+        __m256 b0 = _mm256_loadu_ps(pb), b1 = _mm256_loadu_ps(pb + 8);
+#pragma GCC unroll 6
+        for (int r = 0; r < A2_MR; r++) {
+            __m256 a = _mm256_broadcast_ss(pa + r);
+            acc[r][0] = _mm256_fmadd_ps(a, b0, acc[r][0]);
+            acc[r][1] = _mm256_fmadd_ps(a, b1, acc[r][1]);
+        }
     }
-    _mm256_storeu_ps(acc + 0 * NR, c00);
-    _mm256_storeu_ps(acc + 0 * NR + 8, c01);
-    _mm256_storeu_ps(acc + 1 * NR, c10);
-    _mm256_storeu_ps(acc + 1 * NR + 8, c11);
-    _mm256_storeu_ps(acc + 2 * NR, c20);
-    _mm256_storeu_ps(acc + 2 * NR + 8, c21);
-    _mm256_storeu_ps(acc + 3 * NR, c30);
-    _mm256_storeu_ps(acc + 3 * NR + 8, c31);
-    _mm256_storeu_ps(acc + 4 * NR, c40);
-    _mm256_storeu_ps(acc + 4 * NR + 8, c41);
-    _mm256_storeu_ps(acc + 5 * NR, c50);
-    _mm256_storeu_ps(acc + 5 * NR + 8, c51);
+    __m256 vb = _mm256_set1_ps(beta);
+#pragma GCC unroll 6
+    for (int r = 0; r < A2_MR; r++) {
+        float *d = c + r * rsc;
+        __m256 x0 = acc[r][0], x1 = acc[r][1];
+        if (mode == BETA) {
+            x0 = _mm256_add_ps(_mm256_mul_ps(vb, _mm256_loadu_ps(d)), x0);
+            x1 = _mm256_add_ps(_mm256_mul_ps(vb, _mm256_loadu_ps(d + 8)), x1);
+        } else if (mode == ADD) {
+            x0 = _mm256_add_ps(_mm256_loadu_ps(d), x0);
+            x1 = _mm256_add_ps(_mm256_loadu_ps(d + 8), x1);
+        }
+        _mm256_storeu_ps(d, x0);
+        _mm256_storeu_ps(d + 8, x1);
+    }
+}
+
+#define A5_NR 32
+__attribute__((target("avx512f"))) static void ukernel_avx512(int64_t kc, const float *pa, const float *pb,
+                                                                int64_t ldb, float *c, int64_t rsc, int mode,
+                                                                float beta) {
+    __m512 acc[A5_MR][2];
+#pragma GCC unroll 16
+    for (int r = 0; r < A5_MR; r++) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
+    WK_UNROLL(KUNROLL)
+    for (int64_t p = 0; p < kc; p++, pa += A5_MR, pb += ldb) {
+        __m512 b0 = _mm512_loadu_ps(pb), b1 = _mm512_loadu_ps(pb + 16);
+#pragma GCC unroll 16
+        for (int r = 0; r < A5_MR; r++) {
+            __m512 a = _mm512_set1_ps(pa[r]);
+            acc[r][0] = _mm512_fmadd_ps(a, b0, acc[r][0]);
+            acc[r][1] = _mm512_fmadd_ps(a, b1, acc[r][1]);
+        }
+    }
+    __m512 vb = _mm512_set1_ps(beta);
+#pragma GCC unroll 16
+    for (int r = 0; r < A5_MR; r++) {
+        float *d = c + r * rsc;
+        __m512 x0 = acc[r][0], x1 = acc[r][1];
+        if (mode == BETA) {
+            x0 = _mm512_add_ps(_mm512_mul_ps(vb, _mm512_loadu_ps(d)), x0);
+            x1 = _mm512_add_ps(_mm512_mul_ps(vb, _mm512_loadu_ps(d + 16)), x1);
+        } else if (mode == ADD) {
+            x0 = _mm512_add_ps(_mm512_loadu_ps(d), x0);
+            x1 = _mm512_add_ps(_mm512_loadu_ps(d + 16), x1);
+        }
+        _mm512_storeu_ps(d, x0);
+        _mm512_storeu_ps(d + 16, x1);
+    }
 }
 #endif
 
 #if defined(__wasm_simd128__)
-static void ukernel_wasm(int64_t kc, const float *pa, const float *pb, float *acc) {
-    v128_t c[MR][4];
-    for (int r = 0; r < MR; r++)
-        for (int q = 0; q < 4; q++) c[r][q] = wasm_f32x4_splat(0);
-    for (int64_t p = 0; p < kc; p++, pa += MR, pb += NR) {
+static void ukernel_wasm(int64_t kc, const float *pa, const float *pb, int64_t ldb, float *c, int64_t rsc, int mode,
+                         float beta) {
+    /* wasm simd128 has no fused multiply-add: a scalar fmaf per product would be slow, so this kernel rounds
+     * twice per product (mul, add) — wasm builds are consistent with themselves, not bitwise with x86 */
+    v128_t acc[S_MR][4];
+    for (int r = 0; r < S_MR; r++)
+        for (int q = 0; q < 4; q++) acc[r][q] = wasm_f32x4_splat(0);
+    for (int64_t p = 0; p < kc; p++, pa += S_MR, pb += ldb) {
         v128_t b0 = wasm_v128_load(pb), b1 = wasm_v128_load(pb + 4), b2 = wasm_v128_load(pb + 8),
                b3 = wasm_v128_load(pb + 12);
-        for (int r = 0; r < MR; r++) {
+        for (int r = 0; r < S_MR; r++) {
             v128_t a = wasm_f32x4_splat(pa[r]);
-            c[r][0] = wasm_f32x4_add(c[r][0], wasm_f32x4_mul(a, b0));
-            c[r][1] = wasm_f32x4_add(c[r][1], wasm_f32x4_mul(a, b1));
-            c[r][2] = wasm_f32x4_add(c[r][2], wasm_f32x4_mul(a, b2));
-            c[r][3] = wasm_f32x4_add(c[r][3], wasm_f32x4_mul(a, b3));
+            acc[r][0] = wasm_f32x4_add(acc[r][0], wasm_f32x4_mul(a, b0));
+            acc[r][1] = wasm_f32x4_add(acc[r][1], wasm_f32x4_mul(a, b1));
+            acc[r][2] = wasm_f32x4_add(acc[r][2], wasm_f32x4_mul(a, b2));
+            acc[r][3] = wasm_f32x4_add(acc[r][3], wasm_f32x4_mul(a, b3));
         }
     }
-    for (int r = 0; r < MR; r++)
-        for (int q = 0; q < 4; q++) wasm_v128_store(acc + r * NR + 4 * q, c[r][q]);
+    v128_t vb = wasm_f32x4_splat(beta);
+    for (int r = 0; r < S_MR; r++)
+        for (int q = 0; q < 4; q++) {
+            float *d = c + r * rsc + 4 * q;
+            v128_t x = acc[r][q];
+            if (mode == BETA) x = wasm_f32x4_add(wasm_f32x4_mul(vb, wasm_v128_load(d)), x);
+            else if (mode == ADD) x = wasm_f32x4_add(wasm_v128_load(d), x);
+            wasm_v128_store(d, x);
+        }
 }
 #endif
 
-static ukernel_fn pick_kernel(void) {
+typedef struct {
+    ukernel_fn fn;
+    int mr, nr;
+} ukernel;
+
+static ukernel pick_kernel(void) {
 #if defined(WK_X86)
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return ukernel_avx2;
+    if (__builtin_cpu_supports("avx512f")) return (ukernel){ukernel_avx512, A5_MR, A5_NR};
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return (ukernel){ukernel_avx2, A2_MR, A2_NR};
 #endif
 #if defined(__wasm_simd128__)
-    return ukernel_wasm;
+    return (ukernel){ukernel_wasm, S_MR, S_NR};
 #endif
-    return ukernel_scalar;
+    return (ukernel){ukernel_scalar, S_MR, S_NR};
+}
+
+/* ---- packing ---- */
+/* A block (mc x kc) -> panels of mr rows: pa[panel][p][r] (mr * kc floats a panel), zero-padded rows */
+static void pack_a(int64_t mc, int64_t kc, const float *A, int64_t rsa, int64_t csa, float *pa, int mr) {
+    for (int64_t i = 0; i < mc; i += mr) {
+        int64_t rows = mc - i < mr ? mc - i : mr;
+        const float *a = A + i * rsa;
+        if (csa == 1 && rows == mr) {
+            /* row-major A: mr rows side by side, transposed a strip at a time */
+            for (int64_t p = 0; p < kc; p++, pa += mr)
+                for (int r = 0; r < mr; r++) pa[r] = a[r * rsa + p];
+            continue;
+        }
+        for (int64_t p = 0; p < kc; p++, pa += mr) {
+            int64_t r = 0;
+            for (; r < rows; r++) pa[r] = a[r * rsa + p * csa];
+            for (; r < mr; r++) pa[r] = 0;
+        }
+    }
+}
+
+/* B columns [j0, j1) of a kc-deep block, in NR-wide panels -> pb[panel][p][q] (kc * nr floats a panel) */
+static void pack_b(int64_t kc, int64_t j0, int64_t j1, const float *B, int64_t rsb, int64_t csb, float *pb, int nr) {
+    for (int64_t j = j0; j < j1; j += nr) {
+        int64_t cols = j1 - j < nr ? j1 - j : nr;
+        float *d = pb + (j - j0) * kc;
+        for (int64_t p = 0; p < kc; p++, d += nr) {
+            const float *b = B + p * rsb + j * csb;
+            int64_t q = 0;
+            if (csb == 1)
+                for (; q < cols; q++) d[q] = b[q];
+            else
+                for (; q < cols; q++) d[q] = b[q * csb];
+            for (; q < nr; q++) d[q] = 0;
+        }
+    }
+}
+
+/* ---- packing buffers, kept between calls ----
+ * One A buffer per pool thread ((MC + MR) x KC) and one shared B buffer (KC x NC), allocated on first use. A call
+ * that finds them busy (another caller thread inside gemm, or a gemm nested in a pool job) allocates its own. */
+#define PA_FLOATS ((size_t)(MC_ROWS + MR_MAX) * KC)
+#define PB_FLOATS ((size_t)KC * NC)
+static atomic_flag bufs_busy = ATOMIC_FLAG_INIT;
+static float *kept_pa[MAX_POOL]; /* [tid] -> PA_FLOATS */
+static float *kept_pb;           /* PB_FLOATS */
+
+typedef struct {
+    float *pa[MAX_POOL];
+    float *pb;
+    bool kept; /* the kept buffers (else freed at the end) */
+} gemm_bufs;
+
+static float *falloc(size_t n) { return aligned_alloc(64, (sizeof(float) * n + 63) / 64 * 64); }
+
+static int get_bufs(gemm_bufs *b, int nthreads) {
+    memset(b, 0, sizeof *b);
+    b->kept = !atomic_flag_test_and_set(&bufs_busy);
+    float **pa = b->kept ? kept_pa : b->pa, **pb = b->kept ? &kept_pb : &b->pb;
+    if (!*pb) *pb = falloc(PB_FLOATS);
+    b->pb = *pb;
+    for (int t = 0; t < nthreads; t++) {
+        if (!pa[t]) pa[t] = falloc(PA_FLOATS);
+        b->pa[t] = pa[t];
+        if (!b->pa[t]) return -1;
+    }
+    return b->pb ? 0 : -1;
+}
+
+static void put_bufs(gemm_bufs *b, int nthreads) {
+    if (b->kept) {
+        atomic_flag_clear(&bufs_busy);
+        return;
+    }
+    for (int t = 0; t < nthreads; t++) free(b->pa[t]);
+    free(b->pb);
 }
 
 /* ---- the blocked driver ---- */
@@ -163,39 +300,89 @@ typedef struct {
     int64_t M, N, K;
     const float *A;
     int64_t rsa, csa;
+    const float *B;
+    int64_t rsb, csb;
     float beta;
     float *C;
     int64_t rsc, csc;
-    const float *pb;   /* packed B block for (jc, pc) */
+    ukernel uk;
+    int64_t mc;          /* rows per packed A block (multiple of mr) */
     int64_t jc, nc, pc, kc;
-    ukernel_fn kernel;
-    float **pa_bufs;   /* one packed-A buffer per thread */
+    const float *pb;     /* packed B block for (jc, pc): panel (j - jc) / nr at pb + (j - jc) * kc */
+    bool b_in_place;     /* Note [GEMM small]: full panels read from B itself, the ragged last one from pb */
+    int64_t j_tail;      /* first column of the ragged last panel (in-place mode) */
+    const float *pa_all; /* the packed A block for all M rows (column split) */
+    gemm_bufs *bufs;
 } gemm_task;
 
-static void run_ic(int64_t ic0, int64_t ic1, int tid, void *ctx) {
-    gemm_task *g = ctx;
-    float *pa = g->pa_bufs[tid];
-    float acc[MR * NR] __attribute__((aligned(32)));
-    for (int64_t blk = ic0; blk < ic1; blk++) {
-        int64_t ic = blk * MC, mc = g->M - ic < MC ? g->M - ic : MC;
-        pack_a(mc, g->kc, g->A + ic * g->rsa + g->pc * g->csa, g->rsa, g->csa, pa);
-        for (int64_t jr = 0; jr < g->nc; jr += NR) {
-            int64_t nr = g->nc - jr < NR ? g->nc - jr : NR;
-            for (int64_t ir = 0; ir < mc; ir += MR) {
-                int64_t mr = mc - ir < MR ? mc - ir : MR;
-                g->kernel(g->kc, pa + ir * g->kc, g->pb + jr * g->kc, acc);
-                float *c = g->C + (ic + ir) * g->rsc + (g->jc + jr) * g->csc;
-                bool first = g->pc == 0;
-                for (int64_t r = 0; r < mr; r++)
-                    for (int64_t q = 0; q < nr; q++) {
-                        float *d = &c[r * g->rsc + q * g->csc];
-                        float v = acc[r * NR + q];
-                        *d = first ? (g->beta == 0 ? v : g->beta * *d + v) : *d + v;
-                    }
-            }
+/* One MR x NR tile of C at rows [i, i+rows) and columns [j, j+cols) of the current block. */
+static void tile(const gemm_task *g, const float *pa, int64_t i, int64_t j, int64_t rows, int64_t cols) {
+    const int mr = g->uk.mr, nr = g->uk.nr;
+    int mode = g->pc > 0 ? ADD : g->beta == 0 ? SET : BETA;
+    const float *pb;
+    int64_t ldb;
+    if (!g->b_in_place) {
+        pb = g->pb + (j - g->jc) * g->kc;
+        ldb = nr;
+    } else if (j >= g->j_tail) {
+        pb = g->pb;
+        ldb = nr;
+    } else {
+        pb = g->B + g->pc * g->rsb + j; /* csb == 1 */
+        ldb = g->rsb;
+    }
+    float *c = g->C + i * g->rsc + j * g->csc;
+    if (rows == mr && cols == nr && g->csc == 1) {
+        g->uk.fn(g->kc, pa, pb, ldb, c, g->rsc, mode, g->beta);
+        return;
+    }
+    /* an edge tile or strided C: through a scratch tile, written back element by element with the same
+     * rounding as the kernel's own write-back */
+    float t[MR_MAX * NR_MAX] __attribute__((aligned(64)));
+    g->uk.fn(g->kc, pa, pb, ldb, t, nr, SET, 0);
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t q = 0; q < cols; q++) {
+            float *d = &c[r * g->rsc + q * g->csc], v = t[r * nr + q];
+            *d = mode == SET ? v : mode == BETA ? g->beta * *d + v : *d + v;
         }
+}
+
+/* MR-row panels [p0, p1) of C, all columns of the block: pack A by MC-row blocks, run the tiles */
+static void run_rows(int64_t p0, int64_t p1, int tid, void *ctx) {
+    const gemm_task *g = ctx;
+    const int mr = g->uk.mr, nr = g->uk.nr;
+    float *pa = g->bufs->pa[tid];
+    int64_t end = p1 * mr < g->M ? p1 * mr : g->M;
+    for (int64_t i0 = p0 * mr; i0 < end; i0 += g->mc) {
+        int64_t i1 = i0 + g->mc < end ? i0 + g->mc : end;
+        pack_a(i1 - i0, g->kc, g->A + i0 * g->rsa + g->pc * g->csa, g->rsa, g->csa, pa, mr);
+#if IR_OUTER
+        for (int64_t i = i0; i < i1; i += mr)
+            for (int64_t j = g->jc; j < g->jc + g->nc; j += nr) {
+                int64_t cols = g->jc + g->nc - j < nr ? g->jc + g->nc - j : nr;
+                tile(g, pa + (i - i0) * g->kc, i, j, i1 - i < mr ? i1 - i : mr, cols);
+            }
+#else
+        for (int64_t j = g->jc; j < g->jc + g->nc; j += nr) {
+            int64_t cols = g->jc + g->nc - j < nr ? g->jc + g->nc - j : nr;
+            for (int64_t i = i0; i < i1; i += mr) tile(g, pa + (i - i0) * g->kc, i, j, i1 - i < mr ? i1 - i : mr, cols);
+        }
+#endif
     }
 }
+
+/* NR-column panels [q0, q1) of the block, all rows (A already packed whole, in pa_all) */
+static void run_cols(int64_t q0, int64_t q1, int tid, void *ctx) {
+    WK_UNUSED(tid);
+    const gemm_task *g = ctx;
+    const int mr = g->uk.mr, nr = g->uk.nr;
+    for (int64_t q = q0; q < q1; q++) {
+        int64_t j = g->jc + q * nr, cols = g->jc + g->nc - j < nr ? g->jc + g->nc - j : nr;
+        for (int64_t i = 0; i < g->M; i += mr) tile(g, g->pa_all + i * g->kc, i, j, g->M - i < mr ? g->M - i : mr, cols);
+    }
+}
+
+static ukernel the_kernel;
 
 int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, int64_t csa, const float *B,
                 int64_t rsb, int64_t csb, float beta, float *C, int64_t rsc, int64_t csc) {
@@ -205,32 +392,49 @@ int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, in
             for (int64_t j = 0; j < N; j++) C[i * rsc + j * csc] = beta == 0 ? 0 : beta * C[i * rsc + j * csc];
         return 0;
     }
-    int nthreads = wk_get_num_threads();
-    float *pb = aligned_alloc(64, sizeof(float) * (size_t)KC * NC);
-    float **pa_bufs = calloc((size_t)nthreads, sizeof(float *));
-    int rc = -1;
-    if (!pb || !pa_bufs) goto done;
-    for (int t = 0; t < nthreads; t++)
-        if (!(pa_bufs[t] = aligned_alloc(64, sizeof(float) * (size_t)MC * KC))) goto done;
-    gemm_task g = {M, N, K, A, rsa, csa, beta, C, rsc, csc, pb, 0, 0, 0, 0, pick_kernel(), pa_bufs};
-    int64_t nblocks = (M + MC - 1) / MC;
+    if (!the_kernel.fn) the_kernel = pick_kernel(); /* idempotent: a race writes the same value */
+    const ukernel uk = the_kernel;
+    const int mr = uk.mr, nr = uk.nr;
+    const double flops = 2.0 * (double)M * (double)N * (double)K;
+    const int64_t mc = MC_ROWS / mr * mr, mpanels = (M + mr - 1) / mr;
+    /* Note [GEMM small]: B read in place when it is row-contiguous and the product small; nothing on the pool */
+    const bool b_in_place = csb == 1 && K <= KC && N <= NC && flops <= GEMM_SMALL_FLOPS;
+    /* threads: each must get about 2 MFLOP of work to pay for waking it (a few microseconds) */
+    int nthreads = b_in_place ? 1 : wk_get_num_threads();
+    if (nthreads > MAX_POOL) nthreads = MAX_POOL;
+    if (flops / 2e6 < nthreads) nthreads = flops < 4e6 ? 1 : (int)(flops / 2e6);
+    /* split rows when each thread gets at least two A panels, else the B panels (A then packed whole) */
+    const bool split_rows = nthreads == 1 || mpanels >= 2 * nthreads || mpanels * mr > mc;
+    gemm_bufs bufs;
+    if (get_bufs(&bufs, nthreads) < 0) {
+        put_bufs(&bufs, nthreads);
+        wk__error(WK_MEMORY_ERROR, "out of memory in gemm");
+        return -1;
+    }
+    gemm_task g = {M, N, K, A, rsa, csa, B, rsb, csb, beta, C, rsc, csc, uk, mc, 0, 0, 0, 0,
+                   bufs.pb, b_in_place, N, NULL, &bufs};
     for (int64_t jc = 0; jc < N; jc += NC) {
         int64_t nc = N - jc < NC ? N - jc : NC;
         for (int64_t pc = 0; pc < K; pc += KC) {
             int64_t kc = K - pc < KC ? K - pc : KC;
-            pack_b(kc, nc, B + pc * rsb + jc * csb, rsb, csb, pb);
             g.jc = jc, g.nc = nc, g.pc = pc, g.kc = kc;
-            /* parallel over MC-row blocks; a thread needs about a million flops to pay for itself */
-            int64_t per_block = 2 * (int64_t)MC * nc * kc, grain = per_block >= 1000000 ? 1 : 1000000 / per_block + 1;
-            wk_parallel_for(0, nblocks, grain, run_ic, &g);
+            if (b_in_place) {
+                g.j_tail = jc + nc / nr * nr; /* only a ragged last panel is packed */
+                if (g.j_tail < jc + nc) pack_b(kc, g.j_tail, jc + nc, B + pc * rsb, rsb, csb, bufs.pb, nr);
+                run_rows(0, mpanels, 0, &g);
+                continue;
+            }
+            pack_b(kc, jc, jc + nc, B + pc * rsb, rsb, csb, bufs.pb, nr);
+            if (split_rows) {
+                wk_parallel_for(0, mpanels, (mpanels + nthreads - 1) / nthreads, run_rows, &g);
+            } else {
+                pack_a(M, kc, A + pc * csa, rsa, csa, bufs.pa[0], mr);
+                g.pa_all = bufs.pa[0];
+                int64_t npanels = (nc + nr - 1) / nr;
+                wk_parallel_for(0, npanels, (npanels + nthreads - 1) / nthreads, run_cols, &g);
+            }
         }
     }
-    rc = 0;
-done:
-    if (pa_bufs)
-        for (int t = 0; t < nthreads; t++) free(pa_bufs[t]);
-    free(pa_bufs);
-    free(pb);
-    if (rc < 0) wk__error(WK_MEMORY_ERROR, "out of memory in gemm");
-    return rc;
+    put_bufs(&bufs, nthreads);
+    return 0;
 }
