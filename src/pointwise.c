@@ -52,7 +52,9 @@ wk_tensor *wk__nary_op(const char *name, int nin, const wk_tensor *const *in, co
     for (int k = 0; k < nin; k++) {
         wk_tensor *c = wk__to_dtype(in[k], in_dt[k] == WK_DTYPE_NONE ? in[k]->dtype : in_dt[k]);
         if (!c) goto done;
-        ops[k + 1] = wk__expand_to(c, nd, shape);
+        /* same shape: the kernel can read c itself (an expanded alias would cost a header allocation) */
+        bool same = c->ndim == nd && !memcmp(c->sizes, shape, sizeof(int64_t) * (size_t)nd);
+        ops[k + 1] = same ? wk_retain(c) : wk__expand_to(c, nd, shape);
         wk_release(c);
         if (!ops[k + 1]) goto done;
     }

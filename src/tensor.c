@@ -161,8 +161,10 @@ int wk__broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int
 /* ---- headers ---- */
 static wk_tensor *header_new(wk_storage *st, wk_version *ver, int ndim, const int64_t *sizes, const int64_t *strides,
                              int64_t offset, wk_dtype dtype) {
-    wk_tensor *t = wk__calloc(1, sizeof *t);
+    /* malloc + memset, not calloc: glibc's calloc skips the per-thread cache, and a header is made per op */
+    wk_tensor *t = wk__malloc(sizeof *t);
     if (!t) return NULL;
+    memset(t, 0, sizeof *t);
     t->refcount = 1;
     t->storage = st;
     st->refcount++;
