@@ -19,22 +19,31 @@ from ._printing import set_printoptions, set_warn_always, is_warn_always_enabled
 from . import _printing as _tensor_str  # noqa: F401  (torch._tensor_str.get_printoptions / printoptions)
 from ._device import device  # noqa: F401
 from . import _nn_py  # noqa: F401,E402  (nn composites in the torch namespace)
-from . import nn  # noqa: F401
-from .nn.modules.rnn import (  # noqa: F401,E402  (torch.lstm & co: the recurrent layer ops)
-    rnn_tanh, rnn_relu, lstm, gru, rnn_tanh_cell, rnn_relu_cell, lstm_cell, gru_cell)
-from . import optim  # noqa: F401
-from . import serialization  # noqa: F401
-from .serialization import save, load, save_safetensors, load_safetensors  # noqa: F401
-
-from . import cuda, backends, amp, distributed, onnx, utils  # noqa: F401
-from .amp import autocast  # noqa: F401
-from .nn import parallel as _parallel  # noqa: F401
 from ._creation_py import *  # noqa: F401,F403  (finfo, iinfo, is_tensor)
 from ._creation_py import _missing_attr
 
+# Submodules a script may never touch load on first use (`import wick` stays cheap: bench/NOTES.md, import):
+# wick.nn, wick.optim, ... are imported by the first `wick.nn` (or `import wick.nn`), and the names below by
+# their first use. Nothing in them attaches methods to Tensor, so loading them later changes no behaviour.
+_LAZY_MODULES = frozenset(('nn', 'optim', 'serialization', 'cuda', 'backends', 'amp', 'distributed', 'onnx', 'utils'))
+_LAZY_NAMES = {'save': 'serialization', 'load': 'serialization', 'save_safetensors': 'serialization',
+               'load_safetensors': 'serialization', 'autocast': 'amp'}
+_LAZY_NAMES.update(dict.fromkeys(('rnn_tanh', 'rnn_relu', 'lstm', 'gru', 'rnn_tanh_cell', 'rnn_relu_cell', 'lstm_cell',
+                                  'gru_cell'), 'nn.modules.rnn'))  # torch.lstm & co: the recurrent layer ops
 
-def __getattr__(name):  # names torch has and wick does not (complex dtypes, ...): a clear AttributeError
+
+def __getattr__(name):  # lazy submodules, then names torch has and wick does not: a clear AttributeError
+    if name in _LAZY_MODULES or name in _LAZY_NAMES:
+        import importlib
+        mod = importlib.import_module('.' + _LAZY_NAMES.get(name, name), __name__)
+        value = getattr(mod, name) if name in _LAZY_NAMES else mod
+        globals()[name] = value
+        return value
     raise _missing_attr(name)
+
+
+def __dir__():
+    return sorted(set(globals()) | _LAZY_MODULES | set(_LAZY_NAMES))
 
 
 __version__ = '0.1.0'

@@ -19,7 +19,7 @@
  *
  * Small products (Note [GEMM small]): when B is row-contiguous and the whole product is small, full NR-wide
  * panels of B are read in place (row stride rsb) instead of being packed, and nothing runs on the pool; packing
- * buffers are kept between calls (one per pool thread), so a 64^3 product allocates nothing. */
+ * buffers are kept between calls (Note [GEMM buffers]), so a 64^3 product allocates nothing. */
 #include "gemm.h"
 
 #include "threadpool.h"
@@ -59,7 +59,6 @@
 #ifndef NC
 #define NC 4096
 #endif
-#define MAX_POOL 64
 #define GEMM_SMALL_FLOPS (2.0 * 128 * 128 * 128) /* Note [GEMM small] */
 
 /* ---- the naive reference ---- */
@@ -255,44 +254,50 @@ static void pack_b(int64_t kc, int64_t j0, int64_t j1, const float *B, int64_t r
     }
 }
 
-/* ---- packing buffers, kept between calls ----
- * One A buffer per pool thread ((MC + MR) x KC) and one shared B buffer (KC x NC), allocated on first use. A call
- * that finds them busy (another caller thread inside gemm, or a gemm nested in a pool job) allocates its own. */
-#define PA_FLOATS ((size_t)(MC_ROWS + MR_MAX) * KC)
-#define PB_FLOATS ((size_t)KC * NC)
-static atomic_flag bufs_busy = ATOMIC_FLAG_INIT;
-static float *kept_pa[MAX_POOL]; /* [tid] -> PA_FLOATS */
-static float *kept_pb;           /* PB_FLOATS */
+/* ---- packing buffers (Note [GEMM buffers]) ----
+ * Each thread keeps its own packing buffers, grown on demand and reused by its next products: the A block it
+ * packs, and (on the calling thread) the shared B block. So a product allocates nothing once warm, also when
+ * several threads (or pool jobs, e.g. one convolution image each) multiply at once. A thread's buffers are freed
+ * when it exits. */
+#if defined(__wasi__) && !defined(_REENTRANT)
+#define GEMM_TLS /* single-threaded wasm */
+#else
+#define GEMM_TLS _Thread_local
+#include <pthread.h>
+#endif
 
 typedef struct {
-    float *pa[MAX_POOL];
-    float *pb;
-    bool kept; /* the kept buffers (else freed at the end) */
+    float *pa, *pb;     /* packed A block [(MC + MR) x KC], packed B block [KC x NC] at most */
+    size_t pa_n, pb_n;  /* their sizes in floats */
 } gemm_bufs;
+static GEMM_TLS gemm_bufs tl_bufs;
 
 static float *falloc(size_t n) { return aligned_alloc(64, (sizeof(float) * n + 63) / 64 * 64); }
 
-static int get_bufs(gemm_bufs *b, int nthreads) {
-    memset(b, 0, sizeof *b);
-    b->kept = !atomic_flag_test_and_set(&bufs_busy);
-    float **pa = b->kept ? kept_pa : b->pa, **pb = b->kept ? &kept_pb : &b->pb;
-    if (!*pb) *pb = falloc(PB_FLOATS);
-    b->pb = *pb;
-    for (int t = 0; t < nthreads; t++) {
-        if (!pa[t]) pa[t] = falloc(PA_FLOATS);
-        b->pa[t] = pa[t];
-        if (!b->pa[t]) return -1;
-    }
-    return b->pb ? 0 : -1;
-}
-
-static void put_bufs(gemm_bufs *b, int nthreads) {
-    if (b->kept) {
-        atomic_flag_clear(&bufs_busy);
-        return;
-    }
-    for (int t = 0; t < nthreads; t++) free(b->pa[t]);
+#ifdef _REENTRANT
+static pthread_key_t bufs_key;
+static pthread_once_t bufs_once = PTHREAD_ONCE_INIT;
+static void bufs_free(void *p) {
+    gemm_bufs *b = p;
+    free(b->pa);
     free(b->pb);
+    b->pa = b->pb = NULL;
+    b->pa_n = b->pb_n = 0;
+}
+static void bufs_key_init(void) { pthread_key_create(&bufs_key, bufs_free); }
+#endif
+
+/* this thread's buffer *p of *n floats, grown to at least `need` floats; NULL when out of memory */
+static float *grow(float **p, size_t *n, size_t need) {
+    if (*n >= need) return *p;
+#ifdef _REENTRANT
+    pthread_once(&bufs_once, bufs_key_init);
+    pthread_setspecific(bufs_key, &tl_bufs);
+#endif
+    free(*p);
+    *p = falloc(need);
+    *n = *p ? need : 0;
+    return *p;
 }
 
 /* ---- the blocked driver ---- */
@@ -312,7 +317,8 @@ typedef struct {
     bool b_in_place;     /* Note [GEMM small]: full panels read from B itself, the ragged last one from pb */
     int64_t j_tail;      /* first column of the ragged last panel (in-place mode) */
     const float *pa_all; /* the packed A block for all M rows (column split) */
-    gemm_bufs *bufs;
+    size_t pa_need;      /* floats of packed A a thread needs: (mc + mr) x kc */
+    atomic_int failed;   /* a pool thread could not allocate its buffer */
 } gemm_task;
 
 /* One MR x NR tile of C at rows [i, i+rows) and columns [j, j+cols) of the current block. */
@@ -349,9 +355,14 @@ static void tile(const gemm_task *g, const float *pa, int64_t i, int64_t j, int6
 
 /* MR-row panels [p0, p1) of C, all columns of the block: pack A by MC-row blocks, run the tiles */
 static void run_rows(int64_t p0, int64_t p1, int tid, void *ctx) {
-    const gemm_task *g = ctx;
+    WK_UNUSED(tid);
+    gemm_task *g = ctx;
     const int mr = g->uk.mr, nr = g->uk.nr;
-    float *pa = g->bufs->pa[tid];
+    float *pa = grow(&tl_bufs.pa, &tl_bufs.pa_n, g->pa_need);
+    if (!pa) {
+        atomic_store(&g->failed, 1);
+        return;
+    }
     int64_t end = p1 * mr < g->M ? p1 * mr : g->M;
     for (int64_t i0 = p0 * mr; i0 < end; i0 += g->mc) {
         int64_t i1 = i0 + g->mc < end ? i0 + g->mc : end;
@@ -401,18 +412,16 @@ int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, in
     const bool b_in_place = csb == 1 && K <= KC && N <= NC && flops <= GEMM_SMALL_FLOPS;
     /* threads: each must get about 2 MFLOP of work to pay for waking it (a few microseconds) */
     int nthreads = b_in_place ? 1 : wk_get_num_threads();
-    if (nthreads > MAX_POOL) nthreads = MAX_POOL;
     if (flops / 2e6 < nthreads) nthreads = flops < 4e6 ? 1 : (int)(flops / 2e6);
     /* split rows when each thread gets at least two A panels, else the B panels (A then packed whole) */
     const bool split_rows = nthreads == 1 || mpanels >= 2 * nthreads || mpanels * mr > mc;
-    gemm_bufs bufs;
-    if (get_bufs(&bufs, nthreads) < 0) {
-        put_bufs(&bufs, nthreads);
-        wk__error(WK_MEMORY_ERROR, "out of memory in gemm");
-        return -1;
-    }
+    const int64_t kc_max = K < KC ? K : KC, nc_max = N < NC ? N : NC;
     gemm_task g = {M, N, K, A, rsa, csa, B, rsb, csb, beta, C, rsc, csc, uk, mc, 0, 0, 0, 0,
-                   bufs.pb, b_in_place, N, NULL, &bufs};
+                   NULL, b_in_place, N, NULL, (size_t)(mc + mr) * (size_t)kc_max, 0};
+    float *pb = grow(&tl_bufs.pb, &tl_bufs.pb_n, (size_t)kc_max * (size_t)((nc_max + nr - 1) / nr * nr));
+    float *pa = split_rows ? tl_bufs.pa : grow(&tl_bufs.pa, &tl_bufs.pa_n, (size_t)(mpanels * mr) * (size_t)kc_max);
+    if (!pb || (!split_rows && !pa)) goto oom;
+    g.pb = pb;
     for (int64_t jc = 0; jc < N; jc += NC) {
         int64_t nc = N - jc < NC ? N - jc : NC;
         for (int64_t pc = 0; pc < K; pc += KC) {
@@ -420,21 +429,24 @@ int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, in
             g.jc = jc, g.nc = nc, g.pc = pc, g.kc = kc;
             if (b_in_place) {
                 g.j_tail = jc + nc / nr * nr; /* only a ragged last panel is packed */
-                if (g.j_tail < jc + nc) pack_b(kc, g.j_tail, jc + nc, B + pc * rsb, rsb, csb, bufs.pb, nr);
+                if (g.j_tail < jc + nc) pack_b(kc, g.j_tail, jc + nc, B + pc * rsb, rsb, csb, pb, nr);
                 run_rows(0, mpanels, 0, &g);
-                continue;
-            }
-            pack_b(kc, jc, jc + nc, B + pc * rsb, rsb, csb, bufs.pb, nr);
-            if (split_rows) {
-                wk_parallel_for(0, mpanels, (mpanels + nthreads - 1) / nthreads, run_rows, &g);
             } else {
-                pack_a(M, kc, A + pc * csa, rsa, csa, bufs.pa[0], mr);
-                g.pa_all = bufs.pa[0];
-                int64_t npanels = (nc + nr - 1) / nr;
-                wk_parallel_for(0, npanels, (npanels + nthreads - 1) / nthreads, run_cols, &g);
+                pack_b(kc, jc, jc + nc, B + pc * rsb, rsb, csb, pb, nr);
+                if (split_rows) {
+                    wk_parallel_for(0, mpanels, (mpanels + nthreads - 1) / nthreads, run_rows, &g);
+                } else {
+                    pack_a(M, kc, A + pc * csa, rsa, csa, pa, mr);
+                    g.pa_all = pa;
+                    int64_t npanels = (nc + nr - 1) / nr;
+                    wk_parallel_for(0, npanels, (npanels + nthreads - 1) / nthreads, run_cols, &g);
+                }
             }
+            if (atomic_load(&g.failed)) goto oom;
         }
     }
-    put_bufs(&bufs, nthreads);
     return 0;
+oom:
+    wk__error(WK_MEMORY_ERROR, "out of memory in gemm");
+    return -1;
 }
