@@ -135,6 +135,39 @@ static wk_tensor *contiguous_as(const wk_tensor *t, wk_dtype dt) {
     return c;
 }
 
+/* float32 operands go to the packed GEMM with their own strides (a transposed or sliced operand is packed
+ * straight from where it lies, not copied to a contiguous tensor first); out is the fresh contiguous result,
+ * consumed (returned, or released on error). Same products, same order as gemm_fast_f32. */
+static wk_tensor *gemm_f32_strided(const wk_tensor *a, const wk_tensor *b, const wk_tensor *bias, wk_scalar beta_s,
+                                   wk_scalar alpha_s, int64_t B, int64_t m, int64_t n, int64_t k, bool sum_batches,
+                                   wk_tensor *out) {
+    const float *pa = (const float *)wk__data(a), *pb = (const float *)wk__data(b);
+    float *c = (float *)wk__data(out); /* [B or 1, m, n] */
+    for (int64_t s = 0; s < B; s++) {
+        float *cs = sum_batches ? c : c + s * m * n;
+        float beta = sum_batches && s > 0 ? 1.0f : 0.0f;
+        if (wk_gemm_f32(m, n, k, pa + s * a->strides[0], a->strides[1], a->strides[2], pb + s * b->strides[0],
+                        b->strides[1], b->strides[2], beta, cs, n, 1) < 0) {
+            wk_release(out);
+            return NULL;
+        }
+    }
+    const float alpha = SF(alpha_s), beta = SF(beta_s);
+    const bool use_bias = bias && !(beta == 0);
+    if (alpha != 1 || use_bias) {
+        wk_tensor *biasc = use_bias ? contiguous_as(bias, WK_FLOAT32) : NULL; /* [B or 1, m, n] */
+        if (use_bias && !biasc) {
+            wk_release(out);
+            return NULL;
+        }
+        const float *pbias = biasc ? (const float *)wk__data(biasc) : NULL;
+        int64_t total = (sum_batches ? 1 : B) * m * n;
+        for (int64_t i = 0; i < total; i++) c[i] = alpha * c[i] + (pbias ? beta * pbias[i] : 0.0f);
+        wk_release(biasc);
+    }
+    return out;
+}
+
 /* out[B, m, n] = alpha * a[B, m, k] @ b[B, k, n] (+ beta * bias[B, m, n]); any strides; one product per batch
  * (nsum = 1), or with sum_batches the sum over the batch of a [B, m, k] @ [B, k, n] into out [m, n]. */
 static wk_tensor *gemm_tensors(const wk_tensor *a, const wk_tensor *b, const wk_tensor *bias, wk_scalar beta,
@@ -143,6 +176,8 @@ static wk_tensor *gemm_tensors(const wk_tensor *a, const wk_tensor *b, const wk_
     wk_dtype dt = a->dtype == WK_FLOAT16 || a->dtype == WK_BFLOAT16 ? WK_FLOAT32 : a->dtype;
     int64_t shape[3] = {B, m, n};
     wk_tensor *out = sum_batches ? wk__empty(2, shape + 1, dt) : wk__empty(3, shape, dt);
+    if (out && a->dtype == WK_FLOAT32 && b->dtype == WK_FLOAT32 && B > 0)
+        return gemm_f32_strided(a, b, bias, beta, alpha, B, m, n, k, sum_batches, out);
     wk_tensor *ac = contiguous_as(a, dt), *bc = contiguous_as(b, dt), *biasc = bias ? contiguous_as(bias, dt) : NULL;
     int rc = -1;
     if (out && ac && bc && (!bias || biasc)) {
