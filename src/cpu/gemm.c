@@ -37,14 +37,6 @@
 #define A5_MR 12 /* rows of the AVX-512 tile: 2 x A5_MR accumulators of the 32 zmm registers */
 #endif
 #define MR_MAX (A5_MR > 6 ? A5_MR : 6)
-#ifndef KUNROLL
-#define KUNROLL 1 /* unrolling of the micro-kernels' depth loop */
-#endif
-#ifndef IR_OUTER
-#define IR_OUTER 0
-#endif
-#define WK_PRAGMA(x) _Pragma(#x)
-#define WK_UNROLL(n) WK_PRAGMA(GCC unroll n)
 #define NR_MAX 32
 /* Block sizes (tuned on the project's machine, see bench/NOTES.md; -D overrides them for tuning runs):
  *   KC       depth of a block: the B micro-panel KC x NR (32 KiB at 256 x 32) stays in L1
@@ -78,20 +70,21 @@ void wk_gemm_f32_ref(int64_t M, int64_t N, int64_t K, const float *A, int64_t rs
  * (NR when packed). Then the tile c (rows rsc apart, columns contiguous) gets, by mode:
  *   SET: c = acc     BETA: c = beta * c + acc     ADD: c = c + acc */
 enum { SET, BETA, ADD };
-typedef void (*ukernel_fn)(int64_t kc, const float *pa, const float *pb, int64_t ldb, float *c, int64_t rsc, int mode,
-                           float beta);
+typedef void (*ukernel_fn)(int64_t kc, const float *pa, int64_t lr, int64_t lp, const float *pb, int64_t ldb, float *c,
+                           int64_t rsc, int mode, float beta);
+/* pa: A's element (row r, depth p) at pa[r * lr + p * lp] — packed: lr = 1, lp = MR; in place: A's own strides */
 
 static inline float fma_ref(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
 
 /* the scalar kernel rounds as the SIMD ones do: one fused multiply-add per product */
 #define S_MR 6
 #define S_NR 16
-static void ukernel_scalar(int64_t kc, const float *pa, const float *pb, int64_t ldb, float *c, int64_t rsc,
-                           int mode, float beta) {
+static void ukernel_scalar(int64_t kc, const float *pa, int64_t lr, int64_t lp, const float *pb, int64_t ldb, float *c,
+                           int64_t rsc, int mode, float beta) {
     float t[S_MR][S_NR] = {{0}};
-    for (int64_t p = 0; p < kc; p++, pa += S_MR, pb += ldb)
+    for (int64_t p = 0; p < kc; p++, pa += lp, pb += ldb)
         for (int r = 0; r < S_MR; r++)
-            for (int q = 0; q < S_NR; q++) t[r][q] = fma_ref(pa[r], pb[q], t[r][q]);
+            for (int q = 0; q < S_NR; q++) t[r][q] = fma_ref(pa[r * lr], pb[q], t[r][q]);
     for (int r = 0; r < S_MR; r++)
         for (int q = 0; q < S_NR; q++) {
             float *d = &c[r * rsc + q];
@@ -102,18 +95,20 @@ static void ukernel_scalar(int64_t kc, const float *pa, const float *pb, int64_t
 #if defined(WK_X86)
 #define A2_MR 6
 #define A2_NR 16
-__attribute__((target("avx2,fma"))) static void ukernel_avx2(int64_t kc, const float *pa, const float *pb,
-                                                               int64_t ldb, float *c, int64_t rsc, int mode,
-                                                               float beta) {
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+avx2_body(int64_t kc, const float *pa, int64_t lr, int64_t lp, const float *pb, int64_t ldb, float *c, int64_t rsc,
+          int mode, float beta) {
     __m256 acc[A2_MR][2];
 #pragma GCC unroll 6
-    for (int r = 0; r < A2_MR; r++) acc[r][0] = acc[r][1] = _mm256_setzero_ps();
-    WK_UNROLL(KUNROLL)
-    for (int64_t p = 0; p < kc; p++, pa += A2_MR, pb += ldb) {
+    for (int r = 0; r < A2_MR; r++) {
+        acc[r][0] = acc[r][1] = _mm256_setzero_ps();
+        _mm_prefetch((const char *)(c + r * rsc), _MM_HINT_T0); /* the C tile, read or written after the loop */
+    }
+    for (int64_t p = 0; p < kc; p++, pa += lp, pb += ldb) {
         __m256 b0 = _mm256_loadu_ps(pb), b1 = _mm256_loadu_ps(pb + 8);
 #pragma GCC unroll 6
         for (int r = 0; r < A2_MR; r++) {
-            __m256 a = _mm256_broadcast_ss(pa + r);
+            __m256 a = _mm256_broadcast_ss(pa + r * lr);
             acc[r][0] = _mm256_fmadd_ps(a, b0, acc[r][0]);
             acc[r][1] = _mm256_fmadd_ps(a, b1, acc[r][1]);
         }
@@ -134,23 +129,44 @@ __attribute__((target("avx2,fma"))) static void ukernel_avx2(int64_t kc, const f
         _mm256_storeu_ps(d + 8, x1);
     }
 }
+__attribute__((target("avx2,fma"))) static void ukernel_avx2(int64_t kc, const float *pa, int64_t lr, int64_t lp,
+                                                               const float *pb, int64_t ldb, float *c, int64_t rsc,
+                                                               int mode, float beta) {
+    WK_UNUSED(lr), WK_UNUSED(lp);
+    avx2_body(kc, pa, 1, A2_MR, pb, ldb, c, rsc, mode, beta); /* packed A: constant offsets */
+}
+__attribute__((target("avx2,fma"))) static void ukernel_avx2_a(int64_t kc, const float *pa, int64_t lr, int64_t lp,
+                                                                 const float *pb, int64_t ldb, float *c, int64_t rsc,
+                                                                 int mode, float beta) {
+    avx2_body(kc, pa, lr, lp, pb, ldb, c, rsc, mode, beta);
+}
 
 #define A5_NR 32
-__attribute__((target("avx512f"))) static void ukernel_avx512(int64_t kc, const float *pa, const float *pb,
-                                                                int64_t ldb, float *c, int64_t rsc, int mode,
-                                                                float beta) {
+__attribute__((target("avx512f"), always_inline)) static inline void
+avx512_body(int64_t kc, const float *pa, int64_t lr, int64_t lp, const float *pb, int64_t ldb, float *c, int64_t rsc,
+            int mode, float beta) {
     __m512 acc[A5_MR][2];
 #pragma GCC unroll 16
-    for (int r = 0; r < A5_MR; r++) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
-    WK_UNROLL(KUNROLL)
-    for (int64_t p = 0; p < kc; p++, pa += A5_MR, pb += ldb) {
+    for (int r = 0; r < A5_MR; r++) {
+        acc[r][0] = acc[r][1] = _mm512_setzero_ps();
+        /* the C tile is read (or written) after the loop: start fetching its 2 lines a row now */
+        _mm_prefetch((const char *)(c + r * rsc), _MM_HINT_T0);
+        _mm_prefetch((const char *)(c + r * rsc + 16), _MM_HINT_T0);
+    }
+    /* rows by threes from 4 (or 5) base pointers, so that A in place needs few registers (lr, 2 lr) */
+    const float *q[(A5_MR + 2) / 3];
+#pragma GCC unroll 16
+    for (int t = 0; t < (A5_MR + 2) / 3; t++) q[t] = pa + 3 * t * lr;
+    for (int64_t p = 0; p < kc; p++, pb += ldb) {
         __m512 b0 = _mm512_loadu_ps(pb), b1 = _mm512_loadu_ps(pb + 16);
 #pragma GCC unroll 16
         for (int r = 0; r < A5_MR; r++) {
-            __m512 a = _mm512_set1_ps(pa[r]);
+            __m512 a = _mm512_set1_ps(q[r / 3][(r % 3) * lr]);
             acc[r][0] = _mm512_fmadd_ps(a, b0, acc[r][0]);
             acc[r][1] = _mm512_fmadd_ps(a, b1, acc[r][1]);
         }
+#pragma GCC unroll 16
+        for (int t = 0; t < (A5_MR + 2) / 3; t++) q[t] += lp;
     }
     __m512 vb = _mm512_set1_ps(beta);
 #pragma GCC unroll 16
@@ -168,21 +184,32 @@ __attribute__((target("avx512f"))) static void ukernel_avx512(int64_t kc, const 
         _mm512_storeu_ps(d + 16, x1);
     }
 }
+__attribute__((target("avx512f"))) static void ukernel_avx512(int64_t kc, const float *pa, int64_t lr, int64_t lp,
+                                                                const float *pb, int64_t ldb, float *c, int64_t rsc,
+                                                                int mode, float beta) {
+    WK_UNUSED(lr), WK_UNUSED(lp);
+    avx512_body(kc, pa, 1, A5_MR, pb, ldb, c, rsc, mode, beta); /* packed A: constant offsets */
+}
+__attribute__((target("avx512f"))) static void ukernel_avx512_a(int64_t kc, const float *pa, int64_t lr, int64_t lp,
+                                                                  const float *pb, int64_t ldb, float *c, int64_t rsc,
+                                                                  int mode, float beta) {
+    avx512_body(kc, pa, lr, lp, pb, ldb, c, rsc, mode, beta);
+}
 #endif
 
 #if defined(__wasm_simd128__)
-static void ukernel_wasm(int64_t kc, const float *pa, const float *pb, int64_t ldb, float *c, int64_t rsc, int mode,
-                         float beta) {
+static void ukernel_wasm(int64_t kc, const float *pa, int64_t lr, int64_t lp, const float *pb, int64_t ldb, float *c,
+                         int64_t rsc, int mode, float beta) {
     /* wasm simd128 has no fused multiply-add: a scalar fmaf per product would be slow, so this kernel rounds
      * twice per product (mul, add) — wasm builds are consistent with themselves, not bitwise with x86 */
     v128_t acc[S_MR][4];
     for (int r = 0; r < S_MR; r++)
         for (int q = 0; q < 4; q++) acc[r][q] = wasm_f32x4_splat(0);
-    for (int64_t p = 0; p < kc; p++, pa += S_MR, pb += ldb) {
+    for (int64_t p = 0; p < kc; p++, pa += lp, pb += ldb) {
         v128_t b0 = wasm_v128_load(pb), b1 = wasm_v128_load(pb + 4), b2 = wasm_v128_load(pb + 8),
                b3 = wasm_v128_load(pb + 12);
         for (int r = 0; r < S_MR; r++) {
-            v128_t a = wasm_f32x4_splat(pa[r]);
+            v128_t a = wasm_f32x4_splat(pa[r * lr]);
             acc[r][0] = wasm_f32x4_add(acc[r][0], wasm_f32x4_mul(a, b0));
             acc[r][1] = wasm_f32x4_add(acc[r][1], wasm_f32x4_mul(a, b1));
             acc[r][2] = wasm_f32x4_add(acc[r][2], wasm_f32x4_mul(a, b2));
@@ -202,19 +229,21 @@ static void ukernel_wasm(int64_t kc, const float *pa, const float *pb, int64_t l
 #endif
 
 typedef struct {
-    ukernel_fn fn;
+    ukernel_fn fn;   /* A packed */
+    ukernel_fn fn_a; /* A read in place (any strides) */
     int mr, nr;
 } ukernel;
 
 static ukernel pick_kernel(void) {
 #if defined(WK_X86)
-    if (__builtin_cpu_supports("avx512f")) return (ukernel){ukernel_avx512, A5_MR, A5_NR};
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return (ukernel){ukernel_avx2, A2_MR, A2_NR};
+    if (__builtin_cpu_supports("avx512f")) return (ukernel){ukernel_avx512, ukernel_avx512_a, A5_MR, A5_NR};
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return (ukernel){ukernel_avx2, ukernel_avx2_a, A2_MR, A2_NR};
 #endif
 #if defined(__wasm_simd128__)
-    return (ukernel){ukernel_wasm, S_MR, S_NR};
+    return (ukernel){ukernel_wasm, ukernel_wasm, S_MR, S_NR};
 #endif
-    return (ukernel){ukernel_scalar, S_MR, S_NR};
+    return (ukernel){ukernel_scalar, ukernel_scalar, S_MR, S_NR};
 }
 
 /* ---- packing ---- */
@@ -321,9 +350,12 @@ typedef struct {
     atomic_int failed;   /* a pool thread could not allocate its buffer */
 } gemm_task;
 
-/* One MR x NR tile of C at rows [i, i+rows) and columns [j, j+cols) of the current block. */
-static void tile(const gemm_task *g, const float *pa, int64_t i, int64_t j, int64_t rows, int64_t cols) {
+/* One MR x NR tile of C at rows [i, i+rows) and columns [j, j+cols) of the current block; A's tile rows at
+ * pa[r * lr + p * lp] (packed: lr = 1, lp = MR). */
+static void tile(const gemm_task *g, const float *pa, int64_t lr, int64_t lp, int64_t i, int64_t j, int64_t rows,
+                 int64_t cols) {
     const int mr = g->uk.mr, nr = g->uk.nr;
+    const ukernel_fn fn = lr == 1 && lp == mr ? g->uk.fn : g->uk.fn_a;
     int mode = g->pc > 0 ? ADD : g->beta == 0 ? SET : BETA;
     const float *pb;
     int64_t ldb;
@@ -339,13 +371,13 @@ static void tile(const gemm_task *g, const float *pa, int64_t i, int64_t j, int6
     }
     float *c = g->C + i * g->rsc + j * g->csc;
     if (rows == mr && cols == nr && g->csc == 1) {
-        g->uk.fn(g->kc, pa, pb, ldb, c, g->rsc, mode, g->beta);
+        fn(g->kc, pa, lr, lp, pb, ldb, c, g->rsc, mode, g->beta);
         return;
     }
     /* an edge tile or strided C: through a scratch tile, written back element by element with the same
      * rounding as the kernel's own write-back */
     float t[MR_MAX * NR_MAX] __attribute__((aligned(64)));
-    g->uk.fn(g->kc, pa, pb, ldb, t, nr, SET, 0);
+    fn(g->kc, pa, lr, lp, pb, ldb, t, nr, SET, 0);
     for (int64_t r = 0; r < rows; r++)
         for (int64_t q = 0; q < cols; q++) {
             float *d = &c[r * g->rsc + q * g->csc], v = t[r * nr + q];
@@ -353,7 +385,8 @@ static void tile(const gemm_task *g, const float *pa, int64_t i, int64_t j, int6
         }
 }
 
-/* MR-row panels [p0, p1) of C, all columns of the block: pack A by MC-row blocks, run the tiles */
+/* MR-row panels [p0, p1) of C, all columns of the block: pack A by MC-row blocks, run the tiles (for each NR
+ * panel of B, which stays in L1, every MR panel of the A block, which stays in L2) */
 static void run_rows(int64_t p0, int64_t p1, int tid, void *ctx) {
     WK_UNUSED(tid);
     gemm_task *g = ctx;
@@ -367,19 +400,31 @@ static void run_rows(int64_t p0, int64_t p1, int tid, void *ctx) {
     for (int64_t i0 = p0 * mr; i0 < end; i0 += g->mc) {
         int64_t i1 = i0 + g->mc < end ? i0 + g->mc : end;
         pack_a(i1 - i0, g->kc, g->A + i0 * g->rsa + g->pc * g->csa, g->rsa, g->csa, pa, mr);
-#if IR_OUTER
-        for (int64_t i = i0; i < i1; i += mr)
-            for (int64_t j = g->jc; j < g->jc + g->nc; j += nr) {
-                int64_t cols = g->jc + g->nc - j < nr ? g->jc + g->nc - j : nr;
-                tile(g, pa + (i - i0) * g->kc, i, j, i1 - i < mr ? i1 - i : mr, cols);
-            }
-#else
         for (int64_t j = g->jc; j < g->jc + g->nc; j += nr) {
             int64_t cols = g->jc + g->nc - j < nr ? g->jc + g->nc - j : nr;
-            for (int64_t i = i0; i < i1; i += mr) tile(g, pa + (i - i0) * g->kc, i, j, i1 - i < mr ? i1 - i : mr, cols);
+            for (int64_t i = i0; i < i1; i += mr)
+                tile(g, pa + (i - i0) * g->kc, 1, mr, i, j, i1 - i < mr ? i1 - i : mr, cols);
         }
-#endif
     }
+}
+
+/* Note [GEMM small]: the whole product on the calling thread, A and B read in place; only a ragged last row
+ * panel of A (and column panel of B, by the caller) is packed */
+static int run_small(gemm_task *g) {
+    const int mr = g->uk.mr, nr = g->uk.nr;
+    for (int64_t i = 0; i < g->M; i += mr) {
+        int64_t rows = g->M - i < mr ? g->M - i : mr, lr = g->rsa, lp = g->csa;
+        const float *a = g->A + i * g->rsa + g->pc * g->csa;
+        if (rows < mr) {
+            float *pa = grow(&tl_bufs.pa, &tl_bufs.pa_n, (size_t)mr * (size_t)g->kc);
+            if (!pa) return -1;
+            pack_a(rows, g->kc, a, g->rsa, g->csa, pa, mr);
+            a = pa, lr = 1, lp = mr;
+        }
+        for (int64_t j = g->jc; j < g->jc + g->nc; j += nr)
+            tile(g, a, lr, lp, i, j, rows, g->jc + g->nc - j < nr ? g->jc + g->nc - j : nr);
+    }
+    return 0;
 }
 
 /* NR-column panels [q0, q1) of the block, all rows (A already packed whole, in pa_all) */
@@ -389,7 +434,8 @@ static void run_cols(int64_t q0, int64_t q1, int tid, void *ctx) {
     const int mr = g->uk.mr, nr = g->uk.nr;
     for (int64_t q = q0; q < q1; q++) {
         int64_t j = g->jc + q * nr, cols = g->jc + g->nc - j < nr ? g->jc + g->nc - j : nr;
-        for (int64_t i = 0; i < g->M; i += mr) tile(g, g->pa_all + i * g->kc, i, j, g->M - i < mr ? g->M - i : mr, cols);
+        for (int64_t i = 0; i < g->M; i += mr)
+            tile(g, g->pa_all + i * g->kc, 1, mr, i, j, g->M - i < mr ? g->M - i : mr, cols);
     }
 }
 
@@ -430,7 +476,7 @@ int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, in
             if (b_in_place) {
                 g.j_tail = jc + nc / nr * nr; /* only a ragged last panel is packed */
                 if (g.j_tail < jc + nc) pack_b(kc, g.j_tail, jc + nc, B + pc * rsb, rsb, csb, pb, nr);
-                run_rows(0, mpanels, 0, &g);
+                if (run_small(&g) < 0) goto oom;
             } else {
                 pack_b(kc, jc, jc + nc, B + pc * rsb, rsb, csb, pb, nr);
                 if (split_rows) {
