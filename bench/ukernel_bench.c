@@ -22,7 +22,7 @@ int main(void) {
     double best = 1e30;
     for (int r = 0; r < 7; r++) {
         double t0 = wall();
-        for (long i = 0; i < calls; i++) uk.fn(kc, pa, pb, uk.nr, c, uk.nr, i ? ADD : SET, 0);
+        for (long i = 0; i < calls; i++) uk.fn(kc, pa, 1, uk.mr, pb, uk.nr, c, uk.nr, i ? ADD : SET, 0, uk.mr, uk.nr);
         double t = wall() - t0;
         if (t < best) best = t;
     }

@@ -71,8 +71,10 @@ void wk_gemm_f32_ref(int64_t M, int64_t N, int64_t K, const float *A, int64_t rs
  *   SET: c = acc     BETA: c = beta * c + acc     ADD: c = c + acc */
 enum { SET, BETA, ADD };
 typedef void (*ukernel_fn)(int64_t kc, const float *pa, int64_t lr, int64_t lp, const float *pb, int64_t ldb, float *c,
-                           int64_t rsc, int mode, float beta);
-/* pa: A's element (row r, depth p) at pa[r * lr + p * lp] — packed: lr = 1, lp = MR; in place: A's own strides */
+                           int64_t rsc, int mode, float beta, int rows, int cols);
+/* rows x cols: the part of the tile to write (kernels with `edges` write partial tiles themselves; the others
+ * are only called with full tiles and ignore them).
+ * pa: A's element (row r, depth p) at pa[r * lr + p * lp] — packed: lr = 1, lp = MR; in place: A's own strides */
 
 static inline float fma_ref(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
 
@@ -80,7 +82,8 @@ static inline float fma_ref(float a, float b, float c) { return __builtin_fmaf(a
 #define S_MR 6
 #define S_NR 16
 static void ukernel_scalar(int64_t kc, const float *pa, int64_t lr, int64_t lp, const float *pb, int64_t ldb, float *c,
-                           int64_t rsc, int mode, float beta) {
+                           int64_t rsc, int mode, float beta, int rows, int cols) {
+    WK_UNUSED(rows), WK_UNUSED(cols);
     float t[S_MR][S_NR] = {{0}};
     for (int64_t p = 0; p < kc; p++, pa += lp, pb += ldb)
         for (int r = 0; r < S_MR; r++)
@@ -97,7 +100,8 @@ static void ukernel_scalar(int64_t kc, const float *pa, int64_t lr, int64_t lp, 
 #define A2_NR 16
 __attribute__((target("avx2,fma"), always_inline)) static inline void
 avx2_body(int64_t kc, const float *pa, int64_t lr, int64_t lp, const float *pb, int64_t ldb, float *c, int64_t rsc,
-          int mode, float beta) {
+          int mode, float beta, int rows, int cols) {
+    WK_UNUSED(rows), WK_UNUSED(cols);
     __m256 acc[A2_MR][2];
 #pragma GCC unroll 6
     for (int r = 0; r < A2_MR; r++) {
@@ -131,20 +135,20 @@ avx2_body(int64_t kc, const float *pa, int64_t lr, int64_t lp, const float *pb, 
 }
 __attribute__((target("avx2,fma"))) static void ukernel_avx2(int64_t kc, const float *pa, int64_t lr, int64_t lp,
                                                                const float *pb, int64_t ldb, float *c, int64_t rsc,
-                                                               int mode, float beta) {
+                                                               int mode, float beta, int rows, int cols) {
     WK_UNUSED(lr), WK_UNUSED(lp);
-    avx2_body(kc, pa, 1, A2_MR, pb, ldb, c, rsc, mode, beta); /* packed A: constant offsets */
+    avx2_body(kc, pa, 1, A2_MR, pb, ldb, c, rsc, mode, beta, rows, cols); /* packed A: constant offsets */
 }
 __attribute__((target("avx2,fma"))) static void ukernel_avx2_a(int64_t kc, const float *pa, int64_t lr, int64_t lp,
                                                                  const float *pb, int64_t ldb, float *c, int64_t rsc,
-                                                                 int mode, float beta) {
-    avx2_body(kc, pa, lr, lp, pb, ldb, c, rsc, mode, beta);
+                                                                 int mode, float beta, int rows, int cols) {
+    avx2_body(kc, pa, lr, lp, pb, ldb, c, rsc, mode, beta, rows, cols);
 }
 
 #define A5_NR 32
 __attribute__((target("avx512f"), always_inline)) static inline void
 avx512_body(int64_t kc, const float *pa, int64_t lr, int64_t lp, const float *pb, int64_t ldb, float *c, int64_t rsc,
-            int mode, float beta) {
+            int mode, float beta, int rows, int cols) {
     __m512 acc[A5_MR][2];
 #pragma GCC unroll 16
     for (int r = 0; r < A5_MR; r++) {
@@ -169,37 +173,59 @@ avx512_body(int64_t kc, const float *pa, int64_t lr, int64_t lp, const float *pb
         for (int t = 0; t < (A5_MR + 2) / 3; t++) q[t] += lp;
     }
     __m512 vb = _mm512_set1_ps(beta);
+    if (rows == A5_MR && cols == A5_NR) {
+#pragma GCC unroll 16
+        for (int r = 0; r < A5_MR; r++) {
+            float *d = c + r * rsc;
+            __m512 x0 = acc[r][0], x1 = acc[r][1];
+            if (mode == BETA) {
+                x0 = _mm512_add_ps(_mm512_mul_ps(vb, _mm512_loadu_ps(d)), x0);
+                x1 = _mm512_add_ps(_mm512_mul_ps(vb, _mm512_loadu_ps(d + 16)), x1);
+            } else if (mode == ADD) {
+                x0 = _mm512_add_ps(_mm512_loadu_ps(d), x0);
+                x1 = _mm512_add_ps(_mm512_loadu_ps(d + 16), x1);
+            }
+            _mm512_storeu_ps(d, x0);
+            _mm512_storeu_ps(d + 16, x1);
+        }
+        return;
+    }
+    /* an edge tile: the first `rows` rows, the first `cols` columns through masks (same arithmetic) */
+    __mmask16 m0 = cols >= 16 ? 0xffff : (__mmask16)((1u << cols) - 1);
+    __mmask16 m1 = cols >= 32 ? 0xffff : cols > 16 ? (__mmask16)((1u << (cols - 16)) - 1) : 0;
 #pragma GCC unroll 16
     for (int r = 0; r < A5_MR; r++) {
+        if (r >= rows) break;
         float *d = c + r * rsc;
         __m512 x0 = acc[r][0], x1 = acc[r][1];
         if (mode == BETA) {
-            x0 = _mm512_add_ps(_mm512_mul_ps(vb, _mm512_loadu_ps(d)), x0);
-            x1 = _mm512_add_ps(_mm512_mul_ps(vb, _mm512_loadu_ps(d + 16)), x1);
+            x0 = _mm512_add_ps(_mm512_mul_ps(vb, _mm512_maskz_loadu_ps(m0, d)), x0);
+            x1 = _mm512_add_ps(_mm512_mul_ps(vb, _mm512_maskz_loadu_ps(m1, d + 16)), x1);
         } else if (mode == ADD) {
-            x0 = _mm512_add_ps(_mm512_loadu_ps(d), x0);
-            x1 = _mm512_add_ps(_mm512_loadu_ps(d + 16), x1);
+            x0 = _mm512_add_ps(_mm512_maskz_loadu_ps(m0, d), x0);
+            x1 = _mm512_add_ps(_mm512_maskz_loadu_ps(m1, d + 16), x1);
         }
-        _mm512_storeu_ps(d, x0);
-        _mm512_storeu_ps(d + 16, x1);
+        _mm512_mask_storeu_ps(d, m0, x0);
+        _mm512_mask_storeu_ps(d + 16, m1, x1);
     }
 }
 __attribute__((target("avx512f"))) static void ukernel_avx512(int64_t kc, const float *pa, int64_t lr, int64_t lp,
                                                                 const float *pb, int64_t ldb, float *c, int64_t rsc,
-                                                                int mode, float beta) {
+                                                                int mode, float beta, int rows, int cols) {
     WK_UNUSED(lr), WK_UNUSED(lp);
-    avx512_body(kc, pa, 1, A5_MR, pb, ldb, c, rsc, mode, beta); /* packed A: constant offsets */
+    avx512_body(kc, pa, 1, A5_MR, pb, ldb, c, rsc, mode, beta, rows, cols); /* packed A: constant offsets */
 }
 __attribute__((target("avx512f"))) static void ukernel_avx512_a(int64_t kc, const float *pa, int64_t lr, int64_t lp,
                                                                   const float *pb, int64_t ldb, float *c, int64_t rsc,
-                                                                  int mode, float beta) {
-    avx512_body(kc, pa, lr, lp, pb, ldb, c, rsc, mode, beta);
+                                                                  int mode, float beta, int rows, int cols) {
+    avx512_body(kc, pa, lr, lp, pb, ldb, c, rsc, mode, beta, rows, cols);
 }
 #endif
 
 #if defined(__wasm_simd128__)
 static void ukernel_wasm(int64_t kc, const float *pa, int64_t lr, int64_t lp, const float *pb, int64_t ldb, float *c,
-                         int64_t rsc, int mode, float beta) {
+                         int64_t rsc, int mode, float beta, int rows, int cols) {
+    WK_UNUSED(rows), WK_UNUSED(cols);
     /* wasm simd128 has no fused multiply-add: a scalar fmaf per product would be slow, so this kernel rounds
      * twice per product (mul, add) — wasm builds are consistent with themselves, not bitwise with x86 */
     v128_t acc[S_MR][4];
@@ -232,18 +258,19 @@ typedef struct {
     ukernel_fn fn;   /* A packed */
     ukernel_fn fn_a; /* A read in place (any strides) */
     int mr, nr;
+    bool edges;      /* writes partial tiles itself (masked stores) */
 } ukernel;
 
 static ukernel pick_kernel(void) {
 #if defined(WK_X86)
-    if (__builtin_cpu_supports("avx512f")) return (ukernel){ukernel_avx512, ukernel_avx512_a, A5_MR, A5_NR};
+    if (__builtin_cpu_supports("avx512f")) return (ukernel){ukernel_avx512, ukernel_avx512_a, A5_MR, A5_NR, true};
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        return (ukernel){ukernel_avx2, ukernel_avx2_a, A2_MR, A2_NR};
+        return (ukernel){ukernel_avx2, ukernel_avx2_a, A2_MR, A2_NR, false};
 #endif
 #if defined(__wasm_simd128__)
-    return (ukernel){ukernel_wasm, ukernel_wasm, S_MR, S_NR};
+    return (ukernel){ukernel_wasm, ukernel_wasm, S_MR, S_NR, false};
 #endif
-    return (ukernel){ukernel_scalar, ukernel_scalar, S_MR, S_NR};
+    return (ukernel){ukernel_scalar, ukernel_scalar, S_MR, S_NR, false};
 }
 
 /* ---- packing ---- */
@@ -370,14 +397,14 @@ static void tile(const gemm_task *g, const float *pa, int64_t lr, int64_t lp, in
         ldb = g->rsb;
     }
     float *c = g->C + i * g->rsc + j * g->csc;
-    if (rows == mr && cols == nr && g->csc == 1) {
-        fn(g->kc, pa, lr, lp, pb, ldb, c, g->rsc, mode, g->beta);
+    if (g->csc == 1 && ((rows == mr && cols == nr) || g->uk.edges)) {
+        fn(g->kc, pa, lr, lp, pb, ldb, c, g->rsc, mode, g->beta, (int)rows, (int)cols);
         return;
     }
     /* an edge tile or strided C: through a scratch tile, written back element by element with the same
      * rounding as the kernel's own write-back */
     float t[MR_MAX * NR_MAX] __attribute__((aligned(64)));
-    fn(g->kc, pa, lr, lp, pb, ldb, t, nr, SET, 0);
+    fn(g->kc, pa, lr, lp, pb, ldb, t, nr, SET, 0, mr, nr);
     for (int64_t r = 0; r < rows; r++)
         for (int64_t q = 0; q < cols; q++) {
             float *d = &c[r * g->rsc + q * g->csc], v = t[r * nr + q];
