@@ -802,3 +802,16 @@ error_case("enc_layer_double_backward_fused_sdpa", lambda T: (lambda m, x: (lamb
     _enc_layer(T, dropout=0.0), T.tensor(S8, requires_grad=True)))
 error_case("mha_key_batch_mismatch", lambda T: _mha(T)(T.ones(3, 2, 4), T.ones(5, 3, 4), T.ones(5, 3, 4)))
 error_case("mha_key_batch_mismatch_weights_false", lambda T: _mha(T)(T.ones(3, 2, 4), T.ones(5, 3, 4), T.ones(5, 3, 4), need_weights=False))
+error_case("mha_am_double_query_float", lambda T: _mha(T)(T.tensor(Q), T.tensor(KV), T.tensor(KV), attn_mask=T.tensor(AM_F, dtype=T.float64)))
+error_case("mha_am_double_query_float_noweights", lambda T: _mha(T)(T.tensor(Q), T.tensor(KV), T.tensor(KV), attn_mask=T.tensor(AM_F, dtype=T.float64),
+                                                             need_weights=False))
+error_case("mha_am_half_query_float_noweights", lambda T: _mha(T)(T.tensor(Q), T.tensor(KV), T.tensor(KV), attn_mask=T.tensor(AM_F, dtype=T.float16),
+                                                           need_weights=False))
+case("mha_bool_masks_double_query", lambda T: _mha(T, dtype=T.float64)(T.tensor(Q, dtype=T.float64), T.tensor(KV, dtype=T.float64),
+                                                                       T.tensor(KV, dtype=T.float64), attn_mask=T.tensor(AM_B),
+                                                                       key_padding_mask=T.tensor(KPM_B)))
+error_case("sdpa_mask_dtype", lambda T: T.nn.functional.scaled_dot_product_attention(T.ones(1, 2, 3, 4), T.ones(1, 2, 5, 4), T.ones(1, 2, 5, 4),
+                                                                                     attn_mask=T.zeros(3, 5, dtype=T.int64)))
+case("sdpa_mask_float_query_double", lambda T: T.nn.functional.scaled_dot_product_attention(
+    T.tensor([Q], dtype=T.float64).transpose(1, 2), T.tensor([KV], dtype=T.float64).transpose(1, 2),
+    T.tensor([V2], dtype=T.float64).transpose(1, 2), attn_mask=T.tensor(AM_F)))

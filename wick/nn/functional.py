@@ -994,12 +994,16 @@ def _sdpa_math(query, key, value, attn_mask, dropout_p, is_causal, scale, enable
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                                  enable_gqa=False):
+    names = {_torch.float32: 'float', _torch.float64: 'double', _torch.float16: 'c10::Half',
+             _torch.bfloat16: 'c10::BFloat16', _torch.int64: 'long int', _torch.int32: 'int'}
     if not (query.dtype == key.dtype == value.dtype):
-        names = {_torch.float32: 'float', _torch.float64: 'double', _torch.float16: 'c10::Half',
-                 _torch.bfloat16: 'c10::BFloat16', _torch.int64: 'long int', _torch.int32: 'int'}
         raise RuntimeError("Expected query, key, and value to have the same dtype, but got query.dtype: "
                            f"{names.get(query.dtype, query.dtype)} key.dtype: {names.get(key.dtype, key.dtype)} and "
                            f"value.dtype: {names.get(value.dtype, value.dtype)} instead.")
+    if attn_mask is not None and attn_mask.dtype not in (_torch.bool, _torch.float32, query.dtype):
+        raise RuntimeError("Expected attn_mask dtype to be bool or float or to match query dtype, but got attn_mask.dtype: "
+                           f"{names.get(attn_mask.dtype, attn_mask.dtype)} and  query.dtype: "
+                           f"{names.get(query.dtype, query.dtype)} instead.")
     if _sdpa_flash_ok(query, key, value, attn_mask, dropout_p, enable_gqa):
         if enable_gqa and query.size(1) != key.size(1):
             rep = query.size(1) // key.size(1)
