@@ -4,6 +4,8 @@
 #include "reduce.h"
 
 #include "autograd.h"
+#include "cpu/threadpool.h"
+#include "cpu/vec.h"
 #include "ops_impl.h"
 #include "pointwise.h"
 
@@ -212,6 +214,158 @@ static wk_dtype sum_dtype(const wk_tensor *self, wk_dtype dtype) {
     return wk_dtype_is_integral(self->dtype, true) ? WK_INT64 : self->dtype;
 }
 
+/* ---- float32 sums in torch's order: Note [Cascade sum] (src/cpu/vec.c) ----
+ * TensorIterator lays a reduction out with the reduced dims innermost, coalesced, and the kernel then sums a
+ * contiguous row (vectorized_inner_sum) or a block of contiguous columns (vectorized_outer_sum) in its cascade
+ * order. The dense layouts below are reproduced exactly, including how the parallel reduction splits them:
+ *   FULL  n elements in memory order: one cascade per thread chunk of at::parallel_for(0, n, 32768), then the
+ *         per-thread partials (get_num_threads() of them, unused ones 0) summed by the same kernel;
+ *   ROWS  A contiguous rows of B: one cascade each (thread-count independent);
+ *   SLABS A slabs of B reduced rows x C contiguous columns: column cascades; when torch splits the columns across
+ *         threads (A < threads <= C) each thread's range, rounded to 32 columns, starts its own column blocks.
+ * Any other layout returns NULL without an error and takes the generic (double-accumulating) path. */
+enum { SUM_FULL, SUM_ROWS, SUM_SLABS };
+typedef struct {
+    int kind;
+    int64_t A, B, C; /* FULL: B = numel; ROWS: A rows of B; SLABS: A x [B, C] */
+    const float *x;
+    float *out;  /* FULL: 1; ROWS: A; SLABS: A * C */
+    int lanes;   /* torch's Vectorized<float>::size() */
+    int64_t chunk; /* FULL: elements per thread chunk; SLABS with split columns: columns per thread (before rounding) */
+    int64_t nt;  /* tasks */
+    float part[64]; /* FULL: per-thread partials */
+} sum_job;
+
+static int sum_layout(const wk_tensor *t, const bool *mask, sum_job *j) {
+    int64_t sz[WK_MAX_DIM], st[WK_MAX_DIM];
+    int dimi[WK_MAX_DIM];
+    bool red[WK_MAX_DIM];
+    int n = 0;
+    for (int i = 0; i < t->ndim; i++)
+        if (t->sizes[i] > 1) {
+            sz[n] = t->sizes[i];
+            st[n] = t->strides[i];
+            red[n] = mask[i];
+            dimi[n++] = i;
+        }
+    if (n == 0) return -1;
+    for (int a = 1; a < n; a++) /* insertion sort by stride, innermost first */
+        for (int b = a; b > 0 && st[b] < st[b - 1]; b--) {
+            int64_t t1 = sz[b], t2 = st[b];
+            sz[b] = sz[b - 1], st[b] = st[b - 1], sz[b - 1] = t1, st[b - 1] = t2;
+            bool r = red[b];
+            red[b] = red[b - 1], red[b - 1] = r;
+            int di = dimi[b];
+            dimi[b] = dimi[b - 1], dimi[b - 1] = di;
+        }
+    int64_t expect = 1;
+    for (int a = 0; a < n; a++) { /* dense, and the kept dims in their logical order (as the output's) */
+        if (st[a] != expect) return -1;
+        expect *= sz[a];
+    }
+    int last_kept = -1;
+    for (int a = 0; a < n; a++)
+        if (!red[a]) {
+            if (last_kept >= 0 && dimi[a] > dimi[last_kept]) return -1;
+            last_kept = a;
+        }
+    int64_t gs[WK_MAX_DIM]; /* coalesced groups, innermost first */
+    bool gr[WK_MAX_DIM];
+    int g = 0;
+    for (int a = 0; a < n; a++) {
+        if (g > 0 && gr[g - 1] == red[a]) {
+            gs[g - 1] *= sz[a];
+            continue;
+        }
+        gs[g] = sz[a];
+        gr[g++] = red[a];
+    }
+    if (g == 1 && gr[0]) {
+        j->kind = SUM_FULL, j->A = 1, j->B = gs[0], j->C = 1;
+    } else if (g == 2 && gr[0]) {
+        j->kind = SUM_ROWS, j->A = gs[1], j->B = gs[0], j->C = 1;
+    } else if (g == 2 && !gr[0]) {
+        j->kind = SUM_SLABS, j->A = 1, j->B = gs[1], j->C = gs[0];
+    } else if (g == 3 && !gr[0] && gr[1]) {
+        j->kind = SUM_SLABS, j->A = gs[2], j->B = gs[1], j->C = gs[0];
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+static void sum_task(int64_t b, int64_t e, int tid, void *job_) {
+    (void)tid;
+    sum_job *j = (sum_job *)job_;
+    const wk_vec_ops *v = wk__vec();
+    for (int64_t t = b; t < e; t++) {
+        if (j->kind == SUM_FULL) { /* thread chunk t */
+            int64_t c0 = t * j->chunk, c1 = c0 + j->chunk < j->B ? c0 + j->chunk : j->B;
+            j->part[t] = 0.0f + v->sum_inner(j->x + c0, c1 - c0, j->lanes);
+        } else if (j->kind == SUM_ROWS) { /* row t */
+            j->out[t] = 0.0f + v->sum_inner(j->x + t * j->B, j->B, j->lanes);
+        } else if (j->chunk == 0) { /* slab t, every column */
+            v->sum_outer(j->x + t * j->B * j->C, j->B, j->C, j->C, j->out + t * j->C, j->lanes);
+            for (int64_t c = 0; c < j->C; c++) j->out[t * j->C + c] += 0.0f;
+        } else { /* torch's column range of thread t, in every slab */
+            int64_t c0 = t * j->chunk, c1 = c0 + j->chunk < j->C ? c0 + j->chunk : j->C;
+            c0 -= c0 % 32;
+            if (c1 != j->C) c1 -= c1 % 32;
+            if (c0 >= c1) continue;
+            for (int64_t a = 0; a < j->A; a++) {
+                float *o = j->out + a * j->C + c0;
+                v->sum_outer(j->x + a * j->B * j->C + c0, j->B, c1 - c0, j->C, o, j->lanes);
+                for (int64_t c = 0; c < c1 - c0; c++) o[c] += 0.0f;
+            }
+        }
+    }
+}
+
+/* self's float32 sum over the masked dims as a keepdim tensor, in torch's order; NULL (no error) when the layout is
+ * not one of Note [Cascade sum]'s (or self is empty / one element) */
+static wk_tensor *sum_f32_torch(const wk_tensor *self, const bool *mask) {
+    sum_job j;
+    memset(&j, 0, sizeof j);
+    if (self->dtype != WK_FLOAT32 || wk__numel(self) <= 1 || sum_layout(self, mask, &j) < 0) return NULL;
+    int64_t shape[WK_MAX_DIM];
+    int nd = wk__reduce_shape(self, mask, true, shape);
+    wk_tensor *out = wk__empty(nd, shape, WK_FLOAT32);
+    if (!out) return NULL;
+    j.x = (const float *)wk__data(self);
+    j.out = (float *)wk__data(out);
+    j.lanes = wk__vec_sum_lanes();
+    int T = wk_get_num_threads();
+    int64_t numel = wk__numel(self);
+    if (T > 64) T = 64;
+    bool par = numel >= WK_GRAIN_SIZE && T > 1; /* torch's parallel_reduce runs serially below GRAIN_SIZE */
+    if (j.kind == SUM_FULL) {
+        int64_t nt = par ? (numel + WK_GRAIN_SIZE - 1) / WK_GRAIN_SIZE : 1;
+        if (nt > T) nt = T;
+        j.chunk = (numel + nt - 1) / nt;
+        j.nt = (numel + j.chunk - 1) / j.chunk;
+        wk_parallel_for(0, j.nt, 1, sum_task, &j);
+        if (!par) {
+            j.out[0] = j.part[0];
+        } else {
+            for (int64_t t = j.nt; t < T; t++) j.part[t] = 0; /* torch's buffer has one slot per thread */
+            j.out[0] = 0.0f + wk__vec()->sum_inner(j.part, T, j.lanes);
+        }
+    } else if (j.kind == SUM_ROWS) {
+        wk_parallel_for(0, j.A, WK_GRAIN_SIZE / j.B + 1, sum_task, &j);
+    } else {
+        /* find_split_dim: the outer-most kept dim with size >= T, else the largest; columns get torch's ranges */
+        bool split_cols = par && !(j.A >= T) && (j.C >= T || j.C > j.A);
+        if (split_cols) {
+            int64_t nt = j.C < T ? j.C : T;
+            j.chunk = (j.C + nt - 1) / nt;
+            wk_parallel_for(0, (j.C + j.chunk - 1) / j.chunk, 1, sum_task, &j);
+        } else {
+            wk_parallel_for(0, j.A, 1, sum_task, &j);
+        }
+    }
+    return out;
+}
+
 /* Sums self (cast to `dtype` first when given, as torch does) over the masked dims into a keepdim tensor. */
 static wk_tensor *sum_keepdim(const wk_tensor *self, const bool *mask, const wk_loop_fn *table, wk_dtype out_dtype,
                               wk_dtype dtype_arg) {
@@ -220,6 +374,13 @@ static wk_tensor *sum_keepdim(const wk_tensor *self, const bool *mask, const wk_
         cast = wk__to_dtype(self, dtype_arg);
         if (!cast) return NULL;
         src = cast;
+    }
+    if (table == SUM && out_dtype == WK_FLOAT32) {
+        wk_tensor *fast = sum_f32_torch(src, mask);
+        if (fast || wk__error_set()) {
+            wk_release(cast);
+            return fast;
+        }
     }
     wk_tensor *acc = reduce_table(src, mask, table, wk_int(0), 0);
     wk_release(cast);
@@ -267,6 +428,15 @@ wk_tensor *wk_impl_mean_dim(wk_tensor *self, wk_intlist dim, bool keepdim, wk_dt
     bool mask[WK_MAX_DIM];
     if (dims_mask(self, dim, mask) < 0) return NULL;
     wk_dtype out = dtype != WK_DTYPE_NONE ? dtype : self->dtype;
+    if (out == WK_FLOAT32 && self->dtype == WK_FLOAT32) { /* torch: sum in float32 (its order), then div_ by the count */
+        wk_tensor *f = sum_f32_torch(self, mask);
+        if (f) {
+            float cnt = (float)wk__reduce_count(self, mask), *p = (float *)wk__data(f);
+            for (int64_t i = 0, n = wk__numel(f); i < n; i++) p[i] = p[i] / cnt;
+            return wk__reduce_finish(f, mask, keepdim);
+        }
+        if (wk__error_set()) return NULL;
+    }
     wk_tensor *s = sum_keepdim(self, mask, SUM, WK_FLOAT64, dtype);
     if (!s) return NULL;
     scale_acc(s, (double)wk__reduce_count(self, mask)); /* divide in double, round once to the output dtype */

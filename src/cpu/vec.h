@@ -37,7 +37,7 @@ typedef struct {
 WK_INTERNAL const wk_vec_ops *wk__vec(void);     /* the fastest the CPU runs */
 WK_INTERNAL const wk_vec_ops *wk__vec_base(void); /* the build's native ISA, without run-time dispatch */
 WK_INTERNAL const wk_vec_ops *wk__vec_ref(void);  /* naive references: libm, plain loops */
-WK_INTERNAL int wk__vec_sum_lanes(void); /* torch's Vectorized<float>::size() on this CPU: 16 with AVX512, else 8 */
+WK_INTERNAL int wk__vec_sum_lanes(void); /* the lanes of torch's float sum kernel: 8 (see vec.c) */
 
 /* Loop functions for the strided iterator (float32 in, float32 out; any strides). */
 WK_INTERNAL void wk__exp_f32_loop(char **d, const int64_t *s, int64_t n, void *ctx);
