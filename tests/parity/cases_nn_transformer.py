@@ -815,3 +815,14 @@ error_case("sdpa_mask_dtype", lambda T: T.nn.functional.scaled_dot_product_atten
 case("sdpa_mask_float_query_double", lambda T: T.nn.functional.scaled_dot_product_attention(
     T.tensor([Q], dtype=T.float64).transpose(1, 2), T.tensor([KV], dtype=T.float64).transpose(1, 2),
     T.tensor([V2], dtype=T.float64).transpose(1, 2), attn_mask=T.tensor(AM_F)))
+# the fused layer computes exact gelu whatever the GELU module's approximate= says (torch's use_gelu flag)
+case("enc_layer_eval_fast_gelu_tanh_module", lambda T: _enc_run(T, ctor={"batch_first": True, "act": T.nn.GELU(approximate="tanh")},
+                                                                bf=True, train=False, no_grad=True))
+case("enc_layer_eval_slow_gelu_tanh_module", lambda T: _enc_run(T, ctor={"batch_first": True, "act": T.nn.GELU(approximate="tanh")},
+                                                                bf=True, train=False))
+case("activation_default_is_relu", lambda T: [__import__("inspect").signature(c).parameters["activation"].default is T.nn.functional.relu
+                                              for c in (T.nn.Transformer, T.nn.TransformerEncoderLayer, T.nn.TransformerDecoderLayer)])
+case("activation_relu_passed", lambda T: (_enc_layer(T, activation=T.nn.functional.relu).activation_relu_or_gelu,
+                                          _enc_layer(T, activation=T.nn.functional.gelu).activation_relu_or_gelu,
+                                          _enc_layer(T, activation=T.relu).activation_relu_or_gelu,
+                                          _dec_layer(T).activation is T.nn.functional.relu))

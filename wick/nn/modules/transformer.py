@@ -41,6 +41,13 @@ class _ReluDefault:
 _relu = _ReluDefault()
 
 
+def _bind_relu_default():
+    """Put F.relu itself in the constructors' defaults once functional.py is loaded (wick/nn/__init__.py calls this),
+    so signatures and help() show torch's default."""
+    for init in (Transformer.__init__, TransformerEncoderLayer.__init__, TransformerDecoderLayer.__init__):
+        init.__defaults__ = tuple(F.relu if d is _relu else d for d in init.__defaults__)
+
+
 def _get_clones(module, N):
     return ModuleList([copy.deepcopy(module) for i in range(N)])
 
