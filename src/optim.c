@@ -147,6 +147,22 @@ static inline float optim_round_bf16(float x) { return wk__bf16_to_float(wk__flo
 #define ADDA(a, b, al, vec) fmaf((al), (b), (a))
 #include "optim_kernels.h"
 #undef SUF
+/* The same float32 kernels built for x86's FMA instructions (fmaf becomes one vfmadd instead of a libm call;
+ * the results are the same bits, fmaf being exactly rounded either way), chosen at run time. */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(__clang__)
+#define OPTIM_FMA_VARIANT 1
+#pragma GCC push_options
+#pragma GCC target("fma")
+#define SUF f32fma
+#include "optim_kernels.h"
+#undef SUF
+#pragma GCC pop_options
+static bool optim_have_fma(void) {
+    static int have = -1;
+    if (have < 0) have = __builtin_cpu_supports("fma") ? 1 : 0;
+    return have == 1;
+}
+#endif
 #undef R
 #undef SQRT
 #undef ADDA
@@ -324,10 +340,19 @@ static optim_kind kind_of(wk_dtype dt) {
     } while (0)
 #define D(k) operand_data(&ops_[k])
 
+#ifdef OPTIM_FMA_VARIANT
+#define OPTIM_F32(name_, ...)                                            \
+    do {                                                                 \
+        if (optim_have_fma()) name_##_f32fma(__VA_ARGS__);               \
+        else name_##_f32(__VA_ARGS__);                                   \
+    } while (0)
+#else
+#define OPTIM_F32(name_, ...) name_##_f32(__VA_ARGS__)
+#endif
 /* Dispatches one kernel call on params[i]'s dtype: KERNEL_f32(args...) etc. */
 #define DISPATCH(dt_, name_, ...)                                        \
     switch (kind_of(dt_)) {                                              \
-    case OK_F32: name_##_f32(__VA_ARGS__); break;                        \
+    case OK_F32: OPTIM_F32(name_, __VA_ARGS__); break;                   \
     case OK_F64: name_##_f64(__VA_ARGS__); break;                        \
     case OK_F16: name_##_f16(__VA_ARGS__); break;                        \
     case OK_BF16: name_##_bf16(__VA_ARGS__); break;                      \
