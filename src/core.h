@@ -48,7 +48,7 @@ typedef struct wk_storage {
     int64_t refcount;
     void *data;
     size_t nbytes;
-    void (*deleter)(void *ctx); /* NULL: data came from wk__malloc and is freed with free() */
+    void (*deleter)(void *ctx); /* NULL: data came from wk__cache_alloc (src/cpu/alloc.c) */
     void *deleter_ctx;
 } wk_storage;
 

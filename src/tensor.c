@@ -2,14 +2,15 @@
 #include "autograd.h"
 #include "iter.h"
 
+#include "cpu/alloc.h"
+
 /* ---- storage ---- */
 static wk_storage *storage_new(size_t nbytes) {
     wk_storage *s = wk__malloc(sizeof *s);
     if (!s) return NULL;
-    /* 64-byte alignment for SIMD kernels; round the size up as aligned_alloc requires. */
-    size_t alloc = (nbytes + 63) & ~(size_t)63;
-    s->data = alloc ? aligned_alloc(64, alloc) : NULL;
-    if (alloc && !s->data) {
+    /* 64-byte aligned, from the caching allocator (src/cpu/alloc.c) */
+    s->data = nbytes ? wk__cache_alloc(nbytes) : NULL;
+    if (nbytes && !s->data) {
         free(s);
         wk__error(WK_RUNTIME_ERROR,
                   "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you "
@@ -27,7 +28,7 @@ static wk_storage *storage_new(size_t nbytes) {
 static void storage_release(wk_storage *s) {
     if (!s || --s->refcount > 0) return;
     if (s->deleter) s->deleter(s->deleter_ctx);
-    else free(s->data);
+    else wk__cache_free(s->data, s->nbytes);
     free(s);
 }
 
@@ -345,8 +346,9 @@ wk_tensor *wk_from_blob(void *data, wk_dtype dtype, int ndim, const int64_t *siz
     st->refcount = 1;
     st->data = data;
     st->nbytes = nbytes;
-    st->deleter = deleter;
-    st->deleter_ctx = ctx;
+    /* no deleter: the block is the caller's malloc'ed memory, freed with free() as before (never cached) */
+    st->deleter = deleter ? deleter : free;
+    st->deleter_ctx = deleter ? ctx : data;
     int64_t cstrides[WK_MAX_DIM];
     if (!strides) {
         wk__contiguous_strides(ndim, sizes, cstrides);
