@@ -6,6 +6,8 @@
 
 #include <stdio.h>
 
+#include "cpu/threadpool.h"
+
 typedef struct {
     int nd;                           /* spatial dims: 2 or 3 */
     int64_t P;                        /* planes */
@@ -160,12 +162,74 @@ static void unravel(int64_t flat, int nd, const int64_t *dims, int64_t *idx) {
     }
 }
 
+/* ---- max pooling, float32 over 2 spatial dims: the same scan in float on the input's own elements (no float64
+ * working copy), planes in parallel; max_pool_fwd below stays the reference for every other case ---- */
+typedef struct {
+    const pool_geom *g;
+    const float *x; /* [P, isz] contiguous */
+    float *o;       /* [P, osz] */
+    int64_t *oi;    /* [P, osz] flat positions within the plane */
+} maxpool_job;
+
+static void max_pool2d_f32_planes(int64_t p0, int64_t p1, int tid, void *ctx) {
+    WK_UNUSED(tid);
+    const maxpool_job *J = ctx;
+    const pool_geom *g = J->g;
+    const int64_t IH = g->in[0], IW = g->in[1], OH = g->out[0], OW = g->out[1];
+    for (int64_t pl = p0; pl < p1; pl++) {
+        const float *xp = J->x + pl * g->isz;
+        float *o = J->o + pl * g->osz;
+        int64_t *oi = J->oi + pl * g->osz;
+        for (int64_t oh = 0; oh < OH; oh++) {
+            int64_t hs = oh * g->s[0] - g->p[0], he = hs + (g->k[0] - 1) * g->d[0] + 1;
+            if (he > IH) he = IH;
+            if (hs < 0) hs += ((-hs + g->d[0] - 1) / g->d[0]) * g->d[0];
+            for (int64_t ow = 0; ow < OW; ow++) {
+                int64_t ws = ow * g->s[1] - g->p[1], we = ws + (g->k[1] - 1) * g->d[1] + 1;
+                if (we > IW) we = IW;
+                if (ws < 0) ws += ((-ws + g->d[1] - 1) / g->d[1]) * g->d[1];
+                int64_t best = hs * IW + ws;
+                float mv = -INFINITY;
+                for (int64_t h = hs; h < he; h += g->d[0])
+                    for (int64_t w = ws; w < we; w += g->d[1]) {
+                        float v = xp[h * IW + w];
+                        if (v > mv || isnan(v)) {
+                            mv = v;
+                            best = h * IW + w;
+                        }
+                    }
+                o[oh * OW + ow] = mv;
+                oi[oh * OW + ow] = best;
+            }
+        }
+    }
+}
+
+static int max_pool2d_f32(wk_tensor *self, pool_geom *g, wk_tensor **outs) {
+    int64_t shape[WK_MAX_DIM];
+    out_shape(self, g, shape);
+    wk_tensor *x = wk__contiguous(self), *o = wk__empty(self->ndim, shape, WK_FLOAT32),
+              *idx = wk__empty(self->ndim, shape, WK_INT64);
+    if (!x || !o || !idx) {
+        wk_release(x), wk_release(o), wk_release(idx);
+        return -1;
+    }
+    maxpool_job J = {g, (const float *)wk__data(x), (float *)wk__data(o), (int64_t *)wk__data(idx)};
+    int64_t work = g->osz * g->k[0] * g->k[1], grain = work >= 20000 ? 1 : 20000 / (work + 1) + 1;
+    wk_parallel_for(0, g->P, grain, max_pool2d_f32_planes, &J);
+    wk_release(x);
+    outs[0] = o;
+    outs[1] = idx;
+    return 0;
+}
+
 /* ---- max pooling ---- */
 static int max_pool_fwd(wk_tensor *self, pool_geom *g, wk_tensor **outs) {
     if (self->dtype == WK_BOOL) {
         wk__not_implemented_for(g->nd == 2 ? "max_pool2d" : "max_pool3d", WK_BOOL);
         return -1;
     }
+    if (self->dtype == WK_FLOAT32 && g->nd == 2) return max_pool2d_f32(self, g, outs);
     int64_t shape[WK_MAX_DIM];
     out_shape(self, g, shape);
     wk_tensor *w = wk__nn_work(self->ndim, shape), *idx = wk__empty(self->ndim, shape, WK_INT64);
@@ -219,6 +283,35 @@ static int max_pool_fwd(wk_tensor *self, pool_geom *g, wk_tensor **outs) {
     return 0;
 }
 
+/* float32 with int64 indices: the scatter in float, planes in parallel (each plane is one thread's). */
+typedef struct {
+    const float *g;       /* [P, osz] */
+    const int64_t *ix;    /* [P, osz] */
+    float *o;             /* [P, isz], zeroed here */
+    int64_t isz, osz;
+    int64_t bad, bad_pos; /* the first plane with an invalid index (P if none), and that index */
+} scatter_job;
+
+static void scatter_f32_planes(int64_t p0, int64_t p1, int tid, void *ctx) {
+    WK_UNUSED(tid);
+    scatter_job *J = ctx;
+    for (int64_t pl = p0; pl < p1; pl++) {
+        float *o = J->o + pl * J->isz;
+        const float *g = J->g + pl * J->osz;
+        const int64_t *ix = J->ix + pl * J->osz;
+        memset(o, 0, sizeof(float) * (size_t)J->isz);
+        for (int64_t i = 0; i < J->osz; i++) {
+            int64_t pos = ix[i];
+            if (pos < 0 || pos >= J->isz) {
+                __atomic_store_n(&J->bad_pos, pos, __ATOMIC_RELAXED);
+                __atomic_store_n(&J->bad, pl, __ATOMIC_RELAXED);
+                return;
+            }
+            o[pos] += g[i];
+        }
+    }
+}
+
 /* grad_input[plane, indices[plane, o]] += grad_output[plane, o] */
 static wk_tensor *scatter_indices(wk_tensor *grad_output, wk_tensor *self, wk_tensor *indices, int nd) {
     if (wk__numel(grad_output) != wk__numel(indices))
@@ -226,6 +319,25 @@ static wk_tensor *scatter_indices(wk_tensor *grad_output, wk_tensor *self, wk_te
     int64_t isz = wk__prod(self->sizes + self->ndim - nd, nd);
     int64_t osz = indices->ndim >= nd ? wk__prod(indices->sizes + indices->ndim - nd, nd) : 1;
     int64_t P = isz ? wk__numel(self) / isz : 0;
+    if (grad_output->dtype == WK_FLOAT32 && indices->dtype == WK_INT64) {
+        wk_tensor *gc = wk__contiguous(grad_output), *ic = wk__contiguous(indices);
+        wk_tensor *o = wk__empty(self->ndim, self->sizes, WK_FLOAT32);
+        if (!gc || !ic || !o) {
+            wk_release(gc), wk_release(ic), wk_release(o);
+            return NULL;
+        }
+        scatter_job J = {(const float *)wk__data(gc), (const int64_t *)wk__data(ic), (float *)wk__data(o), isz, osz,
+                         -1, 0};
+        int64_t grain = isz + osz >= 20000 ? 1 : 20000 / (isz + osz + 1) + 1;
+        wk_parallel_for(0, P, grain, scatter_f32_planes, &J);
+        wk_release(gc);
+        wk_release(ic);
+        if (J.bad >= 0) {
+            wk_release(o);
+            return WK_FAIL(WK_RUNTIME_ERROR, "Found an invalid max index: %lld", (long long)J.bad_pos);
+        }
+        return o;
+    }
     wk_tensor *w = wk__nn_work(self->ndim, self->sizes);
     double *g = w ? wk__nn_load(grad_output) : NULL;
     int64_t *ix = g ? wk__nn_load_index(indices) : NULL;
