@@ -224,9 +224,9 @@ static void im2col_f32(const geo3 *G, const float *b, int64_t C, float *col, int
                             const float *srow = b + c * Isz + (id * G->in[1] + ih) * G->in[2] + base;
                             for (int64_t l = 0; l < lo; l++) drow[l] = 0;
                             if (G->st[2] == 1) {
-                                if (hi - lo >= 64) memcpy(drow + lo, srow + lo, sizeof(float) * (size_t)(hi - lo));
-                                else
-                                    for (int64_t l = lo; l < hi; l++) drow[l] = srow[l];
+                                int64_t l = lo;
+                                for (; l + 8 <= hi; l += 8) memcpy(drow + l, srow + l, 32); /* inlined moves */
+                                for (; l < hi; l++) drow[l] = srow[l];
                             } else {
                                 const int64_t s = G->st[2];
                                 for (int64_t l = lo; l < hi; l++) drow[l] = srow[l * s];

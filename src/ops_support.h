@@ -38,5 +38,11 @@ WK_INTERNAL int wk__write_out(wk_tensor *out, const wk_tensor *r);
 /* out=(t1, t2, ...) of ops with several results: each out tensor must have its result's dtype exactly.
  * "Expected out tensor to have dtype long int, but got float instead" */
 WK_INTERNAL int wk__check_out_dtypes(wk_tensor *const *out, wk_tensor *const *r, int n);
+/* torch's mm_mat2_backward layout test: a [k, n] matrix stored transposed (column-major, e.g. a linear layer's
+ * weight.t()). Its gradient is then computed as t(mm(t(grad), mat1)) so that it arrives contiguous in the weight's
+ * own layout (AccumulateGrad can keep it without a copy); the sums are the same either way. */
+static inline bool wk__mm_transposed_layout(wk_intlist sizes, wk_intlist strides) {
+    return sizes.len == 2 && strides.len == 2 && strides.data[0] == 1 && strides.data[1] == sizes.data[0];
+}
 
 #endif
