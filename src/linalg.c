@@ -16,7 +16,6 @@
 #include <ctype.h>
 
 #include "cpu/gemm.h"
-#include "cpu/threadpool.h"
 
 /* The C++ type names torch prints in some dtype messages ("expected m1 and m2 to have the same dtype, but got:
  * float != long int"). */
@@ -232,64 +231,8 @@ static wk_tensor *expand_bias(wk_tensor *self, int n, const int64_t *sizes) {
 }
 
 /* ---- mm / addmm ---- */
-typedef struct {
-    int64_t m, n, k;
-    const float *a;
-    int64_t rsa, csa;
-    const float *b;
-    int64_t rsb, csb;
-    float beta;
-    float *c; /* [m, n] contiguous */
-    int failed;
-} mm_cols_job;
-
-/* columns [16 * t0, 16 * t1) of C */
-static void mm_cols(int64_t t0, int64_t t1, int tid, void *ctx) {
-    WK_UNUSED(tid);
-    mm_cols_job *J = ctx;
-    int64_t j0 = 16 * t0, j1 = 16 * t1 < J->n ? 16 * t1 : J->n;
-    if (wk_gemm_f32(J->m, j1 - j0, J->k, J->a, J->rsa, J->csa, J->b + j0 * J->csb, J->rsb, J->csb, J->beta, J->c + j0,
-                    J->n, 1) < 0)
-        J->failed = 1;
-}
-
-/* float32 with alpha == 1: the packed GEMM reads both operands through their strides (a transposed weight or
- * input is not copied) and accumulates onto beta * bias written into the output first. */
-static wk_tensor *mm_f32_direct(wk_tensor *bias, wk_tensor *mat1, wk_tensor *mat2, wk_scalar beta) {
-    int64_t m = mat1->sizes[0], k = mat1->sizes[1], n = mat2->sizes[1], shape[2] = {m, n};
-    wk_tensor *out = wk__empty(2, shape, WK_FLOAT32);
-    if (!out) return NULL;
-    float *c = (float *)wk__data(out); /* [m, n] contiguous */
-    const float bt = SF(beta);
-    const bool use_bias = bias && !(bt == 0);
-    if (use_bias) {
-        const float *b = (const float *)wk__data(bias); /* [m, n] through its strides (often expanded) */
-        int64_t rs = bias->strides[0], cs = bias->strides[1];
-        for (int64_t i = 0; i < m; i++)
-            for (int64_t j = 0; j < n; j++) c[i * n + j] = bt == 1 ? b[i * rs + j * cs] : bt * b[i * rs + j * cs];
-    }
-    mm_cols_job J = {m, n, k, (const float *)wk__data(mat1), mat1->strides[0], mat1->strides[1],
-                     (const float *)wk__data(mat2), mat2->strides[0], mat2->strides[1], use_bias ? 1.0f : 0.0f, c, 0};
-    /* The GEMM spreads its row blocks over the threads; a short, wide product (a batch of 64 through a linear
-     * layer) has one row block, so its columns are split here instead, in 16-column tiles. Every element is the
-     * same sum either way, so the result does not depend on the thread count. */
-    int64_t flops = 2 * m * n * k, tiles = (n + 15) / 16;
-    if (m <= 96 && tiles > 1 && flops >= 2000000) {
-        wk_parallel_for(0, tiles, 1, mm_cols, &J);
-    } else {
-        mm_cols(0, tiles, 0, &J);
-    }
-    if (J.failed) {
-        wk_release(out);
-        return WK_FAIL(WK_MEMORY_ERROR, "out of memory in gemm");
-    }
-    return out;
-}
-
 static wk_tensor *mm_kernel(wk_tensor *bias, wk_tensor *mat1, wk_tensor *mat2, wk_scalar beta, wk_scalar alpha) {
     int64_t m = mat1->sizes[0], k = mat1->sizes[1], n = mat2->sizes[1];
-    if (mat1->dtype == WK_FLOAT32 && SF(alpha) == 1 && (!bias || bias->dtype == WK_FLOAT32))
-        return mm_f32_direct(bias, mat1, mat2, beta);
     wk_tensor *a = as_batch(mat1), *b = as_batch(mat2), *bb = bias ? as_batch(bias) : NULL;
     wk_tensor *r = a && b && (!bias || bb) ? gemm_tensors(a, b, bb, beta, alpha, 1, m, n, k, true) : NULL;
     wk_release(a);
