@@ -184,3 +184,12 @@ grad_case("rrelu_train_grad2", lambda T, x: T.rrelu(x * x - 2, 0.1, 0.4, True), 
 error_case("rrelu_half_train", lambda T: T.rrelu(T.tensor(RR_X, dtype=T.float16), training=True))
 error_case("rrelu_bounds", lambda T: T.rrelu(T.tensor(RR_X), 0.5, 0.1))
 error_case("rrelu_with_noise_shape", lambda T: T._C._nn.rrelu_with_noise(T.tensor(RR_X), T.zeros(3), 0.1, 0.4, True))
+# the nn layer over torch.rrelu: F.rrelu / F.rrelu_ / nn.RReLU in training draw the same slopes
+xcases("rrelu_functional", lambda T, training, inplace: (
+    (lambda x: (T.nn.functional.rrelu(x, 0.1, 0.4, training, inplace), x))(T.tensor(RR_X)), state_crc(T)),
+    training=BOOLS, inplace=BOOLS)
+xcase("rrelu_functional_", lambda T: (lambda x: (T.nn.functional.rrelu_(x, 0.1, 0.4, True) is x, x))(T.tensor(RR_X)))
+xcases("rrelu_module", lambda T, train: (lambda m: (m.train(train)(T.tensor(RR_X)), repr(m), state_crc(T)))(
+    T.nn.RReLU(0.1, 0.3)), train=BOOLS)
+xcases("rrelu_module_grad_fn", lambda T, train: type(T.nn.RReLU().train(train)(
+    T.ones(2, requires_grad=True) * -1).grad_fn).__name__, train=BOOLS)

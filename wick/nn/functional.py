@@ -272,13 +272,10 @@ prelu = _torch.prelu
 
 
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
-    if training:
-        raise NotImplementedError("wick: rrelu in training mode (random slopes) is not supported yet")
-    return leaky_relu(input, (lower + upper) / 2, inplace)
+    return (_torch.rrelu_ if inplace else _torch.rrelu)(input, lower, upper, training)
 
 
-def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
-    return rrelu(input, lower, upper, training, True)
+rrelu_ = _torch.rrelu_
 
 
 def glu(input, dim=-1):
