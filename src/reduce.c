@@ -366,6 +366,128 @@ static wk_tensor *sum_f32_torch(const wk_tensor *self, const bool *mask) {
     return out;
 }
 
+typedef struct {
+    sum_job *j;
+} amax_cols_job;
+static void amax_cols_task(int64_t b, int64_t e, int tid, void *job_) { /* 64-column blocks [b, e) of one slab */
+    (void)tid;
+    const sum_job *j = ((const amax_cols_job *)job_)->j;
+    const wk_vec_ops *v = wk__vec();
+    int64_t c0 = b * 64, c1 = e * 64 < j->C ? e * 64 : j->C;
+    for (int64_t i = 0; i < j->B; i++) v->max_rows(j->x + i * j->C + c0, j->out + c0, c1 - c0);
+}
+
+/* ---- float32 amax over the same dense layouts (exact in any order; NaN propagates) ---- */
+static void amax_task(int64_t b, int64_t e, int tid, void *job_) {
+    (void)tid;
+    sum_job *j = (sum_job *)job_;
+    const wk_vec_ops *v = wk__vec();
+    for (int64_t t = b; t < e; t++) {
+        if (j->kind == SUM_FULL) {
+            int64_t c0 = t * j->chunk, c1 = c0 + j->chunk < j->B ? c0 + j->chunk : j->B;
+            j->part[t] = v->max(j->x + c0, c1 - c0);
+        } else if (j->kind == SUM_ROWS) {
+            j->out[t] = v->max(j->x + t * j->B, j->B);
+        } else { /* slab t */
+            float *o = j->out + t * j->C;
+            for (int64_t c = 0; c < j->C; c++) o[c] = -INFINITY;
+            for (int64_t i = 0; i < j->B; i++) v->max_rows(j->x + (t * j->B + i) * j->C, o, j->C);
+        }
+    }
+}
+
+/* keepdim float32 amax of self over the masked dims, or NULL (no error) for layouts sum_layout() does not take */
+static wk_tensor *amax_f32_fast(const wk_tensor *self, const bool *mask) {
+    sum_job j;
+    memset(&j, 0, sizeof j);
+    if (self->dtype != WK_FLOAT32 || wk__numel(self) <= 1 || sum_layout(self, mask, &j) < 0) return NULL;
+    int64_t shape[WK_MAX_DIM];
+    int nd = wk__reduce_shape(self, mask, true, shape);
+    wk_tensor *out = wk__empty(nd, shape, WK_FLOAT32);
+    if (!out) return NULL;
+    j.x = (const float *)wk__data(self);
+    j.out = (float *)wk__data(out);
+    if (j.kind == SUM_FULL) {
+        int T = wk_get_num_threads();
+        j.nt = (j.B + WK_GRAIN_SIZE - 1) / WK_GRAIN_SIZE;
+        if (j.nt > T) j.nt = T;
+        if (j.nt > 64) j.nt = 64;
+        j.chunk = (j.B + j.nt - 1) / j.nt;
+        j.nt = (j.B + j.chunk - 1) / j.chunk;
+        wk_parallel_for(0, j.nt, 1, amax_task, &j);
+        j.out[0] = wk__vec()->max(j.part, j.nt);
+    } else if (j.kind == SUM_ROWS) {
+        wk_parallel_for(0, j.A, WK_GRAIN_SIZE / j.B + 1, amax_task, &j);
+    } else if (j.A > 1) {
+        wk_parallel_for(0, j.A, WK_GRAIN_SIZE / (j.B * j.C) + 1, amax_task, &j);
+    } else { /* one slab: split its columns (any split gives the same values) */
+        float *o = j.out;
+        for (int64_t c = 0; c < j.C; c++) o[c] = -INFINITY;
+        amax_cols_job cj = {&j};
+        wk_parallel_for(0, (j.C + 63) / 64, WK_GRAIN_SIZE / (64 * j.B) + 1, amax_cols_task, &cj);
+    }
+    return out;
+}
+
+/* ---- float32 logsumexp as torch's composite: m = amax (infinite m -> 0), sum(exp(x - m)) in torch's order (the
+ * temporary has self's layout, as TensorIterator gives it), log, + m. exp(x - m) is one fused, threaded pass. */
+typedef struct {
+    sum_job *j;
+    const float *m; /* keepdim maxes: 1 / A / A*C */
+    float *e;       /* the temporary, self's layout */
+} lse_job;
+static void lse_task(int64_t b, int64_t e, int tid, void *job_) {
+    (void)tid;
+    const lse_job *l = (const lse_job *)job_;
+    const sum_job *j = l->j;
+    const wk_vec_ops *v = wk__vec();
+    for (int64_t t = b; t < e; t++) {
+        if (j->kind == SUM_FULL) { /* chunk t of 65536 */
+            int64_t c0 = t * 65536, c1 = c0 + 65536 < j->B ? c0 + 65536 : j->B;
+            v->exp_sub_sum(j->x + c0, l->e + c0, c1 - c0, l->m[0], 1);
+        } else if (j->kind == SUM_ROWS) {
+            v->exp_sub_sum(j->x + t * j->B, l->e + t * j->B, j->B, l->m[t], 1);
+        } else { /* row t of all A * B rows */
+            int64_t a = t / j->B;
+            float scratch[512];
+            for (int64_t c0 = 0; c0 < j->C; c0 += 512) {
+                int64_t w = j->C - c0 < 512 ? j->C - c0 : 512;
+                v->exp_sub_acc(j->x + t * j->C + c0, l->m + a * j->C + c0, l->e + t * j->C + c0, scratch, w);
+            }
+        }
+    }
+}
+
+static wk_tensor *lse_f32_fast(const wk_tensor *self, const bool *mask) {
+    sum_job j;
+    memset(&j, 0, sizeof j);
+    if (self->dtype != WK_FLOAT32 || wk__numel(self) <= 1 || sum_layout(self, mask, &j) < 0) return NULL;
+    wk_tensor *m = amax_f32_fast(self, mask);
+    if (!m) return NULL;
+    wk_tensor *et = wk__empty_strided(self->ndim, self->sizes, self->strides, WK_FLOAT32);
+    if (!et) {
+        wk_release(m);
+        return NULL;
+    }
+    float *mp = (float *)wk__data(m);
+    int64_t nm = wk__numel(m);
+    for (int64_t i = 0; i < nm; i++)
+        if (isinf(mp[i])) mp[i] = 0;
+    j.x = (const float *)wk__data(self);
+    lse_job l = {&j, mp, (float *)wk__data(et)};
+    int64_t ntask = j.kind == SUM_FULL ? (j.B + 65535) / 65536 : j.kind == SUM_ROWS ? j.A : j.A * j.B;
+    int64_t per = j.kind == SUM_FULL ? 65536 : j.kind == SUM_ROWS ? j.B : j.C;
+    wk_parallel_for(0, ntask, WK_GRAIN_SIZE / per + 1, lse_task, &l);
+    wk_tensor *s = sum_f32_torch(et, mask);
+    wk_release(et);
+    if (s) {
+        float *sp = (float *)wk__data(s);
+        for (int64_t i = 0; i < nm; i++) sp[i] = logf(sp[i]) + mp[i];
+    }
+    wk_release(m);
+    return s;
+}
+
 /* Sums self (cast to `dtype` first when given, as torch does) over the masked dims into a keepdim tensor. */
 static wk_tensor *sum_keepdim(const wk_tensor *self, const bool *mask, const wk_loop_fn *table, wk_dtype out_dtype,
                               wk_dtype dtype_arg) {
@@ -525,6 +647,11 @@ static wk_tensor *amax_amin(wk_tensor *self, wk_intlist dim, bool keepdim, bool 
             }
         }
     }
+    if (is_max && self->dtype == WK_FLOAT32) {
+        wk_tensor *f = amax_f32_fast(self, mask);
+        if (f) return wk__reduce_finish(f, mask, keepdim);
+        if (wk__error_set()) return NULL;
+    }
     bool fl = wk_dtype_is_floating(self->dtype);
     wk_scalar init = fl ? wk_float(is_max ? -INFINITY : INFINITY) : wk_int(is_max ? INT64_MIN : INT64_MAX);
     wk_tensor *acc = reduce_table(self, mask, is_max ? AMAX : AMIN, init, 0);
@@ -646,6 +773,65 @@ WK_REDUCE_ALL_DTYPES(ARGEXT_ROW)
 #define ARGEXT_TAB(E, ...) [WK_##E] = argext_##E,
 static const wk_loop_fn ARGEXT[WK_NUM_DTYPES] = {WK_REDUCE_ALL_DTYPES(ARGEXT_TAB)};
 
+/* float32 max.dim over sum_layout()'s dense layouts, threaded: the same answers as argext (first NaN, else the
+ * first maximal element; the value is that element, so -0/+0 ties keep their sign). vi: [A] rows or [A, C]. */
+typedef struct {
+    sum_job *j;
+    float *val;
+    int64_t *idx;
+} amaxi_job;
+static void amaxi_task(int64_t b, int64_t e, int tid, void *job_) {
+    (void)tid;
+    const amaxi_job *q = (const amaxi_job *)job_;
+    const sum_job *j = q->j;
+    const wk_vec_ops *v = wk__vec();
+    for (int64_t t = b; t < e; t++) {
+        if (j->kind == SUM_ROWS) { /* row t */
+            const float *x = j->x + t * j->B;
+            float m = v->max(x, j->B);
+            int64_t i = 0;
+            if (m != m)
+                while (x[i] == x[i]) i++;
+            else
+                while (x[i] != m) i++;
+            q->val[t] = x[i];
+            q->idx[t] = i;
+        } else { /* 64-column block t of every slab */
+            int64_t c0 = (t % ((j->C + 63) / 64)) * 64, a = t / ((j->C + 63) / 64);
+            int64_t w = j->C - c0 < 64 ? j->C - c0 : 64;
+            const float *x = j->x + a * j->B * j->C + c0;
+            float best[64];
+            int64_t *bi = q->idx + a * j->C + c0;
+            for (int64_t c = 0; c < w; c++) {
+                best[c] = x[c];
+                bi[c] = 0;
+            }
+            for (int64_t i = 1; i < j->B; i++) {
+                const float *r = x + i * j->C;
+                for (int64_t c = 0; c < w; c++)
+                    if ((r[c] > best[c] || r[c] != r[c]) && best[c] == best[c]) {
+                        best[c] = r[c];
+                        bi[c] = i;
+                    }
+            }
+            for (int64_t c = 0; c < w; c++) q->val[a * j->C + c0 + c] = best[c];
+        }
+    }
+}
+static int argext_f32_fast(const wk_tensor *self, int64_t d, wk_tensor *vals, wk_tensor *idx) {
+    bool mask[WK_MAX_DIM] = {0};
+    sum_job j;
+    memset(&j, 0, sizeof j);
+    if (self->ndim == 0) return 0;
+    mask[d] = true;
+    if (sum_layout(self, mask, &j) < 0 || j.kind == SUM_FULL) return 0;
+    j.x = (const float *)wk__data(self);
+    amaxi_job q = {&j, (float *)wk__data(vals), (int64_t *)wk__data(idx)};
+    if (j.kind == SUM_ROWS) wk_parallel_for(0, j.A, WK_GRAIN_SIZE / j.B + 1, amaxi_task, &q);
+    else wk_parallel_for(0, j.A * ((j.C + 63) / 64), WK_GRAIN_SIZE / (64 * j.B) + 1, amaxi_task, &q);
+    return 1;
+}
+
 /* values and indices of the max/min of self along dim (self ndim >= 0), keepdim-shaped (size 1 at dim) */
 static int argext_keepdim(const wk_tensor *self, int64_t d, bool is_max, wk_tensor **vals, wk_tensor **idx) {
     int64_t shape[WK_MAX_DIM];
@@ -655,6 +841,7 @@ static int argext_keepdim(const wk_tensor *self, int64_t d, bool is_max, wk_tens
     *vals = wk__empty(nd, shape, self->dtype);
     *idx = wk__empty(nd, shape, WK_INT64);
     if (!*vals || !*idx) goto fail;
+    if (is_max && self->dtype == WK_FLOAT32 && wk__numel(self) > 1 && argext_f32_fast(self, d, *vals, *idx)) return 0;
     wk_rows_ctx c = {.len = nd ? self->sizes[d] : 1, .arg = &is_max};
     wk_tensor *ops[3] = {*vals, *idx, (wk_tensor *)self};
     if (wk__rows_apply(3, ops, d, ARGEXT[self->dtype], &c) < 0) goto fail;
@@ -877,6 +1064,11 @@ wk_tensor *wk_impl_logsumexp(wk_tensor *self, wk_intlist dim, bool keepdim) {
     bool mask[WK_MAX_DIM];
     if (wk__reduce_mask(self, dim, mask) < 0) return NULL;
     wk_dtype out_dt = wk_dtype_is_floating(self->dtype) ? self->dtype : wk_get_default_dtype();
+    if (self->dtype == WK_FLOAT32) {
+        wk_tensor *f = lse_f32_fast(self, mask);
+        if (f) return wk__reduce_finish(f, mask, keepdim);
+        if (wk__error_set()) return NULL;
+    }
     wk_tensor *m = reduce_table(self, mask, AMAX, wk_dtype_is_floating(self->dtype) ? wk_float(-INFINITY) : wk_int(INT64_MIN), 0);
     if (!m) return NULL;
     if (m->dtype != WK_FLOAT64) {
