@@ -246,3 +246,728 @@ wk_tensor *wk_impl_fill_diagonal_(wk_tensor *self, wk_scalar fill_value, bool wr
     }
     return wk_retain(self);
 }
+
+/* ---- elementwise maths ------------------------------------------------------------------------------------------ */
+static wk_tensor *same_dtype_binary(const char *name, wk_tensor *self, wk_tensor *other, const wk_loop_fn *table) {
+    wk_dtype dt = wk__result_type2(self, other);
+    return wk__binary_op(name, self, other, dt, dt, table, NULL);
+}
+
+/* heaviside: values where self == 0, else (self > 0); NaN gives 0 */
+WK_BINARY_FLOAT(heaviside_k, void, a == 0 ? b : (a > 0))
+WK_BINARY_INT(heaviside_k, void, a == 0 ? b : (a > 0))
+WK_BINARY_BOOL(heaviside_k, void, a == 0 ? b : (a > 0))
+static const wk_loop_fn HEAVISIDE[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(heaviside_k), WK_TABLE_INT(heaviside_k),
+                                                    WK_TABLE_BOOL(heaviside_k)};
+wk_tensor *wk_impl_heaviside(wk_tensor *self, wk_tensor *values) {
+    if (self->dtype != values->dtype)
+        return WK_FAIL(WK_RUNTIME_ERROR, "heaviside is not yet implemented for tensors with different dtypes.");
+    return same_dtype_binary("heaviside", self, values, HEAVISIDE);
+}
+
+/* gcd / lcm in the storage type T, as torch's calc_gcd (so int8 -128 stays -128 and signs come out as torch's);
+ * x % -1 is 0 (no INT_MIN / -1 trap), magnitudes wrap */
+#define ABS_S(T, a) ((a) < 0 ? (T)(0 - (uint64_t)(a)) : (a))
+#define ABS_U(T, a) (a)
+#define GCD_LCM(SUF, T, ABS)                                                                                         \
+    static inline T abs_##SUF(T a) { return ABS(T, a); }                                \
+    static inline T gcd_##SUF(T a, T b) {                                                                      \
+        a = abs_##SUF(a);                                                                                      \
+        b = abs_##SUF(b);                                                                                      \
+        while (a != 0) {                                                                                       \
+            T c = a;                                                                                           \
+            a = a == (T)-1 ? 0 : (T)(b % a);                                                                   \
+            b = c;                                                                                             \
+        }                                                                                                      \
+        return b;                                                                                              \
+    }                                                                                                          \
+    static inline T lcm_##SUF(T a, T b) {                                                                      \
+        T g = gcd_##SUF(a, b);                                                                                 \
+        if (g == 0) return 0;                                                                                  \
+        int64_t q = g == (T)-1 ? (int64_t)(0 - (uint64_t)(int64_t)a) : (int64_t)a / (int64_t)g;                \
+        return abs_##SUF((T)(uint64_t)((uint64_t)q * (uint64_t)(int64_t)b));                                  \
+    }
+GCD_LCM(u8, uint8_t, ABS_U)
+GCD_LCM(i8, int8_t, ABS_S)
+GCD_LCM(i16, int16_t, ABS_S)
+GCD_LCM(i32, int32_t, ABS_S)
+GCD_LCM(i64, int64_t, ABS_S)
+#define GL_LOOPS(OP)                                                                                           \
+    WK_BINARY_LOOP_(OP##_k_UINT8, uint8_t, uint8_t, uint8_t, WK_LD_ID, WK_ST_ID, void, OP##_u8(a, b))        \
+    WK_BINARY_LOOP_(OP##_k_INT8, int8_t, int8_t, int8_t, WK_LD_ID, WK_ST_ID, void, OP##_i8(a, b))            \
+    WK_BINARY_LOOP_(OP##_k_INT16, int16_t, int16_t, int16_t, WK_LD_ID, WK_ST_ID, void, OP##_i16(a, b))       \
+    WK_BINARY_LOOP_(OP##_k_INT32, int32_t, int32_t, int32_t, WK_LD_ID, WK_ST_ID, void, OP##_i32(a, b))       \
+    WK_BINARY_LOOP_(OP##_k_INT64, int64_t, int64_t, int64_t, WK_LD_ID, WK_ST_ID, void, OP##_i64(a, b))
+GL_LOOPS(gcd)
+GL_LOOPS(lcm)
+static const wk_loop_fn GCD[WK_NUM_DTYPES] = {WK_TABLE_INT(gcd_k)};
+static const wk_loop_fn LCM[WK_NUM_DTYPES] = {WK_TABLE_INT(lcm_k)};
+wk_tensor *wk_impl_gcd(wk_tensor *self, wk_tensor *other) { return same_dtype_binary("gcd_cpu", self, other, GCD); }
+wk_tensor *wk_impl_lcm(wk_tensor *self, wk_tensor *other) { return same_dtype_binary("lcm_cpu", self, other, LCM); }
+
+/* nextafter: libm for float/double; half and bfloat16 step their own bit patterns (c10::nextafter) */
+static inline uint16_t next16(uint16_t a, uint16_t b, float fa, float fb, uint16_t nan_bits) {
+    if (isnan(fa) || isnan(fb)) return nan_bits;
+    if (fa == fb) return b;
+    if (fa == 0) return (uint16_t)((b & 0x8000) | 1);
+    return (fa < fb) == (fa > 0) ? (uint16_t)(a + 1) : (uint16_t)(a - 1);
+}
+#define WK_LD_RAW(p) (p)
+WK_BINARY_LOOP_(nextafter_k_FLOAT32, float, float, float, WK_LD_ID, WK_ST_ID, void, nextafterf(a, b))
+WK_BINARY_LOOP_(nextafter_k_FLOAT64, double, double, double, WK_LD_ID, WK_ST_ID, void, nextafter(a, b))
+WK_BINARY_LOOP_(nextafter_k_FLOAT16, uint16_t, uint16_t, uint16_t, WK_LD_RAW, WK_ST_ID, void,
+                next16(a, b, wk__half_to_float(a), wk__half_to_float(b), 0x7E00))
+WK_BINARY_LOOP_(nextafter_k_BFLOAT16, uint16_t, uint16_t, uint16_t, WK_LD_RAW, WK_ST_ID, void,
+                next16(a, b, wk__bf16_to_float(a), wk__bf16_to_float(b), 0x7FC0))
+static const wk_loop_fn NEXTAFTER[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(nextafter_k)};
+wk_tensor *wk_impl_nextafter(wk_tensor *self, wk_tensor *other) {
+    return same_dtype_binary("nextafter_cpu", self, other, NEXTAFTER);
+}
+
+/* ldexp: self * 2^other in the promoted float dtype */
+WK_BINARY_FLOAT(ldexp_k, void, a * exp2(b))
+static const wk_loop_fn LDEXP[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(ldexp_k)};
+wk_tensor *wk_impl_ldexp(wk_tensor *self, wk_tensor *other) {
+    if (other->dtype == WK_BOOL) {
+        wk__not_implemented_for("ldexp_cpu_exp", WK_BOOL);
+        return NULL;
+    }
+    wk_dtype dt = wk__float_op_dtype(wk__result_type2(self, other));
+    return wk__binary_op("ldexp", self, other, dt, dt, LDEXP, NULL);
+}
+
+int wk_impl__ldexp_inplace_check(wk_tensor *self, bool *result) {
+    *result = true;
+    if (!wk_dtype_is_floating(self->dtype)) {
+        wk__error(WK_RUNTIME_ERROR, "ldexp can't be cast to the desired output type %s", wk_dtype_scalar_name(self->dtype));
+        return -1;
+    }
+    return 0;
+}
+
+/* frexp: mantissa (self's dtype) and exponent (int32), explicit strided loop over a contiguous copy */
+int wk_impl_frexp(wk_tensor *self, wk_tensor **outs) {
+    if (!wk_dtype_is_floating(self->dtype)) {
+        wk__error(WK_RUNTIME_ERROR, "torch.frexp() only supports floating-point dtypes");
+        return -1;
+    }
+    wk_tensor *x = wk__contiguous(self);
+    wk_tensor *m = x ? wk__empty(self->ndim, self->sizes, self->dtype) : NULL;
+    wk_tensor *e = m ? wk__empty(self->ndim, self->sizes, WK_INT32) : NULL;
+    if (!e) {
+        wk_release(x);
+        wk_release(m);
+        return -1;
+    }
+    int64_t n = wk__numel(self);
+    const char *px = wk__data(x); /* [n] input */
+    char *pm = wk__data(m);       /* [n] mantissa */
+    int32_t *pe = (int32_t *)wk__data(e); /* [n] exponent */
+    size_t esz = wk_dtype_size(self->dtype);
+    for (int64_t i = 0; i < n; i++) {
+        double v = wk__load_double(px + (size_t)i * esz, self->dtype);
+        int ex = 0;
+        double mant = isfinite(v) ? frexp(v, &ex) : v;
+        pe[i] = isfinite(v) ? ex : 0;
+        wk__store_scalar(pm + (size_t)i * esz, self->dtype, wk_float(mant));
+    }
+    wk_release(x);
+    outs[0] = m;
+    outs[1] = e;
+    return 0;
+}
+
+/* i0 / i1: their power series (positive terms: no cancellation), summed in double */
+static double calc_i0(double x) {
+    if (isnan(x)) return x;
+    double q = x * x / 4, t = 1, s = 1;
+    for (int k = 1; k < 2000; k++) {
+        t *= q / ((double)k * k);
+        s += t;
+        if (t <= s * 1e-17 && k > x / 2) break;
+        if (isinf(s)) break;
+    }
+    return s;
+}
+static double calc_i1(double x) {
+    if (isnan(x)) return x;
+    double q = x * x / 4, t = x / 2, s = t;
+    for (int k = 1; k < 2000; k++) {
+        t *= q / ((double)k * (k + 1));
+        s += t;
+        if (fabs(t) <= fabs(s) * 1e-17 && k > fabs(x) / 2) break;
+        if (isinf(s)) break;
+    }
+    return s;
+}
+/* torch's Cephes form exp(|x|) * chbevl(...) / sqrt(|x|) overflows once exp does in the compute type */
+#define EXP_OVERFLOWS(x) (sizeof(x) == sizeof(float) ? isinf(expf((float)fabs(x))) : isinf(exp(fabs((double)(x)))))
+WK_UNARY_FLOAT(i0_k, void, isinf(x) ? NAN : EXP_OVERFLOWS(x) ? INFINITY : calc_i0(x))
+WK_UNARY_FLOAT(i1_k, void, isinf(x) ? NAN : EXP_OVERFLOWS(x) ? copysign(INFINITY, x) : calc_i1(x))
+static const wk_loop_fn I0[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(i0_k)};
+static const wk_loop_fn I1[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(i1_k)};
+wk_tensor *wk_impl_i0(wk_tensor *self) {
+    wk_dtype dt = wk__float_op_dtype(self->dtype);
+    return wk__unary_op("i0", self, dt, dt, I0, NULL);
+}
+wk_tensor *wk_impl__i1(wk_tensor *self) {
+    wk_dtype dt = wk__float_op_dtype(self->dtype);
+    return wk__unary_op("i1", self, dt, dt, I1, NULL);
+}
+/* d i1 / dx = i0(x) - i1(x) / x, and 1/2 at 0 */
+WK_BINARY_FLOAT(i1_grad_k, void, a == 0 ? 0.5 : calc_i0(a) - b / a)
+static const wk_loop_fn I1_GRAD[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(i1_grad_k)};
+wk_tensor *wk_impl__i1_grad(wk_tensor *self, wk_tensor *result) {
+    wk_dtype dt = wk__float_op_dtype(self->dtype);
+    return wk__binary_op("i1", self, result, dt, dt, I1_GRAD, NULL);
+}
+
+/* ---- linalg.cross / cross ----------------------------------------------------------------------------------------
+ * Both inputs are broadcast to one shape and made contiguous; with `outer` the product of the sizes before dim and
+ * `inner` after it, element k (0..2) of a vector sits at o * 3 * inner + k * inner + i. */
+#define CROSS_LOOP(T, CT)                                                                                    \
+    do {                                                                                                     \
+        const T *x = (const T *)wk__data(a), *y = (const T *)wk__data(b);                                    \
+        T *z = (T *)wk__data(r);                                                                             \
+        for (int64_t o = 0; o < outer; o++)                                                                  \
+            for (int64_t i = 0; i < inner; i++) {                                                            \
+                int64_t p0 = o * 3 * inner + i, p1 = p0 + inner, p2 = p1 + inner;                            \
+                CT x0 = (CT)x[p0], x1 = (CT)x[p1], x2 = (CT)x[p2], y0 = (CT)y[p0], y1 = (CT)y[p1], y2 = (CT)y[p2]; \
+                z[p0] = (T)(x1 * y2 - x2 * y1);                                                              \
+                z[p1] = (T)(x2 * y0 - x0 * y2);                                                              \
+                z[p2] = (T)(x0 * y1 - x1 * y0);                                                              \
+            }                                                                                                \
+    } while (0)
+
+wk_tensor *wk_impl_linalg_cross(wk_tensor *self, wk_tensor *other, int64_t dim) {
+    if (self->ndim != other->ndim)
+        return WK_FAIL(WK_RUNTIME_ERROR, "linalg.cross: inputs must have the same number of dimensions.");
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
+    if (self->sizes[d] != 3 || other->sizes[d] != 3)
+        return WK_FAIL(WK_RUNTIME_ERROR, "linalg.cross: inputs dimension %lld must have length 3. Got %lld and %lld",
+                       (long long)dim, (long long)self->sizes[d], (long long)other->sizes[d]);
+    if (self->dtype != other->dtype)
+        return WK_FAIL(WK_RUNTIME_ERROR, "expected scalar type %s but found %s", wk_dtype_scalar_name(self->dtype),
+                       wk_dtype_scalar_name(other->dtype));
+    if (self->dtype == WK_BOOL) {
+        wk__not_implemented_for("cross", WK_BOOL);
+        return NULL;
+    }
+    int nd;
+    int64_t shape[WK_MAX_DIM];
+    if (wk__broadcast_shapes(self->ndim, self->sizes, other->ndim, other->sizes, &nd, shape) < 0) return NULL;
+    wk_tensor *ea = wk__expand_to(self, nd, shape), *eb = ea ? wk__expand_to(other, nd, shape) : NULL;
+    wk_tensor *a = eb ? wk__contiguous(ea) : NULL, *b = a ? wk__contiguous(eb) : NULL;
+    wk_tensor *r = b ? wk__empty(nd, shape, self->dtype) : NULL;
+    wk_release(ea);
+    wk_release(eb);
+    if (r) {
+        int64_t outer = wk__prod(shape, (int)d), inner = wk__prod(shape + d + 1, nd - (int)d - 1);
+        switch (self->dtype) {
+        case WK_FLOAT32: CROSS_LOOP(float, float); break;
+        case WK_FLOAT64: CROSS_LOOP(double, double); break;
+        case WK_UINT8: CROSS_LOOP(uint8_t, uint64_t); break;
+        case WK_INT8: CROSS_LOOP(int8_t, uint64_t); break;
+        case WK_INT16: CROSS_LOOP(int16_t, uint64_t); break;
+        case WK_INT32: CROSS_LOOP(int32_t, uint64_t); break;
+        case WK_INT64: CROSS_LOOP(int64_t, uint64_t); break;
+        default: { /* half, bfloat16: each product rounded to the storage type, as torch's scalar_t arithmetic */
+            size_t es = wk_dtype_size(self->dtype);
+            const char *x = wk__data(a), *y = wk__data(b);
+            char *z = wk__data(r);
+            wk_dtype dt = self->dtype;
+#define LD(p, k) wk__load_double((p) + (size_t)(k) * es, dt)
+#define RND(v) wk__load_double((wk__store_scalar(tmp, dt, wk_float(v)), tmp), dt)
+            uint16_t tmp[1];
+            for (int64_t o = 0; o < outer; o++)
+                for (int64_t i = 0; i < inner; i++) {
+                    int64_t p[3] = {o * 3 * inner + i, o * 3 * inner + i + inner, o * 3 * inner + i + 2 * inner};
+                    for (int k = 0; k < 3; k++) {
+                        int64_t u = p[(k + 1) % 3], v = p[(k + 2) % 3];
+                        double val = RND(RND(LD(x, u) * LD(y, v)) - RND(LD(x, v) * LD(y, u)));
+                        wk__store_scalar(z + (size_t)p[k] * es, dt, wk_float(val));
+                    }
+                }
+#undef LD
+#undef RND
+        }
+        }
+    }
+    wk_release(a);
+    wk_release(b);
+    return r;
+}
+
+/* torch.cross: dim None takes the first dim of size 3 (with torch's deprecation warning) */
+wk_tensor *wk_impl_cross(wk_tensor *self, wk_tensor *other, wk_optint dim) {
+    int64_t d = 0;
+    static bool warned = false; /* TORCH_WARN_ONCE */
+    if (dim.has) d = dim.v;
+    else {
+        if (!warned) wk__warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim explicitly "
+                 "or simply use torch.linalg.cross.\nThe default value of dim will change to agree with that of "
+                 "linalg.cross in a future release.");
+        warned = true;
+        for (d = 0; d < self->ndim && self->sizes[d] != 3; d++) {}
+        if (d == self->ndim) return WK_FAIL(WK_RUNTIME_ERROR, "no dimension of size 3 in input");
+    }
+    return wk_linalg_cross(self, other, d);
+}
+
+/* ---- diff: n rounds of narrow(1, len-1) - narrow(0, len-1) (logical_xor for bool), after cat(prepend, self,
+ * append); composed of recorded ops, so the history is torch's (SubBackward0 over SliceBackward0) -------------- */
+wk_tensor *wk_impl_diff(wk_tensor *self, int64_t n, int64_t dim, wk_tensor *prepend, wk_tensor *append) {
+    if (self->ndim < 1) return WK_FAIL(WK_RUNTIME_ERROR, "diff expects input to be at least one-dimensional");
+    if (n < 0) return WK_FAIL(WK_RUNTIME_ERROR, "order must be non-negative but got %lld", (long long)n);
+    if ((prepend && prepend->ndim != self->ndim) || (append && append->ndim != self->ndim))
+        return WK_FAIL(WK_RUNTIME_ERROR, "diff expects prepend or append to be the same dimension as input");
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return NULL;
+    const wk_tensor *pa[2] = {prepend, append};
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; pa[k] && i < self->ndim; i++)
+            if (i != d && pa[k]->sizes[i] != self->sizes[i])
+                return WK_FAIL(WK_RUNTIME_ERROR, "diff expects the shape of tensor to prepend or append to match that of "
+                                                 "input except along the differencing dimension; input.size(%d) = %lld, "
+                                                 "but got tensor.size(%d) = %lld", i, (long long)self->sizes[i], i,
+                               (long long)pa[k]->sizes[i]);
+    if (n == 0) { /* torch: zeros_like(self).copy_(self) */
+        wk_tensor *z = wk_zeros_like(self, WK_DTYPE_NONE, false);
+        wk_tensor *r = z ? wk_copy_(z, self, false) : NULL;
+        wk_release(r);
+        if (!r) {
+            wk_release(z);
+            return NULL;
+        }
+        return z;
+    }
+    wk_tensor *cur;
+    if (prepend || append) {
+        wk_tensor *parts[3];
+        int k = 0;
+        if (prepend) parts[k++] = prepend;
+        parts[k++] = self;
+        if (append) parts[k++] = append;
+        wk_tensorlist l = {parts, k};
+        cur = wk_cat(l, d);
+        if (!cur) return NULL;
+    } else cur = wk_retain(self);
+    int64_t len = cur->sizes[d];
+    if (n > len) n = len;
+    for (int64_t i = 0; i < n; i++, len--) {
+        wk_tensor *hi = wk_narrow(cur, d, 1, len - 1), *lo = hi ? wk_narrow(cur, d, 0, len - 1) : NULL;
+        wk_tensor *next = NULL;
+        if (lo) next = cur->dtype == WK_BOOL ? wk_logical_xor(hi, lo) : wk_sub(hi, lo, wk_int(1));
+        wk_release(hi);
+        wk_release(lo);
+        wk_release(cur);
+        if (!next) return NULL;
+        cur = next;
+    }
+    return cur;
+}
+
+/* ---- addr: beta * self + alpha * outer(vec1, vec2), one ternary pass over self (expanded to [n, m]), vec1 as
+ * [n, 1] and vec2 as [1, m]. beta == 0 ignores self (NaN included), as torch. ------------------------------------ */
+static int scalar_arg_check(const char *what, wk_dtype dt, wk_scalar s) {
+    if (s.tag == WK_SCALAR_FLOAT && !wk_dtype_is_floating(dt)) {
+        wk__error(WK_RUNTIME_ERROR, "For integral input tensors, argument %s must not be a floating point number.", what);
+        return -1;
+    }
+    if (s.tag == WK_SCALAR_BOOL && dt != WK_BOOL) {
+        wk__error(WK_RUNTIME_ERROR, "Boolean %s only supported for Boolean results.", what);
+        return -1;
+    }
+    return 0;
+}
+/* ctx: f / i = beta, f2 / i2 = alpha */
+WK_TERNARY_FLOAT(addr_k, wk_scalar_ctx, C->f == 0 ? C->f2 * (b * c) : C->f * a + C->f2 * (b * c))
+WK_TERNARY_INT(addr_k, wk_scalar_ctx, (int64_t)((C->i == 0 ? 0 : (uint64_t)C->i * (uint64_t)a) +
+                                                 (uint64_t)C->i2 * ((uint64_t)b * (uint64_t)c)))
+WK_TERNARY_LOOP_(addr_k_BOOL, uint8_t, int64_t, WK_LD_I, WK_ST_B, wk_scalar_ctx, (C->i && a) || (C->i2 && b && c))
+static const wk_loop_fn ADDR[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(addr_k), WK_TABLE_INT(addr_k), WK_TABLE_BOOL(addr_k)};
+
+static int addr_vec_check(const wk_tensor *v, const char *name) {
+    if (v->ndim != 1) {
+        wk__error(WK_RUNTIME_ERROR, "addr: Expected 1-D argument %s, but got %d-D", name, v->ndim);
+        return -1;
+    }
+    return 0;
+}
+
+wk_tensor *wk_impl_addr(wk_tensor *self, wk_tensor *vec1, wk_tensor *vec2, wk_scalar beta, wk_scalar alpha) {
+    if (addr_vec_check(vec1, "vec1") < 0 || addr_vec_check(vec2, "vec2") < 0) return NULL;
+    wk_dtype dt = wk__result_type3(self, vec1, vec2);
+    if (scalar_arg_check("beta", dt, beta) < 0 || scalar_arg_check("alpha", dt, alpha) < 0) return NULL;
+    int64_t nm[2] = {vec1->sizes[0], vec2->sizes[0]};
+    wk_tensor *s = wk__expand_to(self, 2, nm);
+    if (!s) return NULL;
+    int64_t st1[2] = {vec1->strides[0], 0}, st2[2] = {0, vec2->strides[0]};
+    wk_tensor *a = wk__alias(vec1, 2, nm, st1, vec1->offset), *b = a ? wk__alias(vec2, 2, nm, st2, vec2->offset) : NULL;
+    wk_scalar_ctx c = {.f = wk__scalar_to_double(beta), .i = wk__scalar_to_int(beta), .f2 = wk__scalar_to_double(alpha),
+                       .i2 = wk__scalar_to_int(alpha)};
+    wk_tensor *r = b ? wk__ternary_op("addr", s, a, b, dt, dt, ADDR, &c) : NULL;
+    wk_release(s);
+    wk_release(a);
+    wk_release(b);
+    return r;
+}
+
+int wk_impl__addr_inplace_check(wk_tensor *self, wk_tensor *vec1, wk_tensor *vec2, bool *result) {
+    *result = true;
+    if (addr_vec_check(vec1, "vec1") < 0 || addr_vec_check(vec2, "vec2") < 0) return -1;
+    if (self->ndim != 2 || self->sizes[0] != vec1->sizes[0] || self->sizes[1] != vec2->sizes[0]) {
+        wk_strbuf b = {0};
+        wk_sb_puts(&b, "size mismatch, input: ");
+        wk_sb_ints(&b, self->sizes, self->ndim);
+        wk_sb_puts(&b, ", v1: ");
+        wk_sb_ints(&b, vec1->sizes, 1);
+        wk_sb_puts(&b, ", v2: ");
+        wk_sb_ints(&b, vec2->sizes, 1);
+        wk__error(WK_RUNTIME_ERROR, "%s", b.s ? b.s : "size mismatch");
+        wk_sb_free(&b);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- dist: the p-norm of self - other (torch: at::norm(self - other, p)) ---------------------------------------- */
+wk_tensor *wk_impl_dist(wk_tensor *self, wk_tensor *other, wk_scalar p) {
+    bool prev = wk_set_grad_enabled(false);
+    wk_tensor *d = wk_sub(self, other, wk_int(1)), *r = NULL;
+    if (d && !wk_dtype_is_floating(d->dtype))
+        wk__error(WK_RUNTIME_ERROR, "norm(): input dtype should be either floating point or complex. Got %s instead.",
+                  wk_dtype_scalar_name(d->dtype));
+    else if (d) r = wk_linalg_vector_norm(d, p, wk_none_ints(), false, WK_DTYPE_NONE);
+    wk_set_grad_enabled(prev);
+    wk_release(d);
+    return r;
+}
+
+/* ---- searching: values as keys (float dtypes as double, integral as int64: both exact), contiguous ------------- */
+typedef struct {
+    wk_tensor *t;      /* the contiguous key tensor (FLOAT64 or INT64) */
+    const double *f;   /* [numel] when floating */
+    const int64_t *i;  /* [numel] when integral */
+    bool fl;           /* floating keys (f / i may both be NULL when empty) */
+} keys;
+
+static int keys_of(const wk_tensor *t, wk_dtype common, keys *k) {
+    wk_dtype kd = wk_dtype_is_floating(common) ? WK_FLOAT64 : WK_INT64;
+    wk_tensor *c = wk__to_dtype(t, common); /* round to the common dtype first (as torch's comparison dtype) */
+    wk_tensor *d = c ? wk__to_dtype(c, kd) : NULL;
+    wk_release(c);
+    k->t = d ? wk__contiguous(d) : NULL;
+    wk_release(d);
+    if (!k->t) return -1;
+    k->fl = kd == WK_FLOAT64;
+    k->f = kd == WK_FLOAT64 ? (const double *)wk__data(k->t) : NULL;
+    k->i = kd == WK_INT64 ? (const int64_t *)wk__data(k->t) : NULL;
+    return 0;
+}
+
+/* first position in bd[0..n) (through sorter when given) whose value is >= v (right: > v); torch's !(mid >= v) */
+#define BOUND(KEYS, V)                                                                                       \
+    do {                                                                                                     \
+        int64_t lo = 0, hi = n;                                                                              \
+        while (lo < hi) {                                                                                    \
+            int64_t mid = lo + ((hi - lo) >> 1);                                                             \
+            int64_t at = srt ? srt[mid] : mid;                                                               \
+            bool go = right ? !((KEYS)[at] > (V)) : !((KEYS)[at] >= (V));                     \
+            if (go) lo = mid + 1;                                                                            \
+            else hi = mid;                                                                                   \
+        }                                                                                                    \
+        pos = lo;                                                                                            \
+    } while (0)
+
+static wk_tensor *search(const char *fname, wk_tensor *bd, wk_tensor *self, bool out_int32, bool right,
+                         const char *side, wk_tensor *sorter) {
+    if (side && right && !strcmp(side, "left"))
+        return WK_FAIL(WK_RUNTIME_ERROR, "torch.searchsorted(): side and right can't be set to opposites, got side of "
+                                         "left while right was True");
+    if (side && strcmp(side, "left") && strcmp(side, "right"))
+        return WK_FAIL(WK_RUNTIME_ERROR, "torch.searchsorted(): side can only be 'left' or 'right' but got %s", side);
+    if (side) right = !strcmp(side, "right");
+    if (sorter && (sorter->ndim != bd->ndim || memcmp(sorter->sizes, bd->sizes, sizeof(int64_t) * (size_t)bd->ndim))) {
+        wk_strbuf b = {0};
+        wk_sb_puts(&b, "torch.searchsorted(): boundary and sorter must have the same size, but got boundary tensor ");
+        wk_sb_ints(&b, bd->sizes, bd->ndim);
+        wk_sb_puts(&b, "and got sorter tensor ");
+        wk_sb_ints(&b, sorter->sizes, sorter->ndim);
+        wk__error(WK_RUNTIME_ERROR, "%s", b.s ? b.s : "");
+        wk_sb_free(&b);
+        return NULL;
+    }
+    if (sorter && sorter->dtype != WK_INT64)
+        return WK_FAIL(WK_RUNTIME_ERROR, "torch.searchsorted(): sorter must be a tensor of long dtype but got dtype %s",
+                       wk_dtype_scalar_name(sorter->dtype));
+    if (self->ndim == 0 && bd->ndim != 1)
+        return WK_FAIL(WK_RUNTIME_ERROR, "torch.searchsorted(): input value can be a scalar only when boundaries tensor "
+                                         "dimension is 1, but we got boundaries tensor dim(%d) and input value's dim(0) "
+                                         "numel(1)", bd->ndim);
+    if (bd->ndim == 0)
+        return WK_FAIL(WK_RUNTIME_ERROR, "torch.searchsorted(): boundaries tensor should have positive dimension, but got "
+                                         "0 dimension");
+    if (bd->ndim != 1 && (bd->ndim != self->ndim ||
+                          memcmp(bd->sizes, self->sizes, sizeof(int64_t) * (size_t)(bd->ndim - 1)))) {
+        wk_strbuf b = {0};
+        wk_sb_puts(&b, "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of "
+                       "boundaries tensor and input value tensor must match, but we got boundaries tensor ");
+        wk_sb_ints(&b, bd->sizes, bd->ndim);
+        wk_sb_puts(&b, " and input value tensor ");
+        wk_sb_ints(&b, self->sizes, self->ndim);
+        wk__error(WK_RUNTIME_ERROR, "%s", b.s ? b.s : "");
+        wk_sb_free(&b);
+        return NULL;
+    }
+    wk_dtype common = wk__result_type2(bd, self);
+    if (common == WK_BOOL) {
+        wk__not_implemented_for(fname, WK_BOOL);
+        return NULL;
+    }
+    wk_tensor *r = wk__empty(self->ndim, self->sizes, out_int32 ? WK_INT32 : WK_INT64);
+    keys kb = {0}, kv = {0};
+    wk_tensor *sc = NULL;
+    if (!r || keys_of(bd, common, &kb) < 0 || keys_of(self, common, &kv) < 0) goto fail;
+    if (sorter && !(sc = wk__contiguous(sorter))) goto fail;
+    int64_t n = bd->sizes[bd->ndim - 1];                       /* boundaries per row */
+    int64_t m = self->ndim ? self->sizes[self->ndim - 1] : 1; /* values per row */
+    int64_t nv = wk__numel(self);
+    const int64_t *sall = sc ? (const int64_t *)wk__data(sc) : NULL; /* [rows, n] sorter */
+    if (sall)
+        for (int64_t k = 0; k < wk__numel(sc); k++)
+            if (sall[k] < 0 || sall[k] >= n) {
+                wk__error(WK_RUNTIME_ERROR, "torch.searchsorted(): sorter index out of range");
+                goto fail;
+            }
+    char *out = wk__data(r);
+    for (int64_t k = 0; k < nv; k++) {
+        int64_t base = bd->ndim == 1 ? 0 : (k / m) * n, pos; /* the row of boundaries value k searches */
+        const int64_t *srt = sall ? sall + base : NULL;
+        if (kb.fl) BOUND(kb.f + base, kv.f[k]);
+        else BOUND(kb.i + base, kv.i[k]);
+        if (out_int32) ((int32_t *)out)[k] = (int32_t)pos;
+        else ((int64_t *)out)[k] = pos;
+    }
+    wk_release(kb.t);
+    wk_release(kv.t);
+    wk_release(sc);
+    return r;
+fail:
+    wk_release(kb.t);
+    wk_release(kv.t);
+    wk_release(sc);
+    wk_release(r);
+    return NULL;
+}
+
+wk_tensor *wk_impl_searchsorted(wk_tensor *sorted_sequence, wk_tensor *self, bool out_int32, bool right,
+                                const char *side, wk_tensor *sorter) {
+    return search("searchsorted_out_cpu", sorted_sequence, self, out_int32, right, side, sorter);
+}
+wk_tensor *wk_impl_searchsorted_Scalar(wk_tensor *sorted_sequence, wk_scalar self, bool out_int32, bool right,
+                                       const char *side, wk_tensor *sorter) {
+    wk_tensor *v = wk_scalar_tensor_new(self, wk__scalar_dtype(self));
+    if (!v) return NULL;
+    wk_tensor *r = search("searchsorted_out_cpu", sorted_sequence, v, out_int32, right, side, sorter);
+    wk_release(v);
+    return r;
+}
+wk_tensor *wk_impl_bucketize(wk_tensor *self, wk_tensor *boundaries, bool out_int32, bool right) {
+    if (boundaries->ndim != 1)
+        return WK_FAIL(WK_RUNTIME_ERROR, "boundaries tensor must be 1 dimension, but got dim(%d)", boundaries->ndim);
+    return search("searchsorted_out_cpu", boundaries, self, out_int32, right, NULL, NULL);
+}
+wk_tensor *wk_impl_bucketize_Scalar(wk_scalar self, wk_tensor *boundaries, bool out_int32, bool right) {
+    wk_tensor *v = wk_scalar_tensor_new(self, wk__scalar_dtype(self));
+    if (!v) return NULL;
+    wk_tensor *r = wk_impl_bucketize(v, boundaries, out_int32, right);
+    wk_release(v);
+    return r;
+}
+
+/* ---- bincount: counts (int64) or summed weights (float32 weights: float32, others: float64) ------------------- */
+wk_tensor *wk_impl_bincount(wk_tensor *self, wk_tensor *weights, int64_t minlength) {
+    if (!wk_dtype_is_integral(self->dtype, false)) {
+        wk__not_implemented_for("bincount_cpu", self->dtype);
+        return NULL;
+    }
+    if (minlength < 0) return WK_FAIL(WK_RUNTIME_ERROR, "minlength should be >= 0");
+    if (self->ndim == 1 && self->sizes[0] == 0) return wk__zeros(1, &minlength, WK_INT64);
+    keys kx = {0};
+    if (self->ndim != 1 || keys_of(self, self->dtype, &kx) < 0) {
+        if (self->ndim != 1) wk__error(WK_RUNTIME_ERROR, "bincount only supports 1-d non-negative integral inputs.");
+        return NULL;
+    }
+    int64_t n = self->sizes[0], nbins = minlength;
+    const int64_t *x = kx.i; /* [n] the values */
+    for (int64_t k = 0; k < n; k++) {
+        if (x[k] < 0) {
+            wk_release(kx.t);
+            return WK_FAIL(WK_RUNTIME_ERROR, "bincount only supports 1-d non-negative integral inputs.");
+        }
+        if (x[k] + 1 > nbins) nbins = x[k] + 1;
+    }
+    if (weights && (weights->ndim != 1 || weights->sizes[0] != n)) {
+        wk_release(kx.t);
+        return WK_FAIL(WK_RUNTIME_ERROR, "weights should be 1-d and have the same length as input");
+    }
+    wk_tensor *r = NULL;
+    if (!weights) {
+        r = wk__zeros(1, &nbins, WK_INT64);
+        if (r)
+            for (int64_t k = 0; k < n; k++) ((int64_t *)wk__data(r))[x[k]]++;
+    } else {
+        wk_dtype od = weights->dtype == WK_FLOAT32 ? WK_FLOAT32 : WK_FLOAT64;
+        keys kw = {0};
+        double *acc = wk__calloc((size_t)nbins, sizeof(double)); /* [nbins] sums, in the output's precision */
+        if (acc && keys_of(weights, WK_FLOAT64, &kw) == 0) {
+            for (int64_t k = 0; k < n; k++) {
+                acc[x[k]] += kw.f[k];
+                if (od == WK_FLOAT32) acc[x[k]] = (float)acc[x[k]];
+            }
+            r = wk__empty(1, &nbins, od);
+            if (r)
+                for (int64_t b = 0; b < nbins; b++) wk__store_scalar((char *)wk__data(r) + (size_t)b * wk_dtype_size(od), od,
+                                                                     wk_float(acc[b]));
+        }
+        free(acc);
+        wk_release(kw.t);
+    }
+    wk_release(kx.t);
+    return r;
+}
+
+/* ---- histc: `bins` equal bins over [min, max] (the data's range when both are 0), the last one closed; values
+ * outside and NaN are not counted; the position (x - min) * bins / (max - min) is computed in the input's type. */
+wk_tensor *wk_impl_histc(wk_tensor *self, int64_t bins, wk_scalar min, wk_scalar max) {
+    if (!wk_dtype_is_floating(self->dtype)) {
+        wk__not_implemented_for(self->dtype == WK_BOOL ? "linspace_cpu" : "histogram_cpu", self->dtype);
+        return NULL;
+    }
+    if (bins <= 0)
+        return WK_FAIL(WK_RUNTIME_ERROR, "torch.histogram(): bins must be > 0, but got %lld for dimension 0", (long long)bins);
+    keys kx = {0};
+    if (keys_of(self, self->dtype, &kx) < 0) return NULL;
+    int64_t n = wk__numel(self);
+    const double *x = kx.f; /* [n] values */
+    double lo = wk__scalar_to_double(min), hi = wk__scalar_to_double(max);
+    bool from_data = lo == hi && n > 0;
+    if (from_data) {
+        bool nan = false;
+        lo = INFINITY, hi = -INFINITY;
+        for (int64_t k = 0; k < n; k++) {
+            if (isnan(x[k])) nan = true;
+            lo = x[k] < lo ? x[k] : lo;
+            hi = x[k] > hi ? x[k] : hi;
+        }
+        if (nan) lo = hi = -NAN; /* torch's aminmax gives a NaN that prints as -nan */
+    }
+    if (lo == hi) {
+        lo -= 1;
+        hi += 1;
+    }
+    if (!(isfinite(lo) && isfinite(hi))) {
+        wk_release(kx.t);
+        return WK_FAIL(WK_RUNTIME_ERROR, "torch.histc: range of [%g, %g] is not finite", lo, hi);
+    }
+    if (lo > hi) {
+        wk_release(kx.t);
+        return WK_FAIL(WK_RUNTIME_ERROR, "torch.histc: max must be larger than min");
+    }
+    double *cnt = wk__calloc((size_t)bins, sizeof(double)); /* [bins] */
+    if (!cnt) {
+        wk_release(kx.t);
+        return NULL;
+    }
+    bool dbl = self->dtype == WK_FLOAT64;
+    float lof = (float)lo, hif = (float)hi;
+    for (int64_t k = 0; k < n; k++) {
+        double v = x[k];
+        if (!(v >= lo && v <= hi)) continue;
+        int64_t pos = dbl ? (int64_t)((v - lo) * (double)bins / (hi - lo))
+                          : (int64_t)(((float)v - lof) * (float)bins / (hif - lof));
+        if (pos >= bins) pos = bins - 1;
+        if (pos < 0) pos = 0;
+        cnt[pos] += 1;
+    }
+    wk_tensor *r = wk__empty(1, &bins, self->dtype);
+    if (r)
+        for (int64_t b = 0; b < bins; b++)
+            wk__store_scalar((char *)wk__data(r) + (size_t)b * wk_dtype_size(self->dtype), self->dtype, wk_float(cnt[b]));
+    free(cnt);
+    wk_release(kx.t);
+    return r;
+}
+
+/* ---- isin: test values sorted once, each element binary-searched (NaN is never in) -------------------------------- */
+static int cmp_f64(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+static int cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+wk_tensor *wk_impl_isin(wk_tensor *elements, wk_tensor *test_elements, bool assume_unique, bool invert) {
+    (void)assume_unique;
+    wk_dtype common = wk__result_type2(elements, test_elements);
+    if (common == WK_BOOL) return WK_FAIL(WK_RUNTIME_ERROR, "Unsupported input type encountered for isin(): Bool");
+    keys ke = {0}, kt = {0};
+    wk_tensor *r = wk__empty(elements->ndim, elements->sizes, WK_BOOL);
+    if (!r || keys_of(elements, common, &ke) < 0 || keys_of(test_elements, common, &kt) < 0) {
+        wk_release(r);
+        wk_release(ke.t);
+        wk_release(kt.t);
+        return NULL;
+    }
+    int64_t ne = wk__numel(elements), nt = wk__numel(test_elements);
+    wk_tensor *sorted = wk__clone(kt.t); /* [nt] the test values, sorted */
+    uint8_t *out = (uint8_t *)wk__data(r); /* [ne] */
+    if (!sorted) {
+        wk_release(r);
+        r = NULL;
+        goto done;
+    }
+    if (kt.fl) qsort(wk__data(sorted), (size_t)nt, sizeof(double), cmp_f64);
+    else qsort(wk__data(sorted), (size_t)nt, sizeof(int64_t), cmp_i64);
+    for (int64_t k = 0; k < ne; k++) {
+        bool found;
+        if (kt.fl) {
+            double v = ke.f[k];
+            found = !isnan(v) && bsearch(&v, wk__data(sorted), (size_t)nt, sizeof(double), cmp_f64) != NULL;
+        } else {
+            int64_t v = ke.i[k];
+            found = bsearch(&v, wk__data(sorted), (size_t)nt, sizeof(int64_t), cmp_i64) != NULL;
+        }
+        out[k] = found != invert;
+    }
+done:
+    wk_release(sorted);
+    wk_release(ke.t);
+    wk_release(kt.t);
+    return r;
+}
+
+wk_tensor *wk_impl_isin_Tensor_Scalar(wk_tensor *elements, wk_scalar test_element, bool assume_unique, bool invert) {
+    wk_tensor *t = wk__wrap_scalar(test_element);
+    if (!t) return NULL;
+    wk_tensor *r = wk_impl_isin(elements, t, assume_unique, invert);
+    wk_release(t);
+    return r;
+}
+wk_tensor *wk_impl_isin_Scalar_Tensor(wk_scalar element, wk_tensor *test_elements, bool assume_unique, bool invert) {
+    wk_tensor *e = wk__wrap_scalar(element);
+    if (!e) return NULL;
+    wk_tensor *r = wk_impl_isin(e, test_elements, assume_unique, invert);
+    wk_release(e);
+    return r;
+}
+
+wk_tensor *wk_impl__undefined_tensor_error(wk_tensor *grad) {
+    (void)grad;
+    return WK_FAIL(WK_RUNTIME_ERROR, "Expected a proper Tensor but got None (or an undefined Tensor in C++) for argument "
+                                     "#0 'self'");
+}

@@ -123,3 +123,11 @@ def _type_options(dtype):
 
 
 Tensor.new = new
+
+# ---- torch.return_types of this area's ops
+for _name, _fields in [('frexp', ('mantissa', 'exponent'))]:
+    setattr(_wick.return_types, _name, _C._register_return_type(_name, _fields))
+    setattr(_wick.return_types, _name + '_out', _C._register_return_type(_name + '_out', _fields))
+
+# ---- torch.linalg names of this area
+_wick.linalg.cross = _C._linalg_cross

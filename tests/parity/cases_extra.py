@@ -269,3 +269,280 @@ error_case("fill_diagonal_1d", lambda T: T.zeros(3).fill_diagonal_(2))
 error_case("fill_diagonal_unequal", lambda T: T.zeros(3, 3, 2).fill_diagonal_(2))
 error_case("fill_diagonal_leaf", lambda T: T.zeros(3, 3, requires_grad=True).fill_diagonal_(2))
 error_case("fill_diagonal_overflow", lambda T: T.zeros(2, 3, dtype=T.uint8).fill_diagonal_(300))
+
+# =============================================================================================== group 2: maths
+B23 = [[0.75, 2.5, -0.5], [-1.0, 4.0, 1.25]]
+V3 = [1.5, -2.0, 0.25]
+W3 = [0.5, 3.0, -1.75]
+NUMS = [-2.5, -1.0, 0.0, 0.5, 3.0, 7.25]
+INTVALS = [[0, -4, 12, 7, 9], [15, 6, -18, 0, -3]]
+
+
+def _t(T, data, dtype):
+    return T.tensor(data).to(dtype)
+
+
+# ---------------------------------------------------------------------------------------------------- heaviside
+cases("heaviside", lambda T, dtype: T.heaviside(_t(T, [-1.5, 0.0, 2.0, 0.0, -0.0], dtype), _t(T, [0.5, 2.0, 0.0, 1.0, 3.0], dtype)),
+      dtype=ALL)
+case("heaviside_nan_inf", lambda T: T.heaviside(T.tensor([float("nan"), float("inf"), -float("inf"), 0.0]),
+                                                T.tensor([0.5])))
+case("heaviside_spellings", lambda T: (lambda x, v: [x.heaviside(v), T.heaviside(x, v, out=T.empty(0)),
+                                                     x.clone().heaviside_(v)])(T.tensor(A23), T.tensor([0.5, -1.0, 2.0])))
+case("heaviside_broadcast_nc", lambda T: T.heaviside(nc_t(T, [[0.0, 1.0], [-2.0, 0.0], [3.0, 0.0]]), T.tensor([[7.0], [9.0]])))
+error_case("heaviside_dtypes", lambda T: T.heaviside(T.tensor([1.0]), T.tensor([1.0], dtype=T.float64)))
+error_case("heaviside_scalar", lambda T: T.heaviside(T.tensor([1.0]), 2))
+error_case("heaviside_backward", lambda T: T.heaviside(T.tensor(V3, requires_grad=True), T.tensor([0.5])).sum().backward())
+case("heaviside_grad_fn", lambda T: fn(T.heaviside(T.tensor(V3, requires_grad=True), T.tensor([0.5]))))
+
+# --------------------------------------------------------------------------------------------------- gcd / lcm
+cases("gcd_lcm", lambda T, op, dtype: getattr(T, op)(_t(T, INTVALS[0], dtype), _t(T, INTVALS[1], dtype)),
+      kind=lambda op, dtype: "value" if dtype in INTS else "error", op=["gcd", "lcm"], dtype=ALL)
+case("gcd_lcm_extremes", lambda T: [T.gcd(T.tensor([-9223372036854775808, -9223372036854775808, 5]),
+                                          T.tensor([2, 0, -9223372036854775808])),
+                                    T.lcm(T.tensor([100, -128, 3], dtype=T.int8), T.tensor([3, 1, -128], dtype=T.int8)),
+                                    T.gcd(T.tensor([0]), T.tensor([0])), T.lcm(T.tensor([0, 4]), T.tensor([0, 0]))])
+case("gcd_lcm_spellings", lambda T: (lambda a, b: [a.gcd(b), a.lcm(b), a.clone().gcd_(b), a.clone().lcm_(b),
+                                                   T.gcd_(a.clone(), b), T.lcm_(a.clone(), b),
+                                                   T.gcd(a, b, out=T.empty(0, dtype=T.int64)), T.lcm(a, b[0])])(
+    T.tensor([[12, -18], [7, 0]]), T.tensor([[8, 4], [-21, 5]])))
+case("gcd_promote", lambda T: [T.gcd(T.tensor([12], dtype=T.int32), T.tensor([18])),
+                               T.lcm(T.tensor([4], dtype=T.uint8), T.tensor([6], dtype=T.int8))])
+error_case("gcd_float", lambda T: T.gcd(T.tensor([4.0]), T.tensor([2])))
+
+# --------------------------------------------------------------------------------------------------- nextafter
+cases("nextafter", lambda T, dtype: T.nextafter(_t(T, [1.0, 0.0, -2.0, 3.0, 0.0, 5.0], dtype),
+                                                _t(T, [2.0, -1.0, -3.0, 3.0, 1.0, float("nan")], dtype)),
+      kind=lambda dtype: "value" if dtype in FLOATS else "error", dtype=ALL, rtol=0, atol=0)
+case("nextafter_diff", lambda T: [(T.nextafter(T.tensor([1.0]), T.tensor([2.0])) - 1).item(),
+                                  (T.nextafter(T.tensor([1.0], dtype=T.float64), T.tensor([0.0], dtype=T.float64)) - 1).item(),
+                                  T.nextafter(T.tensor([0.0]), T.tensor([1.0])).item(),
+                                  T.nextafter(T.tensor([0.0], dtype=T.float16), T.tensor([-1.0], dtype=T.float16)).item(),
+                                  T.nextafter(T.tensor([65504.0], dtype=T.float16), T.tensor([float("inf")], dtype=T.float16)).item(),
+                                  T.nextafter(T.tensor([1.0], dtype=T.bfloat16), T.tensor([2.0], dtype=T.bfloat16)).item()])
+case("nextafter_spellings", lambda T: (lambda a, b: [a.nextafter(b), a.clone().nextafter_(b), T.nextafter(a, b, out=T.empty(2))])(
+    T.tensor([1.0, -1.0]), T.tensor([0.0])))
+case("nextafter_promote", lambda T: T.nextafter(T.tensor([1.0]), T.tensor([2])).dtype)
+grad_case("nextafter_grad", lambda T, x, y: T.nextafter(x, y), V3, W3)
+
+# ---------------------------------------------------------------------------------------------------- ldexp
+cases("ldexp", lambda T, dtype: T.ldexp(_t(T, [1.5, -2.0, 0.0, 3.0], dtype), T.tensor([3, -1, 5, 0])), dtype=ALL)
+cases("ldexp_other_dtype", lambda T, dtype: T.ldexp(T.tensor([1.5, -2.0]), _t(T, [2, 1], dtype)),
+      kind=lambda dtype: "error" if dtype == D.bool else "value", dtype=ALL)
+case("ldexp_spellings", lambda T: (lambda a, e: [a.ldexp(e), a.clone().ldexp_(e), T.ldexp_(a.clone(), e),
+                                                 T.ldexp(a, e, out=T.empty(2))])(T.tensor([1.5, -2.0]), T.tensor([2, 3])))
+case("ldexp_overflow", lambda T: [T.ldexp(T.tensor([1.0, 2.0], dtype=T.float16), T.tensor([100, 2])),
+                                  T.ldexp(T.tensor([1.0]), T.tensor([1.5])), T.ldexp(T.tensor([3]), T.tensor([2]))])
+grad_case("ldexp_grad", lambda T, x, e: T.ldexp(x, e), V3, W3)
+grad_case("ldexp_grad_int_exp", lambda T, x, e: T.ldexp(x, e), V3, raw(lambda T: T.tensor([2, -1, 3])))
+grad_case("ldexp_grad2", lambda T, x, e: T.ldexp(x * x, e), V3, [0.5, 1.5, -1.0], order=2)
+error_case("ldexp_inplace_int", lambda T: T.tensor([1, 2]).ldexp_(T.tensor([1, 1])))
+
+# ---------------------------------------------------------------------------------------------------- frexp
+cases("frexp", lambda T, dtype: T.frexp(_t(T, [0.0, -3.5, 1.0, 1e-3, 1234.5, -0.0], dtype)),
+      kind=lambda dtype: "value" if dtype in FLOATS else "error", dtype=ALL)
+case("frexp_special", lambda T: T.frexp(T.tensor([float("inf"), -float("inf"), float("nan"), 1e-40, 3e38])))
+case("frexp_spellings", lambda T: (lambda x: [x.frexp(), T.frexp(x, out=(T.empty(0), T.empty(0, dtype=T.int32))),
+                                              tuple(T.frexp(x)._fields) if hasattr(T.frexp(x), "_fields") else None,
+                                              T.frexp(x).mantissa, T.frexp(x).exponent])(T.tensor(A23)))
+grad_case("frexp_grad", lambda T, x: T.frexp(x), [[1.5, -2.0, 0.25], [3.0, 0.0, -100.0]])
+case("frexp_state", lambda T: (lambda m, e: (fn(m), e.requires_grad, e.grad_fn))(*T.frexp(T.tensor(V3, requires_grad=True))))
+
+# ------------------------------------------------------------------------------------------------------- i0
+cases("i0", lambda T, dtype: T.i0(_t(T, [0.0, 1.0, -3.5, 2.0, 10.0, -20.0], dtype)), dtype=ALL, rtol=2e-6)
+case("i0_large", lambda T: [T.i0(T.tensor([50.0, 85.0, 89.0, 100.0, float("inf"), float("nan")])),
+                            T.i0(T.tensor([50.0, 300.0, 700.0, 720.0], dtype=T.float64))], rtol=1e-5)
+case("i0_spellings", lambda T: (lambda x: [x.i0(), x.clone().i0_(), T.i0_(x.clone()), T.i0(x, out=T.empty(0))])(
+    T.tensor(A23)))
+grad_case("i0_grad", lambda T, x: T.i0(x), [[1.5, -2.0, 0.0], [3.0, 0.5, -12.0]])
+grad_case("i0_grad2", lambda T, x: T.i0(x), [[1.5, -2.0, 0.0], [3.0, 0.5, -7.0]], order=2)
+grad_case("i0_grad2_f64", lambda T, x: T.i0(x), inp([0.0, 2.5, -30.0], dtype=D.float64), order=2)
+error_case("i0_inplace_int", lambda T: T.tensor([1, 2]).i0_())
+
+# ----------------------------------------------------------------------------------------- cross / linalg.cross
+cases("cross_dtype", lambda T, dtype: T.linalg.cross(_t(T, [[1, 2, 3], [4, 5, 6]], dtype), _t(T, [[7, -8, 9], [0, 2, -1]], dtype)),
+      kind=lambda dtype: "error" if dtype == D.bool else "value", dtype=ALL)
+cases("cross_dim", lambda T, dim: T.cross(T.tensor(A234).transpose(0, 1).reshape(3, 2, 4)[:, :, :3].contiguous()
+                                           if False else T.tensor([[1.5, 2.0], [-3.0, 0.5], [0.25, 4.0]]),
+                                           T.tensor([[0.5, -1.0], [2.0, 3.0], [-1.5, 0.75]]), dim=dim),
+      dim=[0, -2])
+case("cross_spellings", lambda T: (lambda a, b: [a.cross(b, dim=1), T.cross(a, b, 1), T.linalg.cross(a, b),
+                                                 T.linalg.cross(a, b, dim=-1), T.cross(a, b, dim=1, out=T.empty(0)),
+                                                 T.linalg.cross(a, b, out=T.empty(2, 3))])(T.tensor(A23), T.tensor(B23)))
+case("cross_default_dim", lambda T: [T.cross(T.tensor([[1.5, 2.0, 3.0], [1.0, -1.0, 0.5], [2.0, 2.5, -3.0]]),
+                                             T.tensor([[0.5, 1.0, -2.0], [3.0, 0.25, 1.0], [-1.0, 1.5, 2.0]]))])
+case("cross_broadcast", lambda T: [T.linalg.cross(T.tensor(A23), T.tensor([B23[0]])), T.cross(T.tensor(A23), T.tensor([V3]), dim=1)])
+case("cross_nc", lambda T: T.linalg.cross(nc_t(T, [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), nc_t(T, [[0.5, 1.5], [-1.0, 2.0], [3.0, -2.5]])))
+case("cross_empty", lambda T: T.linalg.cross(T.zeros(0, 3), T.zeros(0, 3)).shape)
+case("cross_half_int_vals", lambda T: T.cross(T.tensor([1, 2, 3], dtype=T.float16), T.tensor([4.0, 5, 6], dtype=T.float16), dim=0))
+grad_case("cross_grad", lambda T, a, b: T.linalg.cross(a, b), A23, B23)
+grad_case("cross_grad_bcast", lambda T, a, b: T.cross(a, b, dim=1), A23, [V3])
+grad_case("cross_grad_dim0", lambda T, a, b: T.cross(a, b, dim=0), inp(A23, view=vT), inp(B23, view=vT))
+grad_case("cross_grad2", lambda T, a, b: T.linalg.cross(a * a, b), A23, B23, order=2)
+error_case("cross_len", lambda T: T.linalg.cross(T.zeros(2, 2), T.zeros(2, 2)))
+error_case("cross_len_dim", lambda T: T.cross(T.zeros(2, 4), T.zeros(2, 4), dim=1))
+error_case("cross_ndim", lambda T: T.linalg.cross(T.zeros(2, 3), T.zeros(3)))
+error_case("cross_ndim2", lambda T: T.cross(T.zeros(2, 3), T.zeros(3), dim=1))
+error_case("cross_dtype_mismatch", lambda T: T.linalg.cross(T.tensor([1, 2, 3]), T.tensor([4.0, 5, 6])))
+error_case("cross_no_3", lambda T: T.cross(T.zeros(2, 4), T.zeros(2, 4)))
+error_case("cross_dim_range", lambda T: T.cross(T.zeros(2, 3), T.zeros(2, 3), dim=2))
+error_case("cross_mismatch_default", lambda T: T.cross(T.zeros(3, 2), T.zeros(2, 3)))
+error_case("cross_bool", lambda T: T.linalg.cross(T.tensor([True, False, True]), T.tensor([True, True, False])))
+
+# ---------------------------------------------------------------------------------------------------------- diff
+cases("diff_dtype", lambda T, dtype: T.diff(_t(T, [[1, 3, 6, 10], [2, 0, 5, 1]], dtype)), dtype=ALL)
+cases("diff_n_dim", lambda T, n, dim: T.diff(T.tensor(A234), n=n, dim=dim), n=[0, 1, 2, 3, 5], dim=dims(3))
+case("diff_prepend_append", lambda T: [T.diff(T.tensor([1, 3, 6]), prepend=T.tensor([0.5])),
+                                       T.diff(T.tensor([[1, 3, 6]]), dim=0, append=T.tensor([[0, 0, 0]])),
+                                       T.diff(T.tensor([1, 3, 6]), prepend=T.tensor([2.0]), n=2),
+                                       T.diff(T.tensor([True, False]), n=2, prepend=T.tensor([True])),
+                                       T.diff(T.tensor(A23), append=T.tensor(B23), prepend=T.tensor([[1.0], [2.0]])),
+                                       T.diff(T.tensor([1, 3, 6]), n=0, prepend=T.tensor([9]))])
+case("diff_spellings", lambda T: (lambda x: [x.diff(), x.diff(1, 0), T.diff(x, dim=0, out=T.empty(0))])(T.tensor(A23)))
+case("diff_nc", lambda T: T.diff(nc_t(T, A23)))
+case("diff_empty", lambda T: [T.diff(T.zeros(0)).shape, T.diff(T.zeros(2, 0), dim=1).shape, T.diff(T.zeros(1)).shape])
+case("diff_state", lambda T: [state(T.diff(T.tensor(V3, requires_grad=True))),
+                              state(T.diff(T.tensor(V3, requires_grad=True), n=0))])
+grad_case("diff_grad", lambda T, x: T.diff(x, n=2, dim=1), A234)
+grad_case("diff_grad_prepend", lambda T, x, p: T.diff(x, prepend=p, dim=0), A23, [V3])
+grad_case("diff_grad_append_nc", lambda T, x, a: T.diff(x, append=a), inp(A23, view=vT), [[0.5], [1.0], [-2.0]])
+error_case("diff_0d", lambda T: T.diff(T.tensor(3.0)))
+error_case("diff_neg_n", lambda T: T.diff(T.tensor([1, 3]), n=-1))
+error_case("diff_prepend_dims", lambda T: T.diff(T.tensor([[1, 3, 6]]), append=T.tensor([0, 0])))
+error_case("diff_prepend_0d", lambda T: T.diff(T.tensor([1, 3, 6]), prepend=T.tensor(2)))
+error_case("diff_dim", lambda T: T.diff(T.tensor([1, 3, 6]), dim=1))
+error_case("diff_prepend_shape", lambda T: T.diff(T.tensor(A23), prepend=T.zeros(3, 1)))
+
+# ----------------------------------------------------------------------------------------------------------- addr
+cases("addr_dtype", lambda T, dtype: T.addr(_t(T, [[1, 0, 2], [3, 1, 0]], dtype), _t(T, [1, 2], dtype), _t(T, [3, 0, 1], dtype)),
+      dtype=ALL)
+cases("addr_beta_alpha", lambda T, beta, alpha: T.addr(T.tensor(A23), T.tensor([1.5, -2.0]), T.tensor(W3), beta=beta, alpha=alpha),
+      beta=[1, 0, 0.5, -2], alpha=[1, 2.5, 0])
+case("addr_int_scalars", lambda T: [T.addr(T.ones(2, 3, dtype=T.int64), T.tensor([1, 2]), T.tensor([3, 4, 5]), alpha=2, beta=3),
+                                    T.addr(T.ones(2, 3, dtype=T.uint8), T.tensor([1, 2], dtype=T.uint8),
+                                           T.tensor([200, 4, 5], dtype=T.uint8), alpha=3),
+                                    T.addr(T.ones(2, 3, dtype=T.bool), T.tensor([True, False]), T.tensor([True, True, False]), beta=2),
+                                    T.addr(T.zeros(2, 3, dtype=T.bool), T.tensor([True, False]), T.tensor([True, True, False]),
+                                           beta=False, alpha=True)])
+case("addr_spellings", lambda T: (lambda m, a, b: [m.addr(a, b), T.addr(m, a, b, out=T.empty(0)), m.clone().addr_(a, b, beta=2),
+                                                   T.addr(T.tensor(1.5), a, b), T.addr(T.tensor([[1.0], [2.0]]), a, b),
+                                                   T.addr(m, a.int(), b), T.addr(m * float("nan"), a, b, beta=0)])(
+    T.tensor(A23), T.tensor([1.5, -2.0]), T.tensor(W3)))
+case("addr_nc", lambda T: T.addr(nc_t(T, [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), nc_step(T, [1.0, 9.0, 2.0, 9.0]),
+                                 nc_step(T, [0.5, 9.0, 1.5, 9.0, -2.0, 9.0])))
+grad_case("addr_grad", lambda T, m, a, b: T.addr(m, a, b, beta=0.5, alpha=-2.0), A23, [1.5, -2.0], W3)
+grad_case("addr_grad_bcast", lambda T, m, a, b: T.addr(m, a, b), [[1.5], [2.0]], [1.5, -2.0], W3)
+grad_case("addr_grad2", lambda T, m, a, b: T.addr(m, a * a, b), A23, [1.5, -2.0], W3, order=2)
+grad_case("addr__grad", lambda T, m, a, b: (m * 1).addr_(a, b, alpha=3), A23, [1.5, -2.0], W3)
+error_case("addr_vec1_2d", lambda T: T.addr(T.ones(2, 3), T.ones(2, 1), T.ones(3)))
+error_case("addr_vec2_0d", lambda T: T.addr(T.ones(2, 3), T.ones(2), T.tensor(1.0)))
+error_case("addr_shape", lambda T: T.addr(T.ones(2, 3), T.ones(2), T.ones(2)))
+error_case("addr__shape", lambda T: T.ones(1, 3).addr_(T.ones(2), T.ones(3)))
+error_case("addr_alpha_float_int", lambda T: T.addr(T.ones(2, 3, dtype=T.int64), T.tensor([1, 2]), T.tensor([3, 4, 5]), alpha=2.5))
+error_case("addr_beta_float_int", lambda T: T.addr(T.ones(2, 3, dtype=T.int64), T.tensor([1, 2]), T.tensor([3, 4, 5]), beta=2.5))
+error_case("addr_beta_bool", lambda T: T.addr(T.ones(2, 3), T.ones(2), T.ones(3), beta=True))
+
+# ----------------------------------------------------------------------------------------------------------- dist
+cases("dist_p", lambda T, p: T.dist(T.tensor(A23), T.tensor([0.5, -1.0, 2.0]), p),
+      p=[2, 1, 0, float("inf"), -float("inf"), 3.5, -1, 0.5])
+cases("dist_dtype", lambda T, dtype: T.dist(_t(T, A23, dtype), _t(T, B23, dtype)),
+      kind=lambda dtype: "value" if dtype in FLOATS else "error", dtype=ALL)
+case("dist_spellings", lambda T: (lambda a, b: [a.dist(b), a.dist(b, p=1), T.dist(a, b, 3), T.dist(a, b.double()),
+                                                T.dist(a[0], b[0]), T.dist(T.zeros(0), T.zeros(0))])(T.tensor(A23), T.tensor(B23)))
+cases("dist_grad", lambda T, a, b, p: T.dist(a, b, p), A23, [[0.5, -1.0, 2.0]], kind="grad", p=[2, 1, float("inf"), 3.5])
+grad_case("dist_grad_p0_self_only", lambda T, a, b: T.dist(a, b, 0), A23, const([[0.5, -1.0, 2.0]]))
+error_case("dist_grad_p0", lambda T: T.dist(T.tensor(A23, requires_grad=True), T.tensor(B23, requires_grad=True), 0).backward())
+grad_case("dist_grad2", lambda T, a, b: T.dist(a, b), A23, B23, order=2)
+error_case("dist_shape", lambda T: T.dist(T.zeros(2, 2), T.zeros(3)))
+
+# ------------------------------------------------------------------------------------------ searchsorted / bucketize
+SEQ = [1.0, 3.0, 5.0, 7.0, 9.0]
+VALS = [[3.0, 6.0, 9.0], [0.5, 10.0, 5.0]]
+cases("searchsorted", lambda T, right, out_int32: T.searchsorted(T.tensor(SEQ), T.tensor(VALS), right=right, out_int32=out_int32),
+      right=BOOLS, out_int32=BOOLS)
+cases("searchsorted_side", lambda T, side: T.searchsorted(T.tensor(SEQ), T.tensor(VALS), side=side), side=["left", "right"])
+cases("searchsorted_dtype", lambda T, dtype: T.searchsorted(_t(T, [1, 3, 5, 7], dtype), _t(T, [[0, 3, 4], [7, 8, 5]], dtype)),
+      kind=lambda dtype: "error" if dtype == D.bool else "value", dtype=ALL)
+case("searchsorted_forms", lambda T: [T.searchsorted(T.tensor(SEQ), 5), T.searchsorted(T.tensor(SEQ), 5.5, out_int32=True),
+                                      T.searchsorted(T.tensor(SEQ), 5, right=True),
+                                      T.searchsorted(T.tensor([[1, 3, 5], [2, 4, 6]]), T.tensor([[3], [3]])),
+                                      T.searchsorted(T.tensor([[1, 3, 5], [2, 4, 6]]), T.tensor([[3, 6, 0], [3, 7, 4]]), side="right"),
+                                      T.searchsorted(T.tensor([1, 3, 5]), T.tensor([3.5, 4])),
+                                      T.searchsorted(T.tensor([1, 3]), T.tensor(3)),
+                                      T.searchsorted(T.tensor([1, 3, 5]), T.tensor([3]).half()),
+                                      T.searchsorted(T.tensor([1.0, 3, float("nan")]), T.tensor([float("nan"), 4, 1])),
+                                      T.searchsorted(T.tensor([1.0, 3, float("nan")]), T.tensor([float("nan"), 4, 1]), right=True),
+                                      T.searchsorted(T.tensor([1, 1, 1, 2]), T.tensor([1]), side="right"),
+                                      T.searchsorted(T.tensor([]), T.tensor([1.0])),
+                                      T.searchsorted(T.tensor([1.0, 2.0]), T.tensor([]))])
+case("searchsorted_sorter", lambda T: [T.searchsorted(T.tensor([5, 1, 3]), T.tensor([3, 4, 0, 6]), sorter=T.tensor([1, 2, 0])),
+                                       T.searchsorted(T.tensor([5, 1, 3]), T.tensor([3, 4]), sorter=T.tensor([1, 2, 0]), right=True),
+                                       T.searchsorted(T.tensor([[5, 1, 3], [0, 9, 4]]), T.tensor([[3], [5]]),
+                                                      sorter=T.tensor([[1, 2, 0], [0, 2, 1]]))])
+case("searchsorted_nc", lambda T: T.searchsorted(nc_step(T, [1.0, 0.0, 3.0, 0.0, 5.0, 0.0]), nc_t(T, [[0.5, 4.0], [3.0, 9.0]])))
+error_case("searchsorted_side_right", lambda T: T.searchsorted(T.tensor(SEQ), T.tensor(VALS), side="left", right=True))
+error_case("searchsorted_side_bad", lambda T: T.searchsorted(T.tensor(SEQ), T.tensor(VALS), side="middle"))
+error_case("searchsorted_dims", lambda T: T.searchsorted(T.tensor([[1, 3, 5], [2, 4, 6]]), T.tensor([3, 3])))
+error_case("searchsorted_dims2", lambda T: T.searchsorted(T.tensor([[1, 3, 5], [2, 4, 6]]), T.tensor([[3], [3], [4]])))
+error_case("searchsorted_0d", lambda T: T.searchsorted(T.tensor(1), T.tensor([3])))
+error_case("searchsorted_scalar_2d", lambda T: T.searchsorted(T.tensor([[1, 3]]), T.tensor(3)))
+error_case("searchsorted_sorter_size", lambda T: T.searchsorted(T.tensor([5, 1, 3]), T.tensor([3]), sorter=T.tensor([1, 2])))
+error_case("searchsorted_sorter_range", lambda T: T.searchsorted(T.tensor([5, 1, 3]), T.tensor([3]), sorter=T.tensor([1, 2, 5])))
+error_case("searchsorted_sorter_dtype", lambda T: T.searchsorted(T.tensor([1, 3]), T.tensor([3]), sorter=T.tensor([0, 1], dtype=T.int32)))
+cases("bucketize", lambda T, right, out_int32: T.bucketize(T.tensor(VALS), T.tensor(SEQ), right=right, out_int32=out_int32),
+      right=BOOLS, out_int32=BOOLS)
+case("bucketize_forms", lambda T: [T.bucketize(5, T.tensor(SEQ)), T.bucketize(5.5, T.tensor(SEQ), right=True),
+                                   T.bucketize(T.tensor([1, 6, 9]), T.tensor([2.5, 6.0])), T.bucketize(T.tensor(4), T.tensor(SEQ))])
+error_case("bucketize_2d", lambda T: T.bucketize(T.tensor(VALS), T.tensor([[1, 2]])))
+error_case("bucketize_bool", lambda T: T.bucketize(T.tensor([True]), T.tensor([False, True])))
+
+# ------------------------------------------------------------------------------------------------------ bincount
+case("bincount", lambda T: [T.bincount(T.tensor([0, 1, 1, 3])), T.bincount(T.tensor([0, 1, 1, 3]), minlength=6),
+                            T.bincount(T.tensor([4, 1, 1, 3]), minlength=2), T.tensor([2, 0, 2]).bincount(),
+                            T.bincount(T.tensor([], dtype=T.int64)), T.bincount(T.tensor([], dtype=T.int64), minlength=3),
+                            T.bincount(T.tensor([0, 1, 3], dtype=T.uint8)), T.bincount(T.tensor([2, 1], dtype=T.int8), minlength=1)])
+cases("bincount_weights", lambda T, dtype: T.bincount(T.tensor([0, 1, 1, 3]), weights=_t(T, [0.5, 1.25, 2.0, 3.0], dtype)), dtype=ALL)
+case("bincount_weights_forms", lambda T: [T.bincount(T.tensor([0, 1, 1, 3]), T.tensor([0.5, 1, 2, 3]), 6),
+                                          T.tensor([3, 0]).bincount(weights=T.tensor([1.5, -2.0]), minlength=1),
+                                          T.bincount(T.tensor([0, 2]), weights=nc_step(T, [1.5, 0.0, 2.5, 0.0]))])
+cases("bincount_dtype", lambda T, dtype: T.bincount(_t(T, [0, 1, 1, 3], dtype)),
+      kind=lambda dtype: "value" if dtype in INTS else "error", dtype=ALL)
+error_case("bincount_negative", lambda T: T.bincount(T.tensor([0, -1])))
+error_case("bincount_2d", lambda T: T.bincount(T.tensor([[0, 1]])))
+error_case("bincount_minlength", lambda T: T.bincount(T.tensor([0, 1]), minlength=-1))
+error_case("bincount_weights_len", lambda T: T.bincount(T.tensor([0, 1]), weights=T.tensor([1.0])))
+error_case("bincount_float_empty", lambda T: T.bincount(T.tensor([])))
+
+# --------------------------------------------------------------------------------------------------------- histc
+case("histc", lambda T: [T.histc(T.tensor([1.0, 2, 1]), bins=4, min=0, max=3), T.histc(T.tensor([1.0, 2, 1, 5]), bins=4),
+                         T.histc(T.tensor([1.0, 1]), bins=4), T.histc(T.tensor([1.0, 2, 3, 4]).double(), bins=3, min=1, max=4),
+                         T.histc(T.tensor([[1.0, 2], [3, 4]]), bins=3), T.histc(T.tensor([1.0, 2]).half(), bins=3),
+                         T.histc(T.tensor([]), bins=3), T.tensor(A234).histc(5, -2, 2), T.histc(T.tensor(A23)),
+                         T.histc(T.tensor([0.0, 0.1, 0.2, 0.3, 0.7, 1.0]), bins=10, min=0, max=1),
+                         T.histc(T.tensor([-5.0, 0.5, 7.0]), bins=2, min=0, max=1),
+                         T.histc(T.tensor([1.0, float("nan"), 2.0]), bins=2, min=0, max=3),
+                         T.histc(T.tensor(A23), bins=3, out=T.empty(0)), T.histc(nc_t(T, A23), bins=4)])
+cases("histc_dtype", lambda T, dtype: T.histc(_t(T, [1, 2, 1, 5, 0], dtype), bins=5),
+      kind=lambda dtype: "value" if dtype in FLOATS else "error", dtype=ALL)
+error_case("histc_nan_range", lambda T: T.histc(T.tensor([1.0, 2, float("nan")]), bins=4))
+error_case("histc_inf_range", lambda T: T.histc(T.tensor([1.0, 2, float("inf")]), bins=3))
+error_case("histc_nan_min", lambda T: T.histc(T.tensor([1.0, 2]), bins=3, min=float("nan")))
+error_case("histc_bins", lambda T: T.histc(T.tensor([1.0, 2]), bins=0))
+error_case("histc_min_max", lambda T: T.histc(T.tensor([1.0, 2]), bins=3, min=3, max=1))
+error_case("histc_backward", lambda T: T.histc(T.tensor(V3, requires_grad=True), bins=3).sum().backward())
+case("histc_grad_fn", lambda T: state(T.histc(T.tensor(V3, requires_grad=True), bins=3)))
+
+# ---------------------------------------------------------------------------------------------------------- isin
+case("isin", lambda T: [T.isin(T.tensor([[1, 2], [3, 4]]), T.tensor([2, 3])),
+                        T.isin(T.tensor([[1, 2], [3, 4]]), T.tensor([2, 3]), invert=True),
+                        T.isin(T.tensor([[1, 2], [3, 4]]), 2), T.isin(2, T.tensor([2, 3])), T.isin(5, T.tensor([2, 3])),
+                        T.isin(T.tensor([1.0, 2, float("nan")]), T.tensor([2, 3, float("nan")])),
+                        T.isin(T.tensor([1, 2]), T.tensor([2.0, 3])), T.isin(T.tensor([1, 2]).half(), T.tensor([2.0, 3])),
+                        T.isin(T.tensor([1, 2]), T.tensor([2.0, 3]), assume_unique=True),
+                        T.isin(T.tensor([]), T.tensor([1.0])), T.isin(T.tensor([1.0]), T.tensor([])),
+                        T.isin(T.tensor(3), T.tensor([[3, 4]])), T.isin(nc_t(T, [[1, 2], [3, 4]]), nc_step(T, [4, 0, 1, 0])),
+                        T.isin(elements=T.tensor([1, 5]), test_elements=T.tensor([5]))])
+cases("isin_dtype", lambda T, dtype: T.isin(_t(T, [0, 1, 2, 3], dtype), _t(T, [3, 1, 1], dtype)),
+      kind=lambda dtype: "error" if dtype == D.bool else "value", dtype=ALL)
+case("isin_int_float_precision", lambda T: T.isin(T.tensor([2 ** 53 + 1]), T.tensor([2 ** 53])))
+error_case("isin_bool", lambda T: T.isin(T.tensor([True]), T.tensor([True])))
