@@ -7,9 +7,9 @@
  *   pc: KC of the depth      -> (packed per jc, pc)
  *   ic: MC rows of A         -> A block MC x KC is packed into MR-tall micro-panels (lives in L2, per thread)
  *   jr, ir: one MR x NR tile of C, computed in registers by the micro-kernel over KC rank-1 updates
- * The B micro-panel (KC x NR) is reused by every A micro-panel of the block and stays in L1.
+ * The B micro-panel (KC x NR) is reused by every A micro-panel of the block (L1/L2).
  *
- * Micro-kernels, chosen once at run time: AVX-512 12x32 (x86 with avx512f), AVX2+FMA 6x16 (x86 with avx2/fma),
+ * Micro-kernels, chosen once at run time: AVX-512 6x64 (x86 with avx512f), AVX2+FMA 6x16 (x86 with avx2/fma),
  * wasm simd128 6x16, and a portable scalar 6x16, all with the same packing code (MR/NR are run-time values).
  * Every kernel sums each C element's products in the same order (p = 0..kc-1 with one fused multiply-add per
  * step, then the KC blocks in order), and the threads split only the output (rows of C, or NR-column panels), so
@@ -34,12 +34,16 @@
 #include <stdatomic.h>
 
 #ifndef A5_MR
-#define A5_MR 12 /* rows of the AVX-512 tile: 2 x A5_MR accumulators of the 32 zmm registers */
+#define A5_MR 6 /* rows of the AVX-512 tile: A5_NV x A5_MR accumulators of the 32 zmm registers */
+#endif
+#ifndef A5_NV
+#define A5_NV 4 /* 16-float vectors per row of the AVX-512 tile (6x64: bench/NOTES.md) */
 #endif
 #define MR_MAX (A5_MR > 6 ? A5_MR : 6)
-#define NR_MAX 32
+#define NR_MAX (16 * A5_NV > 16 ? 16 * A5_NV : 16)
 /* Block sizes (tuned on the project's machine, see bench/NOTES.md; -D overrides them for tuning runs):
- *   KC       depth of a block: the B micro-panel KC x NR (32 KiB at 256 x 32) stays in L1
+ *   KC       depth of a block: the A micro-panel MR x KC (6 KiB) stays in L1, the B micro-panel KC x NR (64 KiB
+ *            at 256 x 64) in L1/L2; 6x64 needs 10 loads per 24 FMAs (12x32: 14), which measured a little faster
  *   MC_ROWS  rows of A per packed block (rounded down to a multiple of MR): MC x KC in L2
  *   NC       columns of B per packed block: KC x NC in L2/L3, shared by the threads */
 #ifndef KC
@@ -145,29 +149,33 @@ __attribute__((target("avx2,fma"))) static void ukernel_avx2_a(int64_t kc, const
     avx2_body(kc, pa, lr, lp, pb, ldb, c, rsc, mode, beta, rows, cols);
 }
 
-#define A5_NR 32
+#define A5_NR (16 * A5_NV)
 __attribute__((target("avx512f"), always_inline)) static inline void
 avx512_body(int64_t kc, const float *pa, int64_t lr, int64_t lp, const float *pb, int64_t ldb, float *c, int64_t rsc,
             int mode, float beta, int rows, int cols) {
-    __m512 acc[A5_MR][2];
+    __m512 acc[A5_MR][A5_NV];
 #pragma GCC unroll 16
     for (int r = 0; r < A5_MR; r++) {
-        acc[r][0] = acc[r][1] = _mm512_setzero_ps();
-        /* the C tile is read (or written) after the loop: start fetching its 2 lines a row now */
-        _mm_prefetch((const char *)(c + r * rsc), _MM_HINT_T0);
-        _mm_prefetch((const char *)(c + r * rsc + 16), _MM_HINT_T0);
+#pragma GCC unroll 4
+        for (int v = 0; v < A5_NV; v++) {
+            acc[r][v] = _mm512_setzero_ps();
+            /* the C tile is read (or written) after the loop: start fetching its lines now */
+            _mm_prefetch((const char *)(c + r * rsc + 16 * v), _MM_HINT_T0);
+        }
     }
     /* rows by threes from 4 (or 5) base pointers, so that A in place needs few registers (lr, 2 lr) */
     const float *q[(A5_MR + 2) / 3];
 #pragma GCC unroll 16
     for (int t = 0; t < (A5_MR + 2) / 3; t++) q[t] = pa + 3 * t * lr;
     for (int64_t p = 0; p < kc; p++, pb += ldb) {
-        __m512 b0 = _mm512_loadu_ps(pb), b1 = _mm512_loadu_ps(pb + 16);
+        __m512 b[A5_NV];
+#pragma GCC unroll 4
+        for (int v = 0; v < A5_NV; v++) b[v] = _mm512_loadu_ps(pb + 16 * v);
 #pragma GCC unroll 16
         for (int r = 0; r < A5_MR; r++) {
             __m512 a = _mm512_set1_ps(q[r / 3][(r % 3) * lr]);
-            acc[r][0] = _mm512_fmadd_ps(a, b0, acc[r][0]);
-            acc[r][1] = _mm512_fmadd_ps(a, b1, acc[r][1]);
+#pragma GCC unroll 4
+            for (int v = 0; v < A5_NV; v++) acc[r][v] = _mm512_fmadd_ps(a, b[v], acc[r][v]);
         }
 #pragma GCC unroll 16
         for (int t = 0; t < (A5_MR + 2) / 3; t++) q[t] += lp;
@@ -176,37 +184,35 @@ avx512_body(int64_t kc, const float *pa, int64_t lr, int64_t lp, const float *pb
     if (rows == A5_MR && cols == A5_NR) {
 #pragma GCC unroll 16
         for (int r = 0; r < A5_MR; r++) {
-            float *d = c + r * rsc;
-            __m512 x0 = acc[r][0], x1 = acc[r][1];
-            if (mode == BETA) {
-                x0 = _mm512_add_ps(_mm512_mul_ps(vb, _mm512_loadu_ps(d)), x0);
-                x1 = _mm512_add_ps(_mm512_mul_ps(vb, _mm512_loadu_ps(d + 16)), x1);
-            } else if (mode == ADD) {
-                x0 = _mm512_add_ps(_mm512_loadu_ps(d), x0);
-                x1 = _mm512_add_ps(_mm512_loadu_ps(d + 16), x1);
+#pragma GCC unroll 4
+            for (int v = 0; v < A5_NV; v++) {
+                float *d = c + r * rsc + 16 * v;
+                __m512 x = acc[r][v];
+                if (mode == BETA) x = _mm512_add_ps(_mm512_mul_ps(vb, _mm512_loadu_ps(d)), x);
+                else if (mode == ADD) x = _mm512_add_ps(_mm512_loadu_ps(d), x);
+                _mm512_storeu_ps(d, x);
             }
-            _mm512_storeu_ps(d, x0);
-            _mm512_storeu_ps(d + 16, x1);
         }
         return;
     }
     /* an edge tile: the first `rows` rows, the first `cols` columns through masks (same arithmetic) */
-    __mmask16 m0 = cols >= 16 ? 0xffff : (__mmask16)((1u << cols) - 1);
-    __mmask16 m1 = cols >= 32 ? 0xffff : cols > 16 ? (__mmask16)((1u << (cols - 16)) - 1) : 0;
+    __mmask16 m[A5_NV];
+#pragma GCC unroll 4
+    for (int v = 0; v < A5_NV; v++) {
+        int left = cols - 16 * v;
+        m[v] = left >= 16 ? 0xffff : left > 0 ? (__mmask16)((1u << left) - 1) : 0;
+    }
 #pragma GCC unroll 16
     for (int r = 0; r < A5_MR; r++) {
         if (r >= rows) break;
-        float *d = c + r * rsc;
-        __m512 x0 = acc[r][0], x1 = acc[r][1];
-        if (mode == BETA) {
-            x0 = _mm512_add_ps(_mm512_mul_ps(vb, _mm512_maskz_loadu_ps(m0, d)), x0);
-            x1 = _mm512_add_ps(_mm512_mul_ps(vb, _mm512_maskz_loadu_ps(m1, d + 16)), x1);
-        } else if (mode == ADD) {
-            x0 = _mm512_add_ps(_mm512_maskz_loadu_ps(m0, d), x0);
-            x1 = _mm512_add_ps(_mm512_maskz_loadu_ps(m1, d + 16), x1);
+#pragma GCC unroll 4
+        for (int v = 0; v < A5_NV; v++) {
+            float *d = c + r * rsc + 16 * v;
+            __m512 x = acc[r][v];
+            if (mode == BETA) x = _mm512_add_ps(_mm512_mul_ps(vb, _mm512_maskz_loadu_ps(m[v], d)), x);
+            else if (mode == ADD) x = _mm512_add_ps(_mm512_maskz_loadu_ps(m[v], d), x);
+            _mm512_mask_storeu_ps(d, m[v], x);
         }
-        _mm512_mask_storeu_ps(d, m0, x0);
-        _mm512_mask_storeu_ps(d + 16, m1, x1);
     }
 }
 __attribute__((target("avx512f"))) static void ukernel_avx512(int64_t kc, const float *pa, int64_t lr, int64_t lp,
