@@ -636,3 +636,26 @@ for _k, (_cls, _base) in KINDS.items():
     case(f"fwd_{_k}_float16", lambda T, c=_cls, kw=_base: _run_reduced(T, c, kw, T.float16), rtol=2e-3, atol=1e-3)
     if _k != 'lstm':
         case(f"fwd_{_k}_bfloat16", lambda T, c=_cls, kw=_base: _run_reduced(T, c, kw, T.bfloat16))
+
+
+# ------------------------------------------------------------------------------------ second derivatives, packed
+def _packed_grad2(T, cls, x, h, lengths, es=True, **kw):
+    m = getattr(T.nn, cls)(2, 3, **kw)
+    p = U(T).pack_padded_sequence(x, lengths, enforce_sorted=es)
+    out, hn = m(p, h)
+    return U(T).pad_packed_sequence(out)[0], hn
+
+
+P322 = _data((3, 2, 2), 40)
+grad_case("grad2_packed_gru", lambda T, x, h: _packed_grad2(T, 'GRU', x, h, [3, 1]), P322, _data((1, 2, 3), 41),
+          order=2)
+grad_case("grad2_packed_lstm", lambda T, x, h, c: _packed_grad2(T, 'LSTM', x, (h, c), [2, 3], False), P322,
+          _data((1, 2, 3), 41), _data((1, 2, 3), 42), order=2)
+grad_case("grad2_packed_lstm_uniform", lambda T, x, h, c: _packed_grad2(T, 'LSTM', x, (h, c), [3, 3]), P322,
+          _data((1, 2, 3), 41), _data((1, 2, 3), 42), order=2)
+grad_case("grad2_packed_rnn_bidir", lambda T, x, h: _packed_grad2(T, 'RNN', x, h, [3, 2], bidirectional=True), P322,
+          _data((2, 2, 3), 43), order=2)
+case("rnnbase_direct", lambda T: (repr(T.nn.RNNBase('GRU', 3, 4)), dict(T.nn.RNNBase('LSTM', 3, 4).named_parameters())))
+error_case("rnnbase_no_forward", lambda T: T.nn.RNNBase('LSTM', 3, 4)(T.tensor(X523)))
+error_case("rnnbase_bad_mode", lambda T: T.nn.RNNBase('ELMAN', 3, 4))
+error_case("ctor_layers_float", lambda T: T.nn.LSTM(3, 4, num_layers=2.5))
