@@ -9,6 +9,7 @@ void wk_argscope_free(wk_argscope *sc) {
     for (int i = 0; i < sc->nptrs; i++) free(sc->ptrs[i]);
     for (int i = 0; i < sc->ntensors; i++) wk_release(sc->tensors[i]);
     sc->nptrs = sc->ntensors = 0;
+    sc->self = NULL;
 }
 
 static void *scope_alloc(wk_argscope *sc, size_t n) {
@@ -273,7 +274,8 @@ static int convert(const wk_param *p, PyObject *o, wk_pyval *v, int wrap_numbers
         Py_XDECREF(r);
         return ok ? 1 : -1;
     }
-    case PT_MEMFMT: /* a torch.memory_format (wick/_creation_py.py) */
+    case PT_MEMFMT: /* a torch.memory_format (wick/_creation_py.py); applied by apply_memory_format */
+        v->obj = o;
         return !strcmp(Py_TYPE(o)->tp_name, "memory_format");
     case PT_OBJECT:
         return 1;
@@ -580,8 +582,58 @@ static int sig_error(const wk_sig *sig, PyObject *args, PyObject *kwargs, int ba
     return 0;
 }
 
+/* memory_format=: wick's tensors are row-major or keep their input's strides. preserve_format is that;
+ * contiguous_format on an out-of-place op of a non-contiguous self (clone, *_like, to) is that op on a row-major
+ * copy of self, so the result (and the draw order of rand_like & co.) is row-major as torch's; channels_last is
+ * refused by name rather than quietly ignored. */
+static int apply_memory_format(const wk_sig *sig, PyObject *pyself, wk_pyval *out, wk_argscope *sc) {
+    const wk_param *ps = sig->params;
+    int fmt = -1, self = -1;
+    for (int i = 0; ps[i].name; i++) {
+        if (ps[i].type == PT_MEMFMT && out[i].obj && out[i].obj != Py_None) fmt = i;
+        if (i == 0 && ps[i].type == PT_TENSOR && (!strcmp(ps[i].name, "self") || !strcmp(ps[i].name, "input"))) self = i;
+    }
+    if (fmt < 0) return 0;
+    wk_tensor *me = sig->method && pyself ? wk_py_self(pyself) : self >= 0 ? out[self].t : NULL;
+    PyObject *r = PyObject_Repr(out[fmt].obj);
+    const char *rs = r ? PyUnicode_AsUTF8(r) : NULL;
+    int rc = 0;
+    if (!rs) {
+        rc = -1;
+    } else if (!strcmp(rs, "torch.contiguous_format")) {
+        size_t n = strlen(sig->name);
+        bool copies = me && n && sig->name[n - 1] != '_';
+        if (copies && !strcmp(sig->name, "to")) { /* to() aliases self unless it converts or copy=True */
+            copies = false;
+            for (int i = 0; ps[i].name; i++) {
+                if (!strcmp(ps[i].name, "copy") && ps[i].type == PT_BOOL) copies |= out[i].b;
+                if (!strcmp(ps[i].name, "dtype") && (ps[i].type == PT_DTYPE || ps[i].type == PT_OPT_DTYPE))
+                    copies |= out[i].dt != WK_DTYPE_NONE && out[i].dt != wk_tensor_dtype(me);
+                if (!strcmp(ps[i].name, "other") && ps[i].type == PT_TENSOR)
+                    copies |= wk_tensor_dtype(out[i].t) != wk_tensor_dtype(me);
+            }
+        }
+        if (copies && !wk_is_contiguous(me)) {
+            me = scope_tensor(sc, wk_contiguous(me));
+            if (!me) {
+                wk_py_raise();
+                rc = -1;
+            } else if (sig->method) {
+                sc->self = me;
+            } else {
+                out[self].t = me;
+            }
+        }
+    } else if (strcmp(rs, "torch.preserve_format")) {
+        PyErr_Format(PyExc_NotImplementedError, "wick: %s(memory_format=%s) is not supported yet (wick's tensors "
+                     "are row-major or keep their input's strides)", sig->name, rs);
+        rc = -1;
+    }
+    Py_XDECREF(r);
+    return rc;
+}
+
 int wk_parse_args(wk_sig *sigs, PyObject *self, PyObject *args, PyObject *kwargs, wk_pyval *out, wk_argscope *sc) {
-    (void)self;
     int nsig = 0;
     while (sigs[nsig].name) nsig++;
     sc->fname = sigs[0].name;
@@ -596,7 +648,11 @@ int wk_parse_args(wk_sig *sigs, PyObject *self, PyObject *args, PyObject *kwargs
                 wk_argscope_free(sc);
                 return -1;
             }
-            if (rc == 1) return s;
+            if (rc == 1) {
+                if (apply_memory_format(&sigs[s], self, out, sc) == 0) return s;
+                wk_argscope_free(sc);
+                return -1;
+            }
         }
     }
     wk_argscope_free(sc);

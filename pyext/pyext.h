@@ -111,6 +111,7 @@ typedef struct {
     void *ptrs[WK_PY_MAXARGS * 2];
     wk_tensor *tensors[WK_PY_MAXARGS * 2];
     int nptrs, ntensors;
+    wk_tensor *self;   /* a method's self as the call should see it (memory_format=), or NULL: the Python self */
     const char *fname; /* the function being parsed, for messages raised while converting */
 } wk_argscope;
 

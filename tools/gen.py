@@ -1091,7 +1091,7 @@ def emit_py(ops):
             idx = 0
             out_at = out_position(ps) if with_out else -1
             if method:
-                pos['self'] = 'wk_py_self(self_)'
+                pos['self'] = '(sc_.self ? sc_.self : wk_py_self(self_))'
             for i, (name, p) in enumerate(ps):
                 if i == out_at:
                     idx += 1

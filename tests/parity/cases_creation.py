@@ -450,3 +450,30 @@ error_case("full_storage_overflow_f64", lambda T: T.full((2 ** 60,), 1., dtype=T
 error_case("empty_cannot_allocate", lambda T: T.empty(2 ** 62, dtype=T.uint8), match=r"can't allocate memory")
 error_case("empty_cannot_allocate_exact", lambda T: T.empty(2 ** 62, dtype=T.uint8))
 case("expand_huge_is_a_view", lambda T: T.ones(1).expand(2 ** 62).shape)
+
+# ------------------------------------------------------------------- memory_format= (contiguous / preserve)
+MF_X = [[1.5, -2.0, 3.25, 0.5], [4.0, -0.5, 6.0, 7.5], [-1.0, 2.5, 0.0, 9.0]]
+MF_LIKE = ["empty_like", "zeros_like", "ones_like", "rand_like", "randn_like"]
+cases("memory_format_like", lambda T, like, fmt: (lambda r: (r.stride(), r.shape, 0 if like == "empty_like" else r))(
+    getattr(T, like)(T.tensor(MF_X).t(), memory_format=getattr(T, fmt))), like=MF_LIKE,
+      fmt=["contiguous_format", "preserve_format"])
+cases("memory_format_like_args", lambda T, fmt: (
+    (lambda r: (r.stride(), r))(T.full_like(T.tensor(MF_X).t(), 2.5, memory_format=getattr(T, fmt))),
+    (lambda r: (r.stride(), r))(T.randint_like(T.tensor(MF_X).t(), 7, memory_format=getattr(T, fmt)))),
+      fmt=["contiguous_format", "preserve_format"])
+cases("memory_format_clone", lambda T, fmt, method: (lambda x: (lambda r: (r.stride(), r, r.data_ptr() != x.data_ptr()))(
+    x.clone(memory_format=getattr(T, fmt)) if method else T.clone(x, memory_format=getattr(T, fmt))))(
+    T.tensor(MF_X).t()), fmt=["contiguous_format", "preserve_format"], method=BOOLS)
+MF_TO = {"plain": ((), {}), "float64": (("float64",), {}), "float32": (("float32",), {}), "copy": ((), {"copy": True})}
+cases("memory_format_to", lambda T, to: (lambda x: (lambda r: (r.stride(), r.dtype, r is x))(
+    x.to(*[getattr(T, a) for a in MF_TO[to][0]], memory_format=T.contiguous_format, **MF_TO[to][1])))(
+    T.tensor(MF_X).t()), to=list(MF_TO))
+case("memory_format_to_other", lambda T: [(r.stride(), r.dtype) for r in (
+    T.tensor(MF_X).t().to(T.zeros(1, dtype=T.float64), memory_format=T.contiguous_format),
+    T.tensor(MF_X).t().to(T.zeros(1), memory_format=T.contiguous_format))])
+case("memory_format_contiguous", lambda T: (T.tensor(MF_X).t().contiguous(memory_format=T.contiguous_format).stride(),
+                                            T.empty(2, 3, memory_format=T.contiguous_format).stride()))
+grad_case("memory_format_clone_grad", lambda T, x: x.t().clone(memory_format=T.contiguous_format) * T.tensor(
+    [[1.0, 2.0, 3.0]]), MF_X)
+case("memory_format_channels_last", lambda T: T.zeros_like(T.zeros(2, 3, 4, 5), memory_format=T.channels_last).stride(),
+     skip="wick has no channels_last layout yet: memory_format=torch.channels_last raises NotImplementedError")
