@@ -971,3 +971,567 @@ wk_tensor *wk_impl__undefined_tensor_error(wk_tensor *grad) {
     return WK_FAIL(WK_RUNTIME_ERROR, "Expected a proper Tensor but got None (or an undefined Tensor in C++) for argument "
                                      "#0 'self'");
 }
+
+/* ---- composites: a pool of temporaries released together (the result is retained out of it) ------------------- */
+typedef struct {
+    wk_tensor *t[48];
+    int n;
+} pool;
+static wk_tensor *keep(pool *p, wk_tensor *t) {
+    if (t && p->n < 48) p->t[p->n++] = t;
+    else if (t) { /* never reached: pools are sized for their op */
+        wk_release(t);
+        return WK_FAIL(WK_RUNTIME_ERROR, "internal: pool full");
+    }
+    return t;
+}
+static wk_tensor *pool_done(pool *p, wk_tensor *result) {
+    if (result) wk_retain(result);
+    for (int i = 0; i < p->n; i++) wk_release(p->t[i]);
+    return result;
+}
+#define K(e) keep(&P, (e))
+#define TRY(v, e)                                   \
+    do {                                            \
+        if (!((v) = K(e))) return pool_done(&P, NULL); \
+    } while (0)
+
+static wk_tensor *slice_(wk_tensor *t, int64_t dim, int64_t start, bool to_last) {
+    return wk_slice(t, dim, wk_some(start), to_last ? wk_none_int() : wk_some(-1), 1);
+}
+
+/* x viewed for y's dims (torch's trapezoid): 1-D x along dim, fewer dims padded with leading ones */
+static wk_tensor *trap_x_view(const char *name, wk_tensor *y, wk_tensor *x, int64_t dim) {
+    int64_t sizes[WK_MAX_DIM];
+    if (x->ndim == 1) {
+        if (x->sizes[0] != y->sizes[dim])
+            return WK_FAIL(WK_RUNTIME_ERROR, "%s: There must be one `x` value for each sample point", name);
+        for (int i = 0; i < y->ndim; i++) sizes[i] = i == dim ? x->sizes[0] : 1;
+        return wk_view(x, wk_ints(sizes, y->ndim));
+    }
+    if (x->ndim < y->ndim) {
+        int pad = y->ndim - x->ndim;
+        for (int i = 0; i < y->ndim; i++) sizes[i] = i < pad ? 1 : x->sizes[i - pad];
+        return wk_view(x, wk_ints(sizes, y->ndim));
+    }
+    return wk_retain(x);
+}
+
+static wk_tensor *trapezoid_x(const char *name, wk_tensor *y, wk_tensor *x, int64_t dim, bool cumulative) {
+    pool P = {0};
+    int64_t d;
+    if (wk__wrap_dim(dim, y->ndim, &d) < 0) return NULL;
+    if (!cumulative && y->sizes[d] == 0) { /* zeros of y's shape without dim */
+        int64_t sizes[WK_MAX_DIM];
+        int n = 0;
+        for (int i = 0; i < y->ndim; i++)
+            if (i != d) sizes[n++] = y->sizes[i];
+        return wk_zeros(wk_ints(sizes, n), y->dtype, false);
+    }
+    if (y->dtype == WK_BOOL || x->dtype == WK_BOOL)
+        return WK_FAIL(WK_RUNTIME_ERROR, "%s: received a bool input for `x` or `y`, but bool is not supported", name);
+    wk_tensor *xv, *xl, *xr, *dx, *l, *r, *s, *m, *red;
+    TRY(xv, trap_x_view(name, y, x, d));
+    TRY(xl, slice_(xv, d, 0, false));
+    TRY(xr, slice_(xv, d, 1, true));
+    TRY(dx, wk_sub(xr, xl, wk_int(1)));
+    TRY(l, slice_(y, d, 0, false));
+    TRY(r, slice_(y, d, 1, true));
+    TRY(s, wk_add(l, r, wk_int(1)));
+    TRY(m, wk_mul(s, dx));
+    TRY(red, cumulative ? wk_cumsum(m, d, WK_DTYPE_NONE) : wk_sum_dim(m, wk_ints(&d, 1), false, WK_DTYPE_NONE));
+    return pool_done(&P, K(wk_div_Scalar(red, wk_float(2.0))));
+}
+
+static int dx_check(const char *name, wk_tensor *y, wk_scalar dx) {
+    if (y->dtype == WK_BOOL) {
+        wk__error(WK_RUNTIME_ERROR, "%s: received a bool input for `y`, but bool is not supported", name);
+        return -1;
+    }
+    if (dx.tag == WK_SCALAR_BOOL) {
+        wk__error(WK_RUNTIME_ERROR, "%s: Currently, we only support dx as a real number.", name);
+        return -1;
+    }
+    return 0;
+}
+
+/* (y.sum(dim) - (y.select(dim, 0) + y.select(dim, -1)) * 0.5) * dx */
+static wk_tensor *trapezoid_dx(wk_tensor *y, double dx, int64_t dim) {
+    pool P = {0};
+    wk_tensor *s, *a, *b, *e, *h, *t;
+    if (y->ndim == 0) return WK_FAIL(WK_INDEX_ERROR, "Dimension specified as %lld but tensor has no dimensions", (long long)dim);
+    TRY(s, wk_sum_dim(y, wk_ints(&dim, 1), false, WK_DTYPE_NONE));
+    TRY(a, wk_select(y, dim, 0));
+    TRY(b, wk_select(y, dim, -1));
+    TRY(e, wk_add(a, b, wk_int(1)));
+    TRY(h, wk_mul_Scalar(e, wk_float(0.5)));
+    TRY(t, wk_sub(s, h, wk_int(1)));
+    return pool_done(&P, K(wk_mul_Scalar(t, wk_float(dx))));
+}
+
+static wk_tensor *trapezoid_dx_checked(wk_tensor *y, wk_scalar dx, int64_t dim) {
+    int64_t d;
+    if (wk__wrap_dim(dim, y->ndim, &d) < 0) return NULL;
+    if (y->sizes[d] == 0) {
+        int64_t sizes[WK_MAX_DIM];
+        int n = 0;
+        for (int i = 0; i < y->ndim; i++)
+            if (i != d) sizes[n++] = y->sizes[i];
+        return wk_zeros(wk_ints(sizes, n), y->dtype, false);
+    }
+    if (dx_check("trapezoid", y, dx) < 0) return NULL;
+    return trapezoid_dx(y, wk__scalar_to_double(dx), dim);
+}
+
+wk_tensor *wk_impl_trapezoid_x(wk_tensor *y, wk_tensor *x, int64_t dim) { return trapezoid_x("trapezoid", y, x, dim, false); }
+wk_tensor *wk_impl_trapezoid_dx(wk_tensor *y, wk_scalar dx, int64_t dim) { return trapezoid_dx_checked(y, dx, dim); }
+wk_tensor *wk_impl_trapz_x(wk_tensor *y, wk_tensor *x, int64_t dim) { return trapezoid_x("trapezoid", y, x, dim, false); }
+wk_tensor *wk_impl_trapz_dx(wk_tensor *y, double dx, int64_t dim) { return trapezoid_dx_checked(y, wk_float(dx), dim); }
+wk_tensor *wk_impl_cumulative_trapezoid_x(wk_tensor *y, wk_tensor *x, int64_t dim) {
+    return trapezoid_x("cumulative_trapezoid", y, x, dim, true);
+}
+/* (dx / 2 * (left + right)).cumsum(dim) */
+wk_tensor *wk_impl_cumulative_trapezoid_dx(wk_tensor *y, wk_scalar dx, int64_t dim) {
+    pool P = {0};
+    if (dx_check("cumulative_trapezoid", y, dx) < 0) return NULL;
+    int64_t d;
+    if (wk__wrap_dim(dim, y->ndim, &d) < 0) return NULL;
+    wk_tensor *l, *r, *s, *m;
+    TRY(l, slice_(y, d, 0, false));
+    TRY(r, slice_(y, d, 1, true));
+    TRY(s, wk_add(l, r, wk_int(1)));
+    TRY(m, wk_mul_Scalar(s, wk_float(wk__scalar_to_double(dx) / 2.)));
+    return pool_done(&P, K(wk_cumsum(m, d, WK_DTYPE_NONE)));
+}
+
+/* ---- cov / corrcoef (torch's Correlation.cpp, step by step) ---------------------------------------------------- */
+static bool scalar_true(wk_tensor *t) {
+    wk_scalar s;
+    return t && wk_item(t, &s) == 0 && wk__scalar_to_double(s) != 0;
+}
+
+wk_tensor *wk_impl_cov(wk_tensor *self, int64_t correction, wk_tensor *fweights, wk_tensor *aweights) {
+    pool P = {0};
+    if (self->ndim > 2)
+        return WK_FAIL(WK_RUNTIME_ERROR, "cov(): expected input to have two or fewer dimensions but got an input with %d "
+                                         "dimensions", self->ndim);
+    if (self->dtype == WK_BOOL) return WK_FAIL(WK_RUNTIME_ERROR, "cov(): bool dtype is not supported for input");
+    int64_t v2[2] = {1, -1};
+    wk_tensor *in;
+    TRY(in, self->ndim < 2 ? wk_view(self, wk_ints(v2, 2)) : wk_retain(self));
+    int64_t nobs = in->sizes[1];
+    wk_tensor *w = NULL;
+    bool prev = wk_set_grad_enabled(false); /* the checks' reductions record nothing */
+    if (fweights) {
+        w = fweights;
+        if (w->ndim > 1) {
+            wk_set_grad_enabled(prev);
+            wk__error(WK_RUNTIME_ERROR, "cov(): expected fweights to have one or fewer dimensions but got fweights with %d "
+                                        "dimensions", w->ndim);
+            return pool_done(&P, NULL);
+        }
+        if (!wk_dtype_is_integral(w->dtype, false)) {
+            wk_set_grad_enabled(prev);
+            wk__error(WK_RUNTIME_ERROR, "cov(): expected fweights to have integral dtype but got fweights with %s dtype",
+                      wk_dtype_scalar_name(w->dtype));
+            return pool_done(&P, NULL);
+        }
+        if (wk__numel(w) != nobs) {
+            wk_set_grad_enabled(prev);
+            wk__error(WK_RUNTIME_ERROR, "cov(): expected fweights to have the same numel as there are observations in the "
+                                        "input but got %lld != %lld", (long long)wk__numel(w), (long long)nobs);
+            return pool_done(&P, NULL);
+        }
+        wk_tensor *mn = nobs ? K(wk_min(w)) : NULL, *z = mn ? K(wk__wrap_scalar(wk_int(0))) : NULL;
+        if (nobs && (!z || !scalar_true(K(wk_ge(mn, z))))) {
+            wk_set_grad_enabled(prev);
+            if (z) wk__error(WK_RUNTIME_ERROR, "cov(): fweights cannot be negative");
+            return pool_done(&P, NULL);
+        }
+    }
+    if (aweights) {
+        wk_tensor *aw = aweights;
+        const char *bad = NULL;
+        if (aw->ndim > 1) bad = "dims";
+        else if (!wk_dtype_is_floating(aw->dtype)) bad = "dtype";
+        else if (wk__numel(aw) != nobs) bad = "numel";
+        if (bad) {
+            wk_set_grad_enabled(prev);
+            if (!strcmp(bad, "dims"))
+                wk__error(WK_RUNTIME_ERROR, "cov(): expected aweights to have one or fewer dimensions but got aweights with "
+                                            "%d dimensions", aw->ndim);
+            else if (!strcmp(bad, "dtype"))
+                wk__error(WK_RUNTIME_ERROR, "cov(): expected aweights to have floating point dtype but got aweights with %s "
+                                            "dtype", wk_dtype_scalar_name(aw->dtype));
+            else
+                wk__error(WK_RUNTIME_ERROR, "cov(): expected aweights to have the same numel as there are observations in "
+                                            "the input but got %lld != %lld", (long long)wk__numel(aw), (long long)nobs);
+            return pool_done(&P, NULL);
+        }
+        wk_tensor *mn = nobs ? K(wk_min(aw)) : NULL, *z = mn ? K(wk__wrap_scalar(wk_int(0))) : NULL;
+        if (nobs && (!z || !scalar_true(K(wk_ge(mn, z))))) {
+            wk_set_grad_enabled(prev);
+            if (z) wk__error(WK_RUNTIME_ERROR, "cov(): aweights cannot be negative");
+            return pool_done(&P, NULL);
+        }
+    }
+    wk_set_grad_enabled(prev);
+    if (aweights) {
+        if (w) TRY(w, wk_mul(w, aweights));
+        else w = aweights;
+    }
+    wk_tensor *w_sum;
+    TRY(w_sum, w ? wk_sum(w, WK_DTYPE_NONE) : wk_scalar_tensor(wk_int(nobs), WK_INT64, false));
+    if (w) {
+        prev = wk_set_grad_enabled(false);
+        wk_tensor *z = K(wk__wrap_scalar(wk_int(0)));
+        bool ok = z && scalar_true(K(wk_ne(w_sum, z)));
+        wk_set_grad_enabled(prev);
+        if (!ok) {
+            if (z && !wk__error_set()) wk__error(WK_RUNTIME_ERROR, "cov(): weights sum to zero, can't be normalized");
+            return pool_done(&P, NULL);
+        }
+    }
+    wk_tensor *iw, *sm, *avg;
+    int64_t one = 1;
+    TRY(iw, w ? wk_mul(in, w) : wk_retain(in));
+    TRY(sm, wk_sum_dim(iw, wk_ints(&one, 1), false, WK_DTYPE_NONE));
+    TRY(avg, wk_div(sm, w_sum, NULL));
+    wk_tensor *nf = NULL;
+    if (!w) TRY(nf, wk_scalar_tensor(wk_int(nobs - correction), WK_INT64, false));
+    else if (correction == 0) nf = w_sum;
+    else if (!aweights) TRY(nf, wk_sub(w_sum, K(wk__wrap_scalar(wk_int(correction))), wk_int(1)));
+    else if (!fweights && nobs == 1 && correction == 1) TRY(nf, wk_scalar_tensor(wk_int(0), WK_INT64, false));
+    else {
+        wk_tensor *wa, *was, *cw, *q;
+        TRY(wa, wk_mul(w, aweights));
+        TRY(was, wk_sum(wa, WK_DTYPE_NONE));
+        TRY(cw, wk_mul_Scalar(was, wk_int(correction)));
+        TRY(q, wk_div(cw, w_sum, NULL));
+        TRY(nf, wk_sub(w_sum, q, wk_int(1)));
+    }
+    {
+        prev = wk_set_grad_enabled(false);
+        wk_tensor *z = K(wk__wrap_scalar(wk_int(0)));
+        bool le = z && scalar_true(K(wk_le(nf, z)));
+        wk_set_grad_enabled(prev);
+        if (le) {
+            wk__warn("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of observations.");
+            wk_tensor *zr = wk_zero_(nf); /* with correction 0, nf is w_sum itself (torch zeroes it too) */
+            if (!zr) return pool_done(&P, NULL);
+            wk_release(zr);
+        }
+    }
+    wk_tensor *cen;
+    if (nobs == 1 && (fweights != NULL) != (aweights != NULL)) {
+        wk_tensor *zr = wk_zero_(in); /* torch zeroes the input (a view of self) in this corner case */
+        if (!zr) return pool_done(&P, NULL);
+        wk_release(zr);
+        TRY(cen, wk_dtype_is_integral(in->dtype, true) ? wk_to_dtype(in, WK_FLOAT32, false, false) : wk_retain(in));
+    } else {
+        wk_tensor *au;
+        TRY(au, wk_unsqueeze(avg, 1));
+        TRY(cen, wk_sub(in, au, wk_int(1)));
+    }
+    wk_tensor *cw, *ct, *c, *q;
+    TRY(cw, w ? wk_mul(cen, w) : wk_retain(cen));
+    TRY(ct, wk_t(cw));
+    TRY(c, wk_mm(cen, ct));
+    TRY(q, wk_true_divide(c, nf));
+    return pool_done(&P, K(wk_squeeze(q)));
+}
+
+wk_tensor *wk_impl_corrcoef(wk_tensor *self) {
+    pool P = {0};
+    if (self->ndim > 2)
+        return WK_FAIL(WK_RUNTIME_ERROR, "corrcoef(): expected input to have two or fewer dimensions but got an input with "
+                                         "%d dimensions", self->ndim);
+    wk_tensor *c;
+    TRY(c, wk_cov(self, 1, NULL, NULL));
+    if (c->ndim == 0) return pool_done(&P, K(wk_div(c, c, NULL)));
+    int64_t col[2] = {-1, 1}, row[2] = {1, -1};
+    wk_tensor *d, *sd, *v1, *c1, *v2, *c2;
+    TRY(d, wk_diagonal(c, 0, 0, 1));
+    TRY(sd, wk_sqrt(d));
+    TRY(v1, wk_view(sd, wk_ints(col, 2)));
+    TRY(c1, wk_div(c, v1, NULL));
+    TRY(v2, wk_view(sd, wk_ints(row, 2)));
+    TRY(c2, wk_div(c1, v2, NULL));
+    return pool_done(&P, K(wk_clamp(c2, wk_int(-1), wk_int(1))));
+}
+
+/* ---- cartesian_prod / combinations (torch's Itertools.cpp) -------------------------------------------------------- */
+static int check_1d(const wk_tensor *t) {
+    if (t->ndim != 1) {
+        wk_strbuf b = {0};
+        wk_sb_ints(&b, t->sizes, t->ndim);
+        wk__error(WK_RUNTIME_ERROR, "Expect a 1D vector, but got shape %s", b.s ? b.s : "[]");
+        wk_sb_free(&b);
+        return -1;
+    }
+    return 0;
+}
+
+wk_tensor *wk_impl_cartesian_prod(wk_tensorlist tensors) {
+    for (int64_t i = 0; i < tensors.len; i++)
+        if (check_1d(tensors.data[i]) < 0) return NULL;
+    if (tensors.len == 1) return wk_retain(tensors.data[0]);
+    wk_tensorvec g = wk_meshgrid(tensors, "ij");
+    if (!g.data) return NULL;
+    wk_tensor *r = NULL;
+    bool ok = true;
+    for (int64_t i = 0; i < g.len && ok; i++) {
+        wk_tensor *f = wk_flatten(g.data[i], 0, -1);
+        ok = f != NULL;
+        wk_release(g.data[i]);
+        g.data[i] = f;
+    }
+    if (ok) r = wk_stack((wk_tensorlist){g.data, g.len}, 1);
+    wk_tensorvec_free(g);
+    return r;
+}
+
+wk_tensor *wk_impl_combinations(wk_tensor *self, int64_t r, bool with_replacement) {
+    if (check_1d(self) < 0) return NULL;
+    if (r < 0) return WK_FAIL(WK_RUNTIME_ERROR, "Expect a non-negative number, but got %lld", (long long)r);
+    int64_t zero = 0;
+    if (r == 0) return wk__empty(1, &zero, self->dtype);
+    if (r > WK_MAX_DIM) return WK_FAIL(WK_RUNTIME_ERROR, "wick supports tensors of at most %d dimensions", WK_MAX_DIM);
+    int64_t n = self->sizes[0];
+    wk_tensor *selves[WK_MAX_DIM];
+    for (int64_t i = 0; i < r; i++) selves[i] = self;
+    wk_tensorvec g = wk_meshgrid((wk_tensorlist){selves, r}, "ij");
+    if (!g.data) return NULL;
+    /* the mask i < j < k ... (<= with replacement) over the r-dim grid, built directly */
+    int64_t sizes[WK_MAX_DIM], idx[WK_MAX_DIM] = {0};
+    for (int64_t i = 0; i < r; i++) sizes[i] = n;
+    wk_tensor *mask = wk__empty((int)r, sizes, WK_BOOL), *res = NULL;
+    if (mask) {
+        uint8_t *m = (uint8_t *)wk__data(mask); /* [n]*r, row-major */
+        int64_t total = wk__numel(mask);
+        for (int64_t k = 0; k < total; k++) {
+            bool ok = true;
+            for (int64_t i = 0; i + 1 < r; i++) ok &= with_replacement ? idx[i] <= idx[i + 1] : idx[i] < idx[i + 1];
+            m[k] = ok;
+            for (int64_t i = r - 1; i >= 0 && ++idx[i] == n; i--) idx[i] = 0;
+        }
+        bool ok = true;
+        for (int64_t i = 0; i < g.len && ok; i++) {
+            wk_tensor *s = wk_masked_select(g.data[i], mask);
+            ok = s != NULL;
+            wk_release(g.data[i]);
+            g.data[i] = s;
+        }
+        if (ok) res = wk_stack((wk_tensorlist){g.data, g.len}, 1);
+    }
+    wk_release(mask);
+    wk_tensorvec_free(g);
+    return res;
+}
+
+/* ---- block_diag: each input (0-d as [1, 1], 1-d as [1, n]) on the diagonal of a zero matrix of the promoted dtype */
+static void block_shape(const wk_tensor *t, int64_t *rows, int64_t *cols) {
+    *rows = t->ndim == 2 ? t->sizes[0] : 1;
+    *cols = t->ndim == 2 ? t->sizes[1] : t->ndim == 1 ? t->sizes[0] : 1;
+}
+
+wk_tensor *wk_impl_block_diag(wk_tensorlist tensors) {
+    wk_promo p;
+    wk__promo_init(&p);
+    int64_t R = 0, Cn = 0;
+    for (int64_t i = 0; i < tensors.len; i++) {
+        const wk_tensor *t = tensors.data[i];
+        if (t->ndim > 2)
+            return WK_FAIL(WK_RUNTIME_ERROR, "torch.block_diag: Input tensors must have 2 or fewer dimensions. Input %lld has "
+                                             "%d dimensions", (long long)i, t->ndim);
+        wk__promo_tensor(&p, t);
+        int64_t r, c;
+        block_shape(t, &r, &c);
+        R += r;
+        Cn += c;
+    }
+    wk_dtype dt = tensors.len ? wk__promo_result(&p) : wk_get_default_dtype();
+    if (!tensors.len) R = 1; /* torch: an empty list gives a [1, 0] tensor */
+    int64_t sizes[2] = {R, Cn};
+    wk_tensor *out = wk__zeros(2, sizes, dt);
+    if (!out) return NULL;
+    int64_t r0 = 0, c0 = 0;
+    for (int64_t i = 0; i < tensors.len; i++) {
+        int64_t r, c;
+        block_shape(tensors.data[i], &r, &c);
+        int64_t st[2] = {out->strides[0], out->strides[1]}, bs[2] = {r, c};
+        wk_tensor *blk = wk__alias(out, 2, bs, st, r0 * out->strides[0] + c0);
+        wk_tensor *src = blk ? wk__alias(tensors.data[i], 2, bs,
+                                         (int64_t[2]){tensors.data[i]->ndim == 2 ? tensors.data[i]->strides[0] : 0,
+                                                      tensors.data[i]->ndim >= 1 ? tensors.data[i]->strides[tensors.data[i]->ndim - 1] : 0},
+                                         tensors.data[i]->offset) : NULL;
+        int rc = src ? wk__copy_(blk, src) : -1;
+        wk_release(blk);
+        wk_release(src);
+        if (rc < 0) {
+            wk_release(out);
+            return NULL;
+        }
+        r0 += r;
+        c0 += c;
+    }
+    return out;
+}
+
+wk_tensorvec wk_impl_block_diag_backward(wk_tensor *grad, wk_intlist sizes) {
+    const int64_t row = WK_MAX_DIM + 1;
+    int64_t n = sizes.len / row;
+    wk_tensorvec v = {wk__calloc((size_t)(n ? n : 1), sizeof(wk_tensor *)), n};
+    if (!v.data) return (wk_tensorvec){NULL, 0};
+    int64_t r0 = 0, c0 = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t *s = sizes.data + i * row; /* s[0] = ndim, s[1..] = sizes */
+        int64_t r = s[0] == 2 ? s[1] : 1, c = s[0] == 2 ? s[2] : s[0] == 1 ? s[1] : 1;
+        wk_tensor *a = wk_narrow(grad, 0, r0, r), *b = a ? wk_narrow(a, 1, c0, c) : NULL;
+        wk_release(a);
+        v.data[i] = b ? wk_reshape(b, wk_ints(s + 1, s[0])) : NULL;
+        wk_release(b);
+        if (!v.data[i]) {
+            wk_tensorvec_free(v);
+            return (wk_tensorvec){NULL, 0};
+        }
+        r0 += r;
+        c0 += c;
+    }
+    return v;
+}
+
+/* ---- quantile / nanquantile (torch's quantile_compute: sort, ranks, gather, lerp_, then in-place reshaping, so the
+ * history is torch's: SqueezeBackward4 over LerpBackward1 over GatherBackward0 over SortBackward0) -------------- */
+enum { Q_LINEAR, Q_LOWER, Q_HIGHER, Q_MIDPOINT, Q_NEAREST };
+
+static wk_tensor *quantile_impl(wk_tensor *self, wk_tensor *q, wk_optint dim, bool keepdim, const char *interpolation,
+                                bool ignore_nan) {
+    static const char *modes[] = {"linear", "lower", "higher", "midpoint", "nearest"};
+    int mode = -1;
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(interpolation, modes[i])) mode = i;
+    if (mode < 0)
+        return WK_FAIL(WK_RUNTIME_ERROR, "quantile() interpolation must be one of linear, lower, higher, midpoint or "
+                                         "nearest, but got %s", interpolation);
+    if (wk__numel(self) == 0) return WK_FAIL(WK_RUNTIME_ERROR, "quantile() input tensor must be non-empty");
+    if (q->ndim > 1) return WK_FAIL(WK_RUNTIME_ERROR, "quantile() q must be a scalar or 1D tensor");
+    if (self->dtype != WK_FLOAT32 && self->dtype != WK_FLOAT64)
+        return WK_FAIL(WK_RUNTIME_ERROR, "quantile() input tensor must be either float or double dtype");
+    if (self->dtype != q->dtype)
+        return WK_FAIL(WK_RUNTIME_ERROR, "quantile() q tensor must be same dtype as the input tensor");
+    int64_t wd;
+    if (wk__wrap_dim(dim.has ? dim.v : 0, self->ndim, &wd) < 0) return NULL;
+    /* out_shape: [q.numel()] (also for a 0-d q, as the computation treats it) + the reduced shape */
+    int64_t out_shape[WK_MAX_DIM + 1];
+    int on = 0;
+    out_shape[on++] = wk__numel(q);
+    if (dim.has && self->ndim > 0) {
+        for (int i = 0; i < self->ndim; i++) {
+            if (i == wd && !keepdim) continue;
+            out_shape[on++] = i == wd ? 1 : self->sizes[i];
+        }
+    } else if (keepdim)
+        for (int i = 0; i < self->ndim; i++) out_shape[on++] = 1;
+    pool P = {0};
+    {
+        bool prev = wk_set_grad_enabled(false);
+        wk_tensor *ge = K(wk_ge_Scalar(q, wk_int(0))), *le = ge ? K(wk_le_Scalar(q, wk_int(1))) : NULL;
+        wk_tensor *both = le ? K(wk_logical_and(ge, le)) : NULL, *all = both ? K(wk_all(both)) : NULL;
+        bool ok = all && scalar_true(all);
+        wk_set_grad_enabled(prev);
+        if (!ok) {
+            if (all) wk__error(WK_RUNTIME_ERROR, "quantile() q values must be in the range [0, 1]");
+            return pool_done(&P, NULL);
+        }
+    }
+    wk_tensor *src, *sorted, *outs[2] = {0};
+    if (!dim.has) TRY(src, wk_flatten(self, 0, -1));
+    else {
+        wk_tensor *u;
+        TRY(u, wk_unsqueeze(self, -1));
+        TRY(src, wk_transpose(u, wd, -1));
+    }
+    if (wk_sort(src, -1, false, outs) < 0) return pool_done(&P, NULL);
+    K(outs[1]);
+    TRY(sorted, outs[0]);
+    int64_t in_shape[WK_MAX_DIM + 1];
+    for (int i = 0; i + 1 < on; i++) in_shape[i] = out_shape[i + 1];
+    in_shape[on - 1] = sorted->sizes[sorted->ndim - 1];
+    TRY(sorted, wk_view(sorted, wk_ints(in_shape, on)));
+    int64_t len = sorted->sizes[sorted->ndim - 1];
+    if (len > (1 << 24)) return pool_done(&P, WK_FAIL(WK_RUNTIME_ERROR, "quantile() input tensor is too large"));
+    wk_tensor *ranks, *nan;
+    TRY(nan, wk_isnan(sorted));
+    if (ignore_nan) {
+        wk_tensor *nn, *cnt, *cm1, *neg, *r;
+        TRY(nn, wk_logical_not(nan));
+        int64_t m1 = -1;
+        TRY(cnt, wk_sum_dim(nn, wk_ints(&m1, 1), true, WK_DTYPE_NONE));
+        TRY(cm1, wk_sub(cnt, K(wk__wrap_scalar(wk_int(1))), wk_int(1)));
+        TRY(ranks, wk_mul(q, cm1));
+        TRY(neg, wk_lt_Scalar(ranks, wk_int(0)));
+        TRY(r, wk_masked_fill_Scalar_(ranks, neg, wk_int(0)));
+    } else {
+        wk_tensor *ql, *an;
+        TRY(ql, wk_mul_Scalar(q, wk_int(len - 1)));
+        TRY(an, wk_any_dim(nan, -1, true));
+        wk_tensor *pair[2] = {ql, an};
+        wk_tensorvec tl = wk_broadcast_tensors((wk_tensorlist){pair, 2});
+        if (!tl.data) return pool_done(&P, NULL);
+        K(wk_retain(tl.data[0]));
+        K(wk_retain(tl.data[1]));
+        ranks = wk_masked_fill_Scalar(tl.data[0], tl.data[1], wk_int(len - 1));
+        wk_tensorvec_free(tl);
+        TRY(ranks, ranks);
+    }
+    wk_tensor *adj = NULL;
+    if (mode == Q_LOWER) adj = wk_floor_(ranks);
+    else if (mode == Q_HIGHER) adj = wk_ceil_(ranks);
+    else if (mode == Q_NEAREST) adj = wk_round_(ranks);
+    if (mode == Q_LOWER || mode == Q_HIGHER || mode == Q_NEAREST) TRY(adj, adj);
+    wk_tensor *rb, *vb;
+    TRY(rb, wk_to_dtype(ranks, WK_INT64, false, false));
+    TRY(vb, wk_gather(sorted, -1, rb, false));
+    if (mode == Q_LINEAR || mode == Q_MIDPOINT) {
+        wk_tensor *w, *ra, *ra64, *va, *l;
+        if (mode == Q_MIDPOINT) TRY(w, wk_full_like(ranks, wk_float(0.5), WK_DTYPE_NONE, false));
+        else TRY(w, wk_sub(ranks, rb, wk_int(1)));
+        TRY(ra, wk_ceil_(ranks));
+        TRY(ra64, wk_to_dtype(ra, WK_INT64, false, false));
+        TRY(va, wk_gather(sorted, -1, ra64, false));
+        TRY(l, wk_lerp_Tensor_(vb, va, w));
+    }
+    wk_tensor *t1;
+    if (q->ndim == 0) TRY(t1, wk_squeeze__dim(vb, -1));
+    else {
+        wk_tensor *t2, *t3;
+        TRY(t2, wk_unsqueeze_(vb, 0));
+        TRY(t3, wk_transpose_(vb, 0, -1));
+        TRY(t1, wk_squeeze__dim(vb, -1));
+    }
+    return pool_done(&P, vb);
+}
+
+static wk_tensor *quantile_scalar(wk_tensor *self, double q, wk_optint dim, bool keepdim, const char *interpolation,
+                                  bool ignore_nan) {
+    if (!(q >= 0 && q <= 1)) return WK_FAIL(WK_RUNTIME_ERROR, "quantile() q must be in the range [0, 1] but got %g", q);
+    wk_tensor *qt = wk_scalar_tensor(wk_float(q), self->dtype, false);
+    if (!qt) return NULL;
+    wk_tensor *r = quantile_impl(self, qt, dim, keepdim, interpolation, ignore_nan);
+    wk_release(qt);
+    return r;
+}
+
+wk_tensor *wk_impl_quantile(wk_tensor *self, wk_tensor *q, wk_optint dim, bool keepdim, const char *interpolation) {
+    return quantile_impl(self, q, dim, keepdim, interpolation, false);
+}
+wk_tensor *wk_impl_quantile_scalar(wk_tensor *self, double q, wk_optint dim, bool keepdim, const char *interpolation) {
+    return quantile_scalar(self, q, dim, keepdim, interpolation, false);
+}
+wk_tensor *wk_impl_nanquantile(wk_tensor *self, wk_tensor *q, wk_optint dim, bool keepdim, const char *interpolation) {
+    return quantile_impl(self, q, dim, keepdim, interpolation, true);
+}
+wk_tensor *wk_impl_nanquantile_scalar(wk_tensor *self, double q, wk_optint dim, bool keepdim, const char *interpolation) {
+    return quantile_scalar(self, q, dim, keepdim, interpolation, true);
+}

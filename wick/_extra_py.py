@@ -131,3 +131,18 @@ for _name, _fields in [('frexp', ('mantissa', 'exponent'))]:
 
 # ---- torch.linalg names of this area
 _wick.linalg.cross = _C._linalg_cross
+
+
+# ---- torch/functional.py wrappers taking *tensors
+def block_diag(*tensors):
+    """torch.block_diag(*tensors): the tensors (0-, 1- or 2-D) on the diagonal of a zero matrix."""
+    return _C._block_diag(tensors)
+
+
+def cartesian_prod(*tensors):
+    """torch.cartesian_prod(*tensors): the cartesian product of 1-D tensors, one row per combination."""
+    return _C._cartesian_prod(tensors)
+
+
+for _f in (block_diag, cartesian_prod):
+    setattr(_wick, _f.__name__, _f)

@@ -546,3 +546,126 @@ cases("isin_dtype", lambda T, dtype: T.isin(_t(T, [0, 1, 2, 3], dtype), _t(T, [3
       kind=lambda dtype: "error" if dtype == D.bool else "value", dtype=ALL)
 case("isin_int_float_precision", lambda T: T.isin(T.tensor([2 ** 53 + 1]), T.tensor([2 ** 53])))
 error_case("isin_bool", lambda T: T.isin(T.tensor([True]), T.tensor([True])))
+
+# ------------------------------------------------------------------------------------- trapezoid / trapz / cumulative
+Y34 = [[1.5, -2.0, 0.25, 4.0], [3.0, 0.5, -1.25, 0.0], [2.0, 2.0, -3.0, 1.0]]
+X4 = [0.0, 0.5, 2.0, 2.25]
+case("trapezoid", lambda T: [T.trapezoid(T.tensor(Y34)), T.trapezoid(T.tensor(Y34), dim=0), T.trapezoid(T.tensor(Y34), dx=0.5),
+                             T.trapezoid(T.tensor(Y34), T.tensor(X4)), T.trapezoid(T.tensor(Y34), T.tensor([1.0, 3.0, 4.5]), dim=0),
+                             T.trapezoid(T.tensor(Y34), T.tensor([X4, X4[::-1], [1.0, 2, 3, 4]])),
+                             T.trapezoid(T.tensor([1, 2, 4])), T.trapezoid(T.tensor([1, 2, 4]), dx=2),
+                             T.trapezoid(T.zeros(2, 0)), T.trapezoid(T.zeros(0, 3), dim=0), T.trapezoid(T.tensor([2.5])),
+                             T.trapezoid(nc_t(T, Y34)), T.trapezoid(T.tensor(Y34), T.tensor([[0.0, 1.0, 3.0, 3.5]]))])
+case("trapz", lambda T: [T.trapz(T.tensor(Y34)), T.trapz(T.tensor(Y34), dx=2.0), T.trapz(T.tensor(Y34), T.tensor(X4)),
+                         T.trapz(T.tensor(Y34), dim=0)])
+case("cumulative_trapezoid", lambda T: [T.cumulative_trapezoid(T.tensor(Y34)), T.cumulative_trapezoid(T.tensor(Y34), dx=0.5, dim=0),
+                                        T.cumulative_trapezoid(T.tensor(Y34), T.tensor(X4)),
+                                        T.cumulative_trapezoid(T.tensor([1, 2, 4])), T.cumulative_trapezoid(T.zeros(2, 0)),
+                                        T.cumulative_trapezoid(T.tensor([2.5]))])
+grad_case("trapezoid_grad", lambda T, y: T.trapezoid(y), Y34)
+grad_case("trapezoid_grad_x", lambda T, y, x: T.trapezoid(y, x), Y34, X4)
+grad_case("trapezoid_grad_dx", lambda T, y: T.trapezoid(y, dx=0.5, dim=0), Y34)
+grad_case("cumulative_trapezoid_grad", lambda T, y, x: T.cumulative_trapezoid(y, x), Y34, X4)
+grad_case("cumulative_trapezoid_grad_dx", lambda T, y: T.cumulative_trapezoid(y, dx=2.0), Y34)
+case("trapezoid_state", lambda T: [state(T.trapezoid(T.tensor(Y34, requires_grad=True))),
+                                   state(T.trapezoid(T.tensor(Y34, requires_grad=True), T.tensor(X4))),
+                                   state(T.cumulative_trapezoid(T.tensor(Y34, requires_grad=True))),
+                                   state(T.cumulative_trapezoid(T.tensor(Y34, requires_grad=True), T.tensor(X4)))])
+error_case("trapezoid_bool", lambda T: T.trapezoid(T.tensor([True, False])))
+error_case("trapezoid_bool_x", lambda T: T.trapezoid(T.tensor([1.0, 2.0]), T.tensor([True, False])))
+error_case("trapezoid_dx_bool", lambda T: T.trapezoid(T.tensor([1.0, 2.0]), dx=True))
+error_case("trapezoid_x_len", lambda T: T.trapezoid(T.tensor(Y34), T.tensor([1.0, 2.0])))
+error_case("trapezoid_dim", lambda T: T.trapezoid(T.tensor(Y34), dim=2))
+error_case("cumulative_trapezoid_bool", lambda T: T.cumulative_trapezoid(T.tensor([True, False])))
+error_case("cumulative_trapezoid_x_len", lambda T: T.cumulative_trapezoid(T.tensor(Y34), T.tensor([1.0, 2.0])))
+
+# ---------------------------------------------------------------------------------------------------- cov / corrcoef
+case("cov", lambda T: [T.cov(T.tensor(Y34)), T.tensor(Y34).cov(correction=0), T.cov(T.tensor(Y34), correction=2),
+                       T.cov(T.tensor(Y34), fweights=T.tensor([1, 2, 1, 3])),
+                       T.cov(T.tensor(Y34), aweights=T.tensor([0.5, 2.0, 1.0, 0.25])),
+                       T.cov(T.tensor(Y34), fweights=T.tensor([1, 2, 1, 3]), aweights=T.tensor([0.5, 2.0, 1.0, 0.25]), correction=2),
+                       T.cov(T.tensor(Y34), fweights=T.tensor([1, 2, 1, 3]), correction=0),
+                       T.cov(T.tensor([1, 2, 4])), T.cov(T.tensor([1.5, -2.0, 0.25])), T.cov(T.tensor(2.5)),
+                       T.cov(T.tensor(Y34, dtype=T.float64)), T.cov(T.tensor([[1, 2, 4], [3, 0, 1]])), T.cov(nc_t(T, Y34))])
+case("cov_dof", lambda T: [T.cov(T.tensor([[1.0, 2.0]]), correction=3), T.cov(T.tensor([[1.0, 2.0]]), correction=2)], warns=True)
+case("corrcoef", lambda T: [T.corrcoef(T.tensor(Y34)), T.tensor(Y34).corrcoef(), T.corrcoef(T.tensor([1.0, 2, 4])),
+                            T.corrcoef(T.tensor([[1, 2, 4], [3, 0, 1]])), T.corrcoef(T.tensor([[1.0, 1.0], [2.0, 3.0]]))])
+grad_case("cov_grad", lambda T, x: T.cov(x), Y34)
+grad_case("cov_grad_weights", lambda T, x, a: T.cov(x, fweights=T.tensor([1, 2, 1, 3]), aweights=a), Y34, [0.5, 2.0, 1.0, 0.25])
+grad_case("corrcoef_grad", lambda T, x: T.corrcoef(x), Y34)
+grad_case("cov_grad2", lambda T, x: T.cov(x), Y34, order=2)
+error_case("cov_3d", lambda T: T.cov(T.zeros(2, 2, 2)))
+error_case("cov_bool", lambda T: T.cov(T.tensor([True, False])))
+error_case("cov_fweights_dims", lambda T: T.cov(T.tensor(Y34), fweights=T.ones(2, 2, dtype=T.int64)))
+error_case("cov_fweights_float", lambda T: T.cov(T.tensor(Y34), fweights=T.ones(4)))
+error_case("cov_fweights_numel", lambda T: T.cov(T.tensor(Y34), fweights=T.ones(3, dtype=T.int64)))
+error_case("cov_fweights_negative", lambda T: T.cov(T.tensor(Y34), fweights=T.tensor([1, -2, 1, 3])))
+error_case("cov_aweights_int", lambda T: T.cov(T.tensor(Y34), aweights=T.ones(4, dtype=T.int64)))
+error_case("cov_aweights_negative", lambda T: T.cov(T.tensor(Y34), aweights=T.tensor([1.0, -2.0, 1.0, 3.0])))
+error_case("cov_aweights_numel", lambda T: T.cov(T.tensor(Y34), aweights=T.ones(5)))
+error_case("cov_weights_zero", lambda T: T.cov(T.tensor(Y34), fweights=T.zeros(4, dtype=T.int64)))
+error_case("corrcoef_3d", lambda T: T.corrcoef(T.zeros(2, 2, 2)))
+
+# ---------------------------------------------------------------------------------- block_diag / cartesian_prod / combinations
+case("block_diag", lambda T: [T.block_diag(T.tensor(A23), T.tensor(B23)),
+                              T.block_diag(T.tensor(1.0), T.tensor([2.0, 3.0]), T.tensor([[4.0], [5.0]])),
+                              T.block_diag(T.tensor([1, 2]), T.tensor([[2.5]])), T.block_diag(),
+                              T.block_diag(T.zeros(0, 2), T.ones(1, 0)), T.block_diag(T.tensor([[True]]), T.tensor([[1]])),
+                              T.block_diag(nc_t(T, A23)), T.block_diag(T.tensor([[1, 2]], dtype=T.uint8), T.tensor([3], dtype=T.int8))])
+grad_case("block_diag_grad", lambda T, a, b, c: T.block_diag(a, b, c), A23, [1.5, -0.5], 2.5)
+grad_case("block_diag_grad_nc", lambda T, a, b: T.block_diag(a, b), inp(A23, view=vT), [[0.5]])
+case("block_diag_state", lambda T: state(T.block_diag(T.tensor(A23, requires_grad=True), T.tensor([1.0]))))
+error_case("block_diag_3d", lambda T: T.block_diag(T.zeros(2, 2, 2)))
+error_case("block_diag_3d_second", lambda T: T.block_diag(T.zeros(2), T.zeros(1, 1, 1)))
+case("cartesian_prod", lambda T: [T.cartesian_prod(T.tensor([1, 2, 3]), T.tensor([4, 5])),
+                                  T.cartesian_prod(T.tensor([1.5, 2.0]), T.tensor([4.0, 5]), T.tensor([0.5, 1.0, 3.0])),
+                                  T.cartesian_prod(T.tensor([1, 2, 3])), T.cartesian_prod(T.tensor([]), T.tensor([1.0]))])
+case("cartesian_prod_single_is_input", lambda T: (lambda a: T.cartesian_prod(a) is a)(T.tensor([1.0, 2.0])))
+grad_case("cartesian_prod_grad", lambda T, a, b: T.cartesian_prod(a, b), [1.5, -2.0, 0.25], [0.5, 3.0])
+case("cartesian_prod_state", lambda T: state(T.cartesian_prod(T.tensor(V3, requires_grad=True), T.tensor(W3))))
+error_case("cartesian_prod_dtypes", lambda T: T.cartesian_prod(T.tensor([1.5, 2.0]), T.tensor([4, 5])))
+error_case("cartesian_prod_2d", lambda T: T.cartesian_prod(T.tensor([1, 2]), T.zeros(2, 2)))
+case("combinations", lambda T: [T.combinations(T.tensor([1, 2, 3, 4])), T.combinations(T.tensor([1, 2, 3]), 0),
+                                T.combinations(T.tensor([1, 2, 3]), 4), T.combinations(T.tensor([1, 2, 3]), 1),
+                                T.combinations(T.tensor([1.5, 2.0, 3.0]), 3, True), T.combinations(T.tensor([1, 2, 3]), with_replacement=True),
+                                T.combinations(T.tensor([1, 2, 3, 4]), r=3), T.combinations(T.tensor([]), 2)])
+grad_case("combinations_grad", lambda T, a: T.combinations(a, 2, True), [1.5, -2.0, 0.25])
+case("combinations_state", lambda T: state(T.combinations(T.tensor(V3, requires_grad=True), 3, True)))
+error_case("combinations_2d", lambda T: T.combinations(T.zeros(2, 2)))
+error_case("combinations_neg", lambda T: T.combinations(T.tensor([1, 2]), -1))
+
+# ------------------------------------------------------------------------------------------- quantile / nanquantile
+Q34 = [[1.5, -2.0, 0.25, 4.0], [3.0, 0.5, -1.25, 0.0], [2.0, 2.0, -3.0, 1.0]]
+QNAN = [[1.0, float("nan"), 3.0, 0.5], [float("nan")] * 4, [2.0, -1.0, 0.0, 7.0]]
+INTERP = ["linear", "lower", "higher", "midpoint", "nearest"]
+cases("quantile", lambda T, interpolation, how: [
+    getattr(T, how)(T.tensor(Q34), 0.3, interpolation=interpolation),
+    getattr(T, how)(T.tensor(Q34), T.tensor([0.3, 0.5, 1.0, 0.0]), dim=0, interpolation=interpolation),
+    getattr(T, how)(T.tensor(Q34), 0.75, dim=1, keepdim=True, interpolation=interpolation),
+    getattr(T, how)(T.tensor(Q34), T.tensor([0.125, 0.9]), dim=-1, keepdim=True, interpolation=interpolation),
+    getattr(T, how)(T.tensor(QNAN), 0.4, dim=1, interpolation=interpolation),
+    getattr(T, how)(T.tensor(QNAN), T.tensor([0.4, 0.6]), interpolation=interpolation),
+    getattr(T, how)(T.tensor(Q34, dtype=T.float64), 0.5, keepdim=True, interpolation=interpolation)],
+      interpolation=INTERP, how=["quantile", "nanquantile"])
+case("quantile_forms", lambda T: [T.tensor(Q34).quantile(0.5), T.tensor(Q34).nanquantile(T.tensor(0.5), dim=0),
+                                  T.quantile(T.tensor(2.5), 0.5, dim=0), T.quantile(T.tensor(2.5), 0.5),
+                                  T.quantile(T.tensor(Q34), 0.5, dim=0, out=T.empty(0)), T.quantile(nc_t(T, Q34), 0.25, dim=0),
+                                  T.quantile(T.tensor([1.0, float("nan"), 3.0]), 0.5), T.quantile(T.tensor([1.0, 2.0]), 1),
+                                  T.quantile(T.tensor(Q34), q=0.5, dim=1)])
+cases("quantile_grad", lambda T, x, interpolation: T.quantile(x, T.tensor([0.3, 0.8]), dim=1, interpolation=interpolation),
+      Q34, kind="grad", interpolation=INTERP)
+grad_case("quantile_grad_scalar", lambda T, x: T.quantile(x, 0.4), Q34)
+grad_case("nanquantile_grad", lambda T, x: T.nanquantile(x, 0.4, dim=1, keepdim=True), QNAN)
+case("quantile_state", lambda T: [state(T.quantile(T.tensor(Q34, requires_grad=True), 0.3)),
+                                  state(T.quantile(T.tensor(Q34, requires_grad=True), T.tensor([0.3, 0.5]), dim=0)),
+                                  state(T.quantile(T.tensor(Q34, requires_grad=True), 0.3, interpolation="lower"))])
+error_case("quantile_q_range", lambda T: T.quantile(T.tensor(Q34), 1.5))
+error_case("quantile_q_range_neg", lambda T: T.nanquantile(T.tensor(Q34), -0.25))
+error_case("quantile_q_tensor_range", lambda T: T.quantile(T.tensor(Q34), T.tensor([0.5, 2.0])))
+error_case("quantile_interp", lambda T: T.quantile(T.tensor(Q34), 0.5, interpolation="foo"))
+error_case("quantile_int", lambda T: T.quantile(T.tensor([1, 2]), 0.5))
+error_case("quantile_half", lambda T: T.quantile(T.tensor([1.0, 2.0], dtype=T.float16), 0.5))
+error_case("quantile_q_dtype", lambda T: T.quantile(T.tensor(Q34), T.tensor([0.5], dtype=T.float64)))
+error_case("quantile_empty", lambda T: T.quantile(T.tensor([]), 0.5))
+error_case("quantile_q_2d", lambda T: T.quantile(T.tensor(Q34), T.tensor([[0.5]])))
+error_case("quantile_dim", lambda T: T.quantile(T.tensor(Q34), 0.5, dim=2))
