@@ -67,6 +67,13 @@ class _Pickler(pickle._Pickler):
         return None
 
     def save_global(self, obj, name=None):
+        if isinstance(obj, type) and obj.__module__.split('.')[0] == 'torch':
+            # wick's nn classes carry torch's module names (torch.nn.modules.container, ...) so that real torch
+            # finds its own classes; pickle's identity check would import real torch and fail
+            g = _Global(obj.__module__, obj.__qualname__)
+            self.write(pickle.GLOBAL + bytes(g.module, 'utf-8') + b'\n' + bytes(g.name, 'utf-8') + b'\n')
+            self.memoize(obj)
+            return
         if isinstance(obj, _Global):
             self.write(pickle.GLOBAL + bytes(obj.module, 'utf-8') + b'\n' + bytes(obj.name, 'utf-8') + b'\n')
             self.memoize(obj)

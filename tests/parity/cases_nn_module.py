@@ -176,3 +176,13 @@ def _get_submodule(T):
     m = make(T)
     return type(m.get_submodule('blocks.1')).__name__, m.get_parameter('heads.a.weight').shape
 case("get_submodule", _get_submodule)
+
+# type(m) prints torch's class path (also what torch.save(model) writes into the pickle)
+NN_CLASSES = ["Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "Linear", "Bilinear", "Identity",
+              "Conv2d", "ConvTranspose2d", "MaxPool2d", "AdaptiveAvgPool2d", "BatchNorm2d", "LayerNorm", "GroupNorm",
+              "InstanceNorm2d", "RMSNorm", "Dropout", "Embedding", "EmbeddingBag", "ReLU", "GELU", "Softmax",
+              "CrossEntropyLoss", "MSELoss", "LSTM", "GRU", "RNNCell", "MultiheadAttention", "Transformer",
+              "TransformerEncoderLayer", "Flatten", "Unflatten", "Upsample", "PixelShuffle", "ChannelShuffle",
+              "ZeroPad2d", "Fold", "CosineSimilarity"]
+case("nn_class_module_paths", lambda T: [(n, getattr(T.nn, n).__module__, repr(getattr(T.nn, n))) for n in NN_CLASSES])
+case("nn_type_of_instance", lambda T: (str(type(T.nn.Linear(2, 3))), str(type(T.nn.Sequential()))))

@@ -35,3 +35,16 @@ from .fold import Fold, Unfold  # noqa: F401
 from .activation import MultiheadAttention  # noqa: F401
 from .transformer import Transformer, TransformerEncoder, TransformerDecoder, TransformerEncoderLayer, TransformerDecoderLayer  # noqa: F401,E501
 from .rnn import RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell  # noqa: F401
+
+
+def _torch_module_names():
+    """Every module class answers torch's own module path (type(m) prints as torch's, and a whole model saved by
+    wick.save names torch's classes, so real torch loads it); wick.load maps torch.* back onto wick.*."""
+    from .module import Module
+    for obj in list(globals().values()):
+        if isinstance(obj, type) and issubclass(obj, Module) and obj.__module__.startswith('wick.'):
+            obj.__module__ = 'torch' + obj.__module__[len('wick'):]
+    ChannelShuffle.__module__ = 'torch.nn.modules.channelshuffle'  # wick keeps it beside PixelShuffle
+
+
+_torch_module_names()
