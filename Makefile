@@ -115,7 +115,7 @@ test-asan:
 	rm -rf $(ASAN_BUILD)/py && mkdir -p $(ASAN_BUILD)/py && cp -r wick $(ASAN_BUILD)/py/ && rm -f $(ASAN_BUILD)/py/wick/_C*.so
 	$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) SAN=1 OPT=-O1 PYEXT_DIR=$(ASAN_BUILD)/py python
 	LD_PRELOAD=$$($(CC) -print-file-name=libasan.so):$$($(CC) -print-file-name=libubsan.so) \
-	ASAN_OPTIONS=detect_leaks=0 PYTHONPATH=$(ASAN_BUILD)/py:$(CURDIR) \
+	ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 PYTHONPATH=$(ASAN_BUILD)/py:$(CURDIR) \
 	    $(PYTHON) -P -m tests.parity --golden --lib wick -k "$(ASAN_SLICE)"
 ASAN_SLICE ?= cases_
 deps:
