@@ -161,14 +161,15 @@ static int weight_grad(const rel *R, const double *A, const double *B, double *W
  * float32 convolutions compute in float, as torch's do: im2col / col2im on float buffers and the products on
  * the packed GEMM (src/cpu/gemm.h). The float64 kernels above stay as the reference (every other dtype runs
  * them; tests/c/test_conv.c compares the two on odd shapes).
- *   forward (cols_from_image): per image n and group g, A[n, g] [Cag, Lsz] = W[g] [Cag, Rn] @ col [Rn, Lsz]
- *   image_from_cols:           col [Rn, Lsz] = W[g]^T [Rn, Cag] @ A[n, g] [Cag, Lsz], then col2im into B[n, g]
- *   weight_grad:               W[g] [Cag, Rn] = sum over chunks of nb images of
- *                              Ac [Cag, nb*Lsz] @ colc^T [nb*Lsz, Rn]   (Ac, colc: the chunk's rows side by side)
- * The first two run images in parallel (each thread its own col buffer; an image's output is written by one
- * thread). weight_grad splits W's rows or columns across threads; each element's sum runs over the same chunks
- * in the same order whatever the thread count, so results do not depend on it. A 1x1 kernel with stride 1 and no
- * padding needs no col buffer: the image block is the col matrix. */
+ * Images go in chunks of nb (a fixed count: colc holds about 4M floats), their matrices side by side, so one
+ * product per chunk and group has nb*Lsz columns (deep layers have few positions per image; one wide product packs
+ * the weight once and fills the GEMM's tiles):
+ *   forward (cols_from_image): ac [Cag, nb*Lsz] = W[g] [Cag, Rn] @ colc [Rn, nb*Lsz], scattered to A (+ bias)
+ *   image_from_cols:           colc [Rn, nb*Lsz] = W[g]^T [Rn, Cag] @ ac (gathered from A), col2im into B
+ *   weight_grad:               W[g] [Cag, Rn] (+)= ac [Cag, nb*Lsz] @ colc^T [nb*Lsz, Rn], over the chunks in order
+ * im2col / col2im / the copies run images in parallel (each image written by one thread); the GEMM splits its
+ * output across the threads itself. Every output element is the same sum in the same order whatever the thread
+ * count, so results do not depend on it. */
 typedef struct {
     int64_t in[3], ln[3], kn[3], st[3], pd[3], dl[3]; /* 3-D geometry: 1-D and 2-D get leading size-1 dims */
 } geo3;
@@ -184,12 +185,6 @@ static void geo_of(const rel *R, geo3 *g) {
         g->pd[j] = src < 0 ? 0 : R->p[src];
         g->dl[j] = src < 0 ? 1 : R->d[src];
     }
-}
-
-static bool is_pointwise(const rel *R) {
-    for (int j = 0; j < R->nd; j++)
-        if (R->Kn[j] != 1 || R->s[j] != 1 || R->p[j] != 0) return false;
-    return true;
 }
 
 /* The output positions [lo, hi) of the last dim that read inside the image for kernel offset base = k*d - p. */
@@ -237,14 +232,15 @@ static void im2col_f32(const geo3 *G, const float *b, int64_t C, float *col, int
                 }
 }
 
-/* b [C, Isz] += col2im(col [C*Ksz, Lsz]) (the adjoint of im2col_f32 with ldcol = Lsz) */
-static void col2im_f32(const geo3 *G, const float *col, int64_t C, float *b) {
+/* b [C, Isz] += col2im(col rows [C*Ksz] of ldcol, Lsz used) (the adjoint of im2col_f32) */
+static void col2im_f32(const geo3 *G, const float *col, int64_t ldcol, int64_t C, float *b) {
     const int64_t Isz = G->in[0] * G->in[1] * G->in[2];
-    const float *src = col;
+    const float *row = col;
     for (int64_t c = 0; c < C; c++)
         for (int64_t kd = 0; kd < G->kn[0]; kd++)
             for (int64_t kh = 0; kh < G->kn[1]; kh++)
-                for (int64_t kw = 0; kw < G->kn[2]; kw++) {
+                for (int64_t kw = 0; kw < G->kn[2]; kw++, row += ldcol) {
+                    const float *src = row;
                     int64_t lo, hi, base = kw * G->dl[2] - G->pd[2];
                     inner_range(base, G->st[2], G->in[2], G->ln[2], &lo, &hi);
                     for (int64_t od = 0; od < G->ln[0]; od++) {
@@ -268,162 +264,193 @@ typedef struct {
     geo3 G;
     const float *a, *b, *w, *bias; /* A side [N, Ca, Lsz], B side [N, Cb, Isz], W [Ca, Rn], bias [Ca] or NULL */
     float *out;
-    bool pointwise;
-    int failed; /* a worker could not allocate */
-} conv_job;
+    int64_t n0, nb, g; /* the chunk: images [n0, n0 + nb), group g */
+    float *colc;       /* [Rn, nb*Lsz]: the chunk's col matrices side by side */
+    float *ac;         /* [Cag, nb*Lsz]: the chunk's A-side rows side by side */
+} conv_chunk;
 
-/* images [n0, n1): out = A [N, Ca, Lsz] = W x im2col(B) (+ bias) */
-static void cols_from_image_range(int64_t n0, int64_t n1, int tid, void *ctx) {
+/* chunk images [i0, i1): colc from the B side (im2col) */
+static void chunk_fill_cols(int64_t i0, int64_t i1, int tid, void *ctx) {
     WK_UNUSED(tid);
-    conv_job *J = ctx;
-    const rel *R = J->R;
-    int64_t Cag = R->Ca / R->G, Cbg = R->Cb / R->G, Rn = Cbg * R->Ksz, Lsz = R->Lsz;
-    float *col = J->pointwise ? NULL : malloc(sizeof(float) * (size_t)(Rn * Lsz > 0 ? Rn * Lsz : 1)); /* [Rn, Lsz] */
-    if (!J->pointwise && !col) {
-        J->failed = 1;
-        return;
-    }
-    for (int64_t n = n0; n < n1; n++)
-        for (int64_t g = 0; g < R->G; g++) {
-            const float *bb = J->b + (n * R->Cb + g * Cbg) * R->Isz;
-            float *o = J->out + (n * R->Ca + g * Cag) * Lsz;
-            if (J->bias)
-                for (int64_t c = 0; c < Cag; c++)
-                    for (int64_t l = 0; l < Lsz; l++) o[c * Lsz + l] = J->bias[g * Cag + c];
-            if (!J->pointwise) im2col_f32(&J->G, bb, Cbg, col, Lsz);
-            if (wk_gemm_f32(Cag, Lsz, Rn, J->w + g * Cag * Rn, Rn, 1, J->pointwise ? bb : col, Lsz, 1,
-                            J->bias ? 1.0f : 0.0f, o, Lsz, 1) < 0)
-                J->failed = 1;
-        }
-    free(col);
+    conv_chunk *C = ctx;
+    const rel *R = C->R;
+    int64_t Cbg = R->Cb / R->G, Lsz = R->Lsz, K = C->nb * Lsz;
+    for (int64_t i = i0; i < i1; i++)
+        im2col_f32(&C->G, C->b + ((C->n0 + i) * R->Cb + C->g * Cbg) * R->Isz, Cbg, C->colc + i * Lsz, K);
 }
 
-/* images [n0, n1): out = B [N, Cb, Isz] = col2im(W^T x A) */
-static void image_from_cols_range(int64_t n0, int64_t n1, int tid, void *ctx) {
+/* chunk images [i0, i1): ac from the A side (a copy) */
+static void chunk_gather_a(int64_t i0, int64_t i1, int tid, void *ctx) {
     WK_UNUSED(tid);
-    conv_job *J = ctx;
-    const rel *R = J->R;
-    int64_t Cag = R->Ca / R->G, Cbg = R->Cb / R->G, Rn = Cbg * R->Ksz, Lsz = R->Lsz;
-    float *col = J->pointwise ? NULL : malloc(sizeof(float) * (size_t)(Rn * Lsz > 0 ? Rn * Lsz : 1)); /* [Rn, Lsz] */
-    if (!J->pointwise && !col) {
-        J->failed = 1;
-        return;
-    }
-    for (int64_t n = n0; n < n1; n++)
-        for (int64_t g = 0; g < R->G; g++) {
-            const float *aa = J->a + (n * R->Ca + g * Cag) * Lsz;
-            float *bb = J->out + (n * R->Cb + g * Cbg) * R->Isz;
-            if (J->pointwise) { /* Isz == Lsz, Rn == Cbg */
-                if (wk_gemm_f32(Rn, Lsz, Cag, J->w + g * Cag * Rn, 1, Rn, aa, Lsz, 1, 0.0f, bb, Lsz, 1) < 0)
-                    J->failed = 1;
-                continue;
-            }
-            if (wk_gemm_f32(Rn, Lsz, Cag, J->w + g * Cag * Rn, 1, Rn, aa, Lsz, 1, 0.0f, col, Lsz, 1) < 0)
-                J->failed = 1;
-            memset(bb, 0, sizeof(float) * (size_t)(Cbg * R->Isz));
-            col2im_f32(&J->G, col, Cbg, bb);
-        }
-    free(col);
-}
-
-static int run_images(const rel *R, conv_job *J, wk_range_fn fn) {
-    geo_of(R, &J->G);
-    J->pointwise = is_pointwise(R);
-    J->failed = 0;
-    int64_t flops = 2 * (R->Ca / R->G) * (R->Cb / R->G) * R->Ksz * R->Lsz * R->G; /* per image */
-    int64_t grain = flops >= 200000 ? 1 : 200000 / (flops + 1) + 1;
-    wk_parallel_for(0, R->N, grain, fn, J);
-    if (J->failed) return wk__error(WK_MEMORY_ERROR, "out of memory in convolution"), -1;
-    return 0;
-}
-
-/* weight_grad: the chunk's columns are built (in parallel over its images), then W's rows or columns are split
- * across threads, each running the GEMM on its part. */
-typedef struct {
-    conv_job *J;
-    int64_t n0, nb, g; /* chunk: images [n0, n0 + nb), group g */
-    float *colc;       /* [Rn, nb*Lsz] */
-    float *ac;         /* [Cag, nb*Lsz] */
-    bool first;        /* first chunk: overwrite W */
-    bool split_rows;   /* threads split W's rows (else its columns) */
-} wgrad_chunk;
-
-static void wgrad_fill(int64_t i0, int64_t i1, int tid, void *ctx) {
-    WK_UNUSED(tid);
-    wgrad_chunk *C = ctx;
-    const conv_job *J = C->J;
-    const rel *R = J->R;
-    int64_t Cag = R->Ca / R->G, Cbg = R->Cb / R->G, Lsz = R->Lsz, K = C->nb * Lsz;
+    conv_chunk *C = ctx;
+    const rel *R = C->R;
+    int64_t Cag = R->Ca / R->G, Lsz = R->Lsz, K = C->nb * Lsz;
     for (int64_t i = i0; i < i1; i++) {
-        int64_t n = C->n0 + i;
-        const float *bb = J->b + (n * R->Cb + C->g * Cbg) * R->Isz;
-        im2col_f32(&J->G, bb, Cbg, C->colc + i * Lsz, K);
-        const float *aa = J->a + (n * R->Ca + C->g * Cag) * Lsz;
+        const float *aa = C->a + ((C->n0 + i) * R->Ca + C->g * Cag) * Lsz;
         for (int64_t o = 0; o < Cag; o++) memcpy(C->ac + o * K + i * Lsz, aa + o * Lsz, sizeof(float) * (size_t)Lsz);
     }
 }
 
-/* W[g] rows or columns [j0, j1) += Ac [Cag, K] @ colc^T [K, Rn] */
-static void wgrad_gemm(int64_t j0, int64_t j1, int tid, void *ctx) {
-    WK_UNUSED(tid);
-    wgrad_chunk *C = ctx;
-    conv_job *J = C->J;
-    const rel *R = J->R;
-    int64_t Cag = R->Ca / R->G, Rn = (R->Cb / R->G) * R->Ksz, K = C->nb * R->Lsz;
-    float *w = J->out + C->g * Cag * Rn;
-    float beta = C->first ? 0.0f : 1.0f;
-    int rc;
-    if (C->split_rows)
-        rc = wk_gemm_f32(j1 - j0, Rn, K, C->ac + j0 * K, K, 1, C->colc, 1, K, beta, w + j0 * Rn, Rn, 1);
-    else
-        rc = wk_gemm_f32(Cag, j1 - j0, K, C->ac, K, 1, C->colc + j0 * K, 1, K, beta, w + j0, Rn, 1);
-    if (rc < 0) J->failed = 1;
+static void chunk_fill_both(int64_t i0, int64_t i1, int tid, void *ctx) {
+    chunk_fill_cols(i0, i1, tid, ctx);
+    chunk_gather_a(i0, i1, tid, ctx);
 }
 
-static int weight_grad_f32(const rel *R, const float *A, const float *B, float *W) {
-    conv_job J = {.R = R, .a = A, .b = B, .out = W};
-    geo_of(R, &J.G);
+/* chunk images [i0, i1): the A-side output (+ bias) from ac */
+static void chunk_scatter_a(int64_t i0, int64_t i1, int tid, void *ctx) {
+    WK_UNUSED(tid);
+    conv_chunk *C = ctx;
+    const rel *R = C->R;
+    int64_t Cag = R->Ca / R->G, Lsz = R->Lsz, K = C->nb * Lsz;
+    for (int64_t i = i0; i < i1; i++) {
+        float *o = C->out + ((C->n0 + i) * R->Ca + C->g * Cag) * Lsz;
+        for (int64_t c = 0; c < Cag; c++) {
+            const float *src = C->ac + c * K + i * Lsz;
+            if (C->bias) {
+                const float bv = C->bias[C->g * Cag + c];
+                for (int64_t l = 0; l < Lsz; l++) o[c * Lsz + l] = src[l] + bv;
+            } else {
+                memcpy(o + c * Lsz, src, sizeof(float) * (size_t)Lsz);
+            }
+        }
+    }
+}
+
+/* chunk images [i0, i1): the B-side output from colc (col2im) */
+static void chunk_col2im(int64_t i0, int64_t i1, int tid, void *ctx) {
+    WK_UNUSED(tid);
+    conv_chunk *C = ctx;
+    const rel *R = C->R;
+    int64_t Cbg = R->Cb / R->G, Lsz = R->Lsz, K = C->nb * Lsz;
+    for (int64_t i = i0; i < i1; i++) {
+        float *bb = C->out + ((C->n0 + i) * R->Cb + C->g * Cbg) * R->Isz;
+        memset(bb, 0, sizeof(float) * (size_t)(Cbg * R->Isz));
+        col2im_f32(&C->G, C->colc + i * Lsz, K, Cbg, bb);
+    }
+}
+
+enum { CONV_COLS_FROM_IMAGE, CONV_IMAGE_FROM_COLS, CONV_WEIGHT_GRAD };
+
+/* One image and group at a time on this thread (its own buffers, the GEMM serial inside the pool) */
+typedef struct {
+    conv_chunk proto;
+    int kind;
+    int failed;
+} per_image_job;
+
+static void per_image_range(int64_t n0, int64_t n1, int tid, void *ctx) {
+    WK_UNUSED(tid);
+    per_image_job *P = ctx;
+    conv_chunk C = P->proto;
+    const rel *R = C.R;
     int64_t Cag = R->Ca / R->G, Rn = (R->Cb / R->G) * R->Ksz, Lsz = R->Lsz;
-    if (R->N == 0 || Lsz == 0) {
-        memset(W, 0, sizeof(float) * (size_t)(R->Ca * Rn));
+    C.colc = malloc(sizeof(float) * (size_t)(Rn * Lsz));
+    C.ac = malloc(sizeof(float) * (size_t)(Cag * Lsz));
+    C.nb = 1;
+    for (int64_t n = n0; n < n1 && C.colc && C.ac; n++)
+        for (int64_t g = 0; g < R->G; g++) {
+            C.n0 = n, C.g = g;
+            const float *wg = C.w + g * Cag * Rn;
+            int rc;
+            if (P->kind == CONV_COLS_FROM_IMAGE) {
+                chunk_fill_cols(0, 1, 0, &C);
+                rc = wk_gemm_f32(Cag, Lsz, Rn, wg, Rn, 1, C.colc, Lsz, 1, 0.0f, C.ac, Lsz, 1);
+                chunk_scatter_a(0, 1, 0, &C);
+            } else {
+                chunk_gather_a(0, 1, 0, &C);
+                rc = wk_gemm_f32(Rn, Lsz, Cag, wg, 1, Rn, C.ac, Lsz, 1, 0.0f, C.colc, Lsz, 1);
+                chunk_col2im(0, 1, 0, &C);
+            }
+            if (rc < 0) P->failed = 1;
+        }
+    if (!C.colc || !C.ac) P->failed = 1;
+    free(C.colc);
+    free(C.ac);
+}
+
+/* One driver for the three products (Note [Convolution fast path]): chunks of nb images, a fixed number that does
+ * not depend on the thread count (colc about 4M floats). */
+static int conv_f32(int kind, const rel *R, const float *A, const float *B, const float *W, const float *bias,
+                    float *out) {
+    conv_chunk C = {.R = R, .a = A, .b = B, .w = W, .bias = bias, .out = out};
+    geo_of(R, &C.G);
+    int64_t Cag = R->Ca / R->G, Rn = (R->Cb / R->G) * R->Ksz, Lsz = R->Lsz;
+    if (kind == CONV_WEIGHT_GRAD && (R->N == 0 || Lsz == 0)) {
+        memset(out, 0, sizeof(float) * (size_t)(R->Ca * Rn));
         return 0;
     }
-    /* chunk of nb images: colc holds about 2M floats (a fixed size, not tied to the thread count) */
-    int64_t per = (Rn + Cag) * Lsz, nb = per > 0 ? (2 << 20) / per : R->N;
+    if (kind == CONV_IMAGE_FROM_COLS && Lsz == 0) { /* nothing reads the image: it is all zeros */
+        memset(out, 0, sizeof(float) * (size_t)(R->N * R->Cb * R->Isz));
+        return 0;
+    }
+    if (R->N == 0 || Lsz == 0 || R->Ca == 0 || R->Cb == 0) {
+        if (kind == CONV_COLS_FROM_IMAGE) /* sums over nothing: zero, plus the bias */
+            for (int64_t i = 0; i < R->N * R->Ca * Lsz; i++) out[i] = bias ? bias[(i / Lsz) % R->Ca] : 0.0f;
+        else if (kind == CONV_IMAGE_FROM_COLS)
+            memset(out, 0, sizeof(float) * (size_t)(R->N * R->Cb * R->Isz));
+        else
+            memset(out, 0, sizeof(float) * (size_t)(R->Ca * Rn));
+        return 0;
+    }
+    int64_t per = (Rn + Cag) * Lsz, nb;
+    if (kind == CONV_WEIGHT_GRAD) {
+        nb = (2 << 20) / per; /* K = nb*Lsz deep; colc about 2M floats */
+    } else if (Lsz < 256 && Cag >= 64) {
+        /* deep layers (few positions, many channels): nb*Lsz about 512 columns, so the weight is packed once per
+         * chunk and the GEMM's tiles are full */
+        nb = (512 + Lsz - 1) / Lsz;
+        if (nb * per > (4 << 20)) nb = (4 << 20) / per;
+    } else {
+        /* one image per product, images in parallel: the col buffer stays in cache and small products read it
+         * in place */
+        per_image_job P = {C, kind, 0};
+        int64_t grain = 2 * Cag * Rn * Lsz * R->G >= 100000 ? 1 : 100000 / (2 * Cag * Rn * Lsz * R->G + 1) + 1;
+        wk_parallel_for(0, R->N, grain, per_image_range, &P);
+        if (P.failed) return wk__error(WK_MEMORY_ERROR, "out of memory in convolution"), -1;
+        return 0;
+    }
     if (nb < 1) nb = 1;
     if (nb > R->N) nb = R->N;
-    float *colc = malloc(sizeof(float) * (size_t)(Rn * nb * Lsz)), *ac = malloc(sizeof(float) * (size_t)(Cag * nb * Lsz));
-    if (!colc || !ac) {
-        free(colc);
-        free(ac);
-        return wk__error(WK_MEMORY_ERROR, "out of memory in convolution"), -1;
-    }
-    bool split_rows = Cag >= Rn;
-    int64_t extent = split_rows ? Cag : Rn, unit = split_rows ? 6 : 16; /* the GEMM's tile sizes */
-    for (int64_t g = 0; g < R->G && !J.failed; g++)
-        for (int64_t n0 = 0; n0 < R->N && !J.failed; n0 += nb) {
-            wgrad_chunk C = {&J, n0, R->N - n0 < nb ? R->N - n0 : nb, g, colc, ac, n0 == 0, split_rows};
-            wk_parallel_for(0, C.nb, 1, wgrad_fill, &C);
-            int64_t flops = 2 * Cag * Rn * C.nb * Lsz, nthr = flops / 2000000;
-            int64_t parts = nthr < 1 ? 1 : nthr;
-            int64_t grain = (extent + parts - 1) / parts;
-            grain = (grain + unit - 1) / unit * unit;
-            wk_parallel_for(0, extent, grain, wgrad_gemm, &C);
+    C.colc = malloc(sizeof(float) * (size_t)(Rn * nb * Lsz));
+    C.ac = malloc(sizeof(float) * (size_t)(Cag * nb * Lsz));
+    int rc = 0;
+    if (!C.colc || !C.ac) rc = -1;
+    int64_t grain = 2 * Cag * Rn * Lsz >= 100000 ? 1 : 100000 / (2 * Cag * Rn * Lsz + 1) + 1; /* images per thread */
+    for (int64_t g = 0; g < R->G && rc == 0; g++)
+        for (int64_t n0 = 0; n0 < R->N && rc == 0; n0 += nb) {
+            C.n0 = n0, C.g = g, C.nb = R->N - n0 < nb ? R->N - n0 : nb;
+            int64_t K = C.nb * Lsz;
+            const float *wg = W + g * Cag * Rn;
+            if (kind == CONV_COLS_FROM_IMAGE) { /* ac [Cag, K] = W[g] [Cag, Rn] @ colc [Rn, K] */
+                wk_parallel_for(0, C.nb, grain, chunk_fill_cols, &C);
+                rc = wk_gemm_f32(Cag, K, Rn, wg, Rn, 1, C.colc, K, 1, 0.0f, C.ac, K, 1);
+                if (rc == 0) wk_parallel_for(0, C.nb, grain, chunk_scatter_a, &C);
+            } else if (kind == CONV_IMAGE_FROM_COLS) { /* colc [Rn, K] = W[g]^T [Rn, Cag] @ ac [Cag, K] */
+                wk_parallel_for(0, C.nb, grain, chunk_gather_a, &C);
+                rc = wk_gemm_f32(Rn, K, Cag, wg, 1, Rn, C.ac, K, 1, 0.0f, C.colc, K, 1);
+                if (rc == 0) wk_parallel_for(0, C.nb, grain, chunk_col2im, &C);
+            } else { /* W[g] [Cag, Rn] (+)= ac [Cag, K] @ colc^T [K, Rn] */
+                wk_parallel_for(0, C.nb, grain, chunk_fill_both, &C);
+                rc = wk_gemm_f32(Cag, Rn, K, C.ac, K, 1, C.colc, 1, K, n0 == 0 ? 0.0f : 1.0f, out + g * Cag * Rn, Rn,
+                                 1);
+            }
         }
-    free(colc);
-    free(ac);
-    if (J.failed) return wk__error(WK_MEMORY_ERROR, "out of memory in convolution"), -1;
+    free(C.colc);
+    free(C.ac);
+    if (rc < 0) return wk__error(WK_MEMORY_ERROR, "out of memory in convolution"), -1;
     return 0;
 }
 
 static int cols_from_image_f32(const rel *R, const float *B, const float *W, const float *bias, float *A) {
-    conv_job J = {.R = R, .b = B, .w = W, .bias = bias, .out = A};
-    return run_images(R, &J, cols_from_image_range);
+    return conv_f32(CONV_COLS_FROM_IMAGE, R, NULL, B, W, bias, A);
 }
 
 static int image_from_cols_f32(const rel *R, const float *A, const float *W, float *B) {
-    conv_job J = {.R = R, .a = A, .w = W, .out = B};
-    return run_images(R, &J, image_from_cols_range);
+    return conv_f32(CONV_IMAGE_FROM_COLS, R, A, NULL, W, NULL, B);
+}
+
+static int weight_grad_f32(const rel *R, const float *A, const float *B, float *W) {
+    return conv_f32(CONV_WEIGHT_GRAD, R, A, B, NULL, NULL, W);
 }
 
 /* ---- argument checks (torch's ConvParams / check_shape_forward wording) ---- */

@@ -176,10 +176,33 @@ static void max_pool2d_f32_planes(int64_t p0, int64_t p1, int tid, void *ctx) {
     const maxpool_job *J = ctx;
     const pool_geom *g = J->g;
     const int64_t IH = g->in[0], IW = g->in[1], OH = g->out[0], OW = g->out[1];
+    const bool k2 = g->k[0] == 2 && g->k[1] == 2 && g->s[0] == 2 && g->s[1] == 2 && g->p[0] == 0 && g->p[1] == 0 &&
+                    g->d[0] == 1 && g->d[1] == 1 && 2 * OH <= IH && 2 * OW <= IW;
     for (int64_t pl = p0; pl < p1; pl++) {
         const float *xp = J->x + pl * g->isz;
         float *o = J->o + pl * g->osz;
         int64_t *oi = J->oi + pl * g->osz;
+        if (k2) { /* MaxPool2d(2): every window is the 2x2 block at (2 oh, 2 ow), inside the plane */
+            for (int64_t oh = 0; oh < OH; oh++)
+                for (int64_t ow = 0; ow < OW; ow++) {
+                    int64_t p00 = 2 * oh * IW + 2 * ow, best = p00;
+                    float mv = -INFINITY;
+                    const int64_t pos[4] = {p00, p00 + 1, p00 + IW, p00 + IW + 1};
+                    for (int t = 0; t < 4; t++) {
+                        float v = xp[pos[t]];
+                        int64_t take = -(int64_t)((v > mv) | (v != v));
+                        uint32_t vb, mb;
+                        memcpy(&vb, &v, 4);
+                        memcpy(&mb, &mv, 4);
+                        mb = (vb & (uint32_t)take) | (mb & ~(uint32_t)take);
+                        memcpy(&mv, &mb, 4);
+                        best = (pos[t] & take) | (best & ~take);
+                    }
+                    o[oh * OW + ow] = mv;
+                    oi[oh * OW + ow] = best;
+                }
+            continue;
+        }
         for (int64_t oh = 0; oh < OH; oh++) {
             int64_t hs = oh * g->s[0] - g->p[0], he = hs + (g->k[0] - 1) * g->d[0] + 1;
             if (he > IH) he = IH;
@@ -192,11 +215,16 @@ static void max_pool2d_f32_planes(int64_t p0, int64_t p1, int tid, void *ctx) {
                 float mv = -INFINITY;
                 for (int64_t h = hs; h < he; h += g->d[0])
                     for (int64_t w = ws; w < we; w += g->d[1]) {
+                        /* a larger value or a NaN (the last NaN wins), as torch; selected through masks, not
+                         * branches (random data would mispredict half of them) */
                         float v = xp[h * IW + w];
-                        if (v > mv || isnan(v)) {
-                            mv = v;
-                            best = h * IW + w;
-                        }
+                        int64_t take = -(int64_t)((v > mv) | (v != v));
+                        uint32_t vb, mb;
+                        memcpy(&vb, &v, 4);
+                        memcpy(&mb, &mv, 4);
+                        mb = (vb & (uint32_t)take) | (mb & ~(uint32_t)take);
+                        memcpy(&mv, &mb, 4);
+                        best = ((h * IW + w) & take) | (best & ~take);
                     }
                 o[oh * OW + ow] = mv;
                 oi[oh * OW + ow] = best;
