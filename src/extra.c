@@ -1535,3 +1535,92 @@ wk_tensor *wk_impl_nanquantile(wk_tensor *self, wk_tensor *q, wk_optint dim, boo
 wk_tensor *wk_impl_nanquantile_scalar(wk_tensor *self, double q, wk_optint dim, bool keepdim, const char *interpolation) {
     return quantile_scalar(self, q, dim, keepdim, interpolation, true);
 }
+
+/* ---- renorm: each slice along dim whose p-norm exceeds maxnorm is scaled by maxnorm / (norm + 1e-7); the norm is
+ * accumulated in float for half / bfloat16 and the factor computed in self's type, as torch's renorm_scale_factor */
+static int renorm_check(wk_tensor *self, wk_scalar p, int64_t dim, wk_scalar maxnorm, int64_t *reduce, int *nr) {
+    if (wk__scalar_to_double(p) <= 0) {
+        wk__error(WK_RUNTIME_ERROR, "renorm: non-positive-norm not supported");
+        return -1;
+    }
+    if (wk__scalar_to_double(maxnorm) < 0) {
+        wk__error(WK_RUNTIME_ERROR, "renorm: expected maxnorm to be >= 0 but got %g", wk__scalar_to_double(maxnorm));
+        return -1;
+    }
+    if (self->ndim <= 1) {
+        wk__error(WK_RUNTIME_ERROR, "renorm: input needs at least 2 dimensions, got %d dimensions", self->ndim);
+        return -1;
+    }
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return -1;
+    *nr = 0;
+    for (int i = 0; i < self->ndim; i++)
+        if (i != d) reduce[(*nr)++] = i;
+    return 0;
+}
+
+static wk_dtype acc_dtype(wk_dtype dt) { return dt == WK_FLOAT16 || dt == WK_BFLOAT16 ? WK_FLOAT32 : dt; }
+
+wk_tensor *wk_impl_renorm(wk_tensor *self, wk_scalar p, int64_t dim, wk_scalar maxnorm) {
+    int64_t reduce[WK_MAX_DIM];
+    int nr;
+    if (renorm_check(self, p, dim, maxnorm, reduce, &nr) < 0) return NULL;
+    wk_dtype dt = self->dtype;
+    bool prev = wk_set_grad_enabled(false);
+    wk_tensor *norm = wk_linalg_vector_norm(self, p, wk_ints(reduce, nr), true,
+                                            wk_dtype_is_floating(dt) && acc_dtype(dt) != dt ? acc_dtype(dt) : WK_DTYPE_NONE);
+    wk_tensor *nc = norm ? wk__to_dtype(norm, dt) : NULL; /* the factor lives in self's type */
+    wk_tensor *f = nc ? wk__clone(nc) : NULL, *r = NULL;
+    if (f) {
+        int64_t n = wk__numel(f);
+        size_t es = wk_dtype_size(dt);
+        char *pf = wk__data(f); /* [numel(norm)] norms, overwritten by factors */
+        double mx = wk__scalar_to_double(maxnorm);
+        for (int64_t k = 0; k < n; k++) {
+            char *e = pf + (size_t)k * es;
+            double v = wk__load_double(e, dt), out;
+            if (dt == WK_FLOAT64) out = v > mx ? mx / (v + 1e-7) : 1.0;
+            else if (dt == WK_FLOAT32) out = (float)v > (float)mx ? (float)mx / ((float)v + (float)1e-7) : 1.0f;
+            else { /* half arithmetic: each step rounded to the storage type */
+                uint16_t t[1];
+                wk__store_scalar(t, dt, wk_float(1e-7));
+                double eps = wk__load_double(t, dt);
+                wk__store_scalar(t, dt, wk_float(mx));
+                double mh = wk__load_double(t, dt);
+                wk__store_scalar(t, dt, wk_float(v + eps));
+                double den = wk__load_double(t, dt);
+                out = v > mh ? mh / den : 1.0;
+            }
+            wk__store_scalar(e, dt, wk_float(out));
+        }
+        r = wk_mul(self, f);
+    }
+    wk_set_grad_enabled(prev);
+    wk_release(norm);
+    wk_release(nc);
+    wk_release(f);
+    return r;
+}
+
+/* torch's renorm_backward: where(norm > maxnorm, factor * grad - factor * invnorm * norm_backward(...), grad) */
+wk_tensor *wk_impl_renorm_backward(wk_tensor *grad, wk_tensor *self, wk_scalar p, int64_t dim, wk_scalar maxnorm) {
+    pool P = {0};
+    int64_t reduce[WK_MAX_DIM];
+    int nr;
+    if (renorm_check(self, p, dim, maxnorm, reduce, &nr) < 0) return NULL;
+    wk_dtype acc = acc_dtype(self->dtype);
+    wk_tensor *norm, *sg, *go, *nb, *ne, *inv, *fac, *a, *b, *c, *d, *gt;
+    TRY(norm, wk_linalg_vector_norm(self, p, wk_ints(reduce, nr), true, acc != self->dtype ? acc : WK_DTYPE_NONE));
+    TRY(sg, wk_mul(self, grad));
+    TRY(go, wk_sum_dim(sg, wk_ints(reduce, nr), true, acc != sg->dtype ? acc : WK_DTYPE_NONE));
+    TRY(nb, wk_linalg_vector_norm_backward(go, self, p, norm, wk_ints(reduce, nr), true));
+    TRY(ne, wk_add_Scalar(norm, wk_float(1e-7), wk_int(1)));
+    TRY(inv, wk_reciprocal(ne));
+    TRY(fac, wk_mul_Scalar(inv, maxnorm));
+    TRY(a, wk_mul(fac, grad));
+    TRY(b, wk_mul(fac, inv));
+    TRY(c, wk_mul(b, nb));
+    TRY(d, wk_sub(a, c, wk_int(1)));
+    TRY(gt, wk_gt_Scalar(norm, maxnorm));
+    return pool_done(&P, K(wk_where_self(gt, d, grad)));
+}

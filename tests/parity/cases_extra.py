@@ -669,3 +669,20 @@ error_case("quantile_q_dtype", lambda T: T.quantile(T.tensor(Q34), T.tensor([0.5
 error_case("quantile_empty", lambda T: T.quantile(T.tensor([]), 0.5))
 error_case("quantile_q_2d", lambda T: T.quantile(T.tensor(Q34), T.tensor([[0.5]])))
 error_case("quantile_dim", lambda T: T.quantile(T.tensor(Q34), 0.5, dim=2))
+
+# --------------------------------------------------------------------------------------------------------- renorm
+cases("renorm", lambda T, p, dim, maxnorm: T.renorm(T.tensor(A234), p, dim, maxnorm),
+      p=[2, 1, 3.5, float("inf"), 0.5], dim=[0, 1, -1], maxnorm=[1.0, 2.5, 0.0, 100])
+cases("renorm_dtype", lambda T, dtype: _t(T, [[1.5, -2.0], [3.0, 4.0]], dtype).renorm(1, 1, 2.0),
+      kind=lambda dtype: "value" if dtype in FLOATS else "error", dtype=ALL)
+case("renorm_spellings", lambda T: (lambda x: [x.renorm(2, 0, 1.5), x.clone().renorm_(2, 0, 1.5), T.renorm(x, p=2, dim=1, maxnorm=2),
+                                               T.renorm(x, 2, 0, 1.5, out=T.empty(0)), T.renorm(nc_t(T, A23), 2, 0, 1.0)])(T.tensor(A23)))
+cases("renorm_grad", lambda T, x, p, dim: T.renorm(x, p, dim, 2.0), A234, kind="grad", p=[2, 1, 3.0], dim=[0, 2])
+grad_case("renorm_grad_some_below", lambda T, x: x.renorm(2, 0, 2.0), [[1.5, -2.0, 0.25], [0.5, 0.25, -0.75]])
+grad_case("renorm_grad2", lambda T, x: x.renorm(2, 0, 2.0), A23, order=2)
+grad_case("renorm__grad", lambda T, x: (x * 1).renorm_(2, 1, 1.0), A23)
+error_case("renorm_p0", lambda T: T.tensor(A23).renorm(0, 0, 1.0))
+error_case("renorm_pneg", lambda T: T.tensor(A23).renorm(-1, 0, 1.0))
+error_case("renorm_maxnorm", lambda T: T.tensor(A23).renorm(2, 0, -1.0))
+error_case("renorm_1d", lambda T: T.tensor([1.0, 2.0]).renorm(2, 0, 1.0))
+error_case("renorm_dim", lambda T: T.tensor(A23).renorm(2, 2, 1.0))
