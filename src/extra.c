@@ -1624,3 +1624,222 @@ wk_tensor *wk_impl_renorm_backward(wk_tensor *grad, wk_tensor *self, wk_scalar p
     TRY(gt, wk_gt_Scalar(norm, maxnorm));
     return pool_done(&P, K(wk_where_self(gt, d, grad)));
 }
+
+/* ---- cdist ------------------------------------------------------------------------------------------------------ */
+/* batch shape of x1 [..., P, M] and x2 [..., R, M] broadcast; x1 / x2 expanded and made contiguous as [B, P|R, M] */
+static int cdist_expand(wk_tensor *x1, wk_tensor *x2, int *nb, int64_t *bshape, wk_tensor **e1, wk_tensor **e2) {
+    if (wk__broadcast_shapes(x1->ndim - 2, x1->sizes, x2->ndim - 2, x2->sizes, nb, bshape) < 0) return -1;
+    int64_t s1[WK_MAX_DIM], s2[WK_MAX_DIM];
+    memcpy(s1, bshape, sizeof(int64_t) * (size_t)*nb);
+    memcpy(s2, bshape, sizeof(int64_t) * (size_t)*nb);
+    s1[*nb] = x1->sizes[x1->ndim - 2], s1[*nb + 1] = x1->sizes[x1->ndim - 1];
+    s2[*nb] = x2->sizes[x2->ndim - 2], s2[*nb + 1] = x2->sizes[x2->ndim - 1];
+    wk_tensor *a = wk__expand_to(x1, *nb + 2, s1), *b = a ? wk__expand_to(x2, *nb + 2, s2) : NULL;
+    *e1 = b ? wk__contiguous(a) : NULL;
+    *e2 = *e1 ? wk__contiguous(b) : NULL;
+    wk_release(a);
+    wk_release(b);
+    if (!*e2) {
+        wk_release(*e1);
+        return -1;
+    }
+    return 0;
+}
+
+static int cdist_checks(wk_tensor *x1, wk_tensor *x2, double p, wk_optint mode) {
+    if (x1->ndim < 2) return wk__error(WK_RUNTIME_ERROR, "cdist only supports at least 2D tensors, X1 got: %dD", x1->ndim), -1;
+    if (x2->ndim < 2) return wk__error(WK_RUNTIME_ERROR, "cdist only supports at least 2D tensors, X2 got: %dD", x2->ndim), -1;
+    if (x1->sizes[x1->ndim - 1] != x2->sizes[x2->ndim - 1])
+        return wk__error(WK_RUNTIME_ERROR, "X1 and X2 must have the same number of columns. X1: %lld X2: %lld",
+                         (long long)x1->sizes[x1->ndim - 1], (long long)x2->sizes[x2->ndim - 1]), -1;
+    if (!wk_dtype_is_floating(x1->dtype))
+        return wk__error(WK_RUNTIME_ERROR, "cdist only supports floating-point dtypes, X1 got: %s",
+                         wk_dtype_scalar_name(x1->dtype)), -1;
+    if (!wk_dtype_is_floating(x2->dtype))
+        return wk__error(WK_RUNTIME_ERROR, "cdist only supports floating-point dtypes, X2 got: %s",
+                         wk_dtype_scalar_name(x2->dtype)), -1;
+    if (!(p >= 0)) return wk__error(WK_RUNTIME_ERROR, "cdist only supports non-negative p values"), -1;
+    if (mode.has && (mode.v < 0 || mode.v > 2))
+        return wk__error(WK_RUNTIME_ERROR, "possible modes: 0, 1, 2, but was: %lld", (long long)mode.v), -1;
+    return 0;
+}
+
+/* the direct path: every pair of rows, accumulated in double */
+wk_tensor *wk_impl__cdist_forward(wk_tensor *x1, wk_tensor *x2, double p, wk_optint compute_mode) {
+    if (cdist_checks(x1, x2, p, compute_mode) < 0) return NULL;
+    if (x1->dtype != x2->dtype)
+        return WK_FAIL(WK_RUNTIME_ERROR, "expected scalar type %s but found %s", wk_dtype_scalar_name(x1->dtype),
+                       wk_dtype_scalar_name(x2->dtype));
+    if (x1->dtype == WK_FLOAT16 || x1->dtype == WK_BFLOAT16) {
+        wk__not_implemented_for("cdist", x1->dtype);
+        return NULL;
+    }
+    int nb;
+    int64_t shape[WK_MAX_DIM];
+    wk_tensor *a, *b;
+    if (cdist_expand(x1, x2, &nb, shape, &a, &b) < 0) return NULL;
+    int64_t P = a->sizes[nb], R = b->sizes[nb], M = a->sizes[nb + 1], B = wk__prod(shape, nb);
+    shape[nb] = P, shape[nb + 1] = R;
+    wk_tensor *out = wk__empty(nb + 2, shape, x1->dtype);
+    if (out) {
+        bool f64 = x1->dtype == WK_FLOAT64;
+        const char *pa = wk__data(a), *pb = wk__data(b); /* [B, P, M], [B, R, M] */
+        char *po = wk__data(out);                         /* [B, P, R] */
+        for (int64_t k = 0; k < B; k++)
+            for (int64_t i = 0; i < P; i++)
+                for (int64_t j = 0; j < R; j++) {
+                    double acc = 0;
+                    for (int64_t m = 0; m < M; m++) {
+                        int64_t ia = (k * P + i) * M + m, ib = (k * R + j) * M + m;
+                        double d = f64 ? ((const double *)pa)[ia] - ((const double *)pb)[ib]
+                                       : (double)(((const float *)pa)[ia] - ((const float *)pb)[ib]);
+                        d = fabs(d);
+                        if (p == 0) acc += d != 0;
+                        else if (p == 1) acc += d;
+                        else if (p == 2) acc += d * d;
+                        else if (isinf(p)) acc = d > acc ? d : acc;
+                        else acc += pow(d, p);
+                    }
+                    double r = p == 2 ? sqrt(acc) : (p == 0 || p == 1 || isinf(p)) ? acc : pow(acc, 1.0 / p);
+                    int64_t io = (k * P + i) * R + j;
+                    if (f64) ((double *)po)[io] = r;
+                    else ((float *)po)[io] = (float)r;
+                }
+    }
+    wk_release(a);
+    wk_release(b);
+    return out;
+}
+
+/* d cdist / d x1 for grad [B..., P, R], x1 [..., P, M], x2 [..., R, M], cdist [B..., P, R]: x1 expanded to the batch */
+wk_tensor *wk_impl__cdist_backward(wk_tensor *grad, wk_tensor *x1, wk_tensor *x2, double p, wk_tensor *cdist) {
+    int nb;
+    int64_t shape[WK_MAX_DIM];
+    wk_tensor *a, *b;
+    if (cdist_expand(x1, x2, &nb, shape, &a, &b) < 0) return NULL;
+    wk_tensor *g = wk__to_dtype(grad, WK_FLOAT64), *gc = g ? wk__contiguous(g) : NULL;
+    wk_tensor *c = gc ? wk__to_dtype(cdist, WK_FLOAT64) : NULL, *cc = c ? wk__contiguous(c) : NULL;
+    wk_tensor *a64 = cc ? wk__to_dtype(a, WK_FLOAT64) : NULL, *b64 = a64 ? wk__to_dtype(b, WK_FLOAT64) : NULL;
+    wk_tensor *r64 = b64 ? wk__zeros(a->ndim, a->sizes, WK_FLOAT64) : NULL, *res = NULL;
+    if (r64) {
+        int64_t P = a->sizes[nb], R = b->sizes[nb], M = a->sizes[nb + 1], B = wk__prod(shape, nb);
+        const double *G = (const double *)wk__data(gc), *D = (const double *)wk__data(cc); /* [B, P, R] each */
+        const double *X = (const double *)wk__data(a64), *Y = (const double *)wk__data(b64); /* [B, P, M], [B, R, M] */
+        double *O = (double *)wk__data(r64); /* [B, P, M] */
+        for (int64_t k = 0; k < B; k++)
+            for (int64_t i = 0; i < P; i++)
+                for (int64_t j = 0; j < R; j++) {
+                    double gd = G[(k * P + i) * R + j], dist = D[(k * P + i) * R + j];
+                    for (int64_t m = 0; m < M; m++) {
+                        double diff = X[(k * P + i) * M + m] - Y[(k * R + j) * M + m], v;
+                        double s = (diff > 0) - (diff < 0);
+                        if (p == 0) v = 0;
+                        else if (p == 1) v = gd * s;
+                        else if (p < 2) v = (dist == 0 || (diff == 0 && p < 1)) ? 0 : s * pow(fabs(diff), p - 1) * gd / pow(dist, p - 1);
+                        else if (p == 2) v = dist == 0 ? 0 : gd * diff / dist;
+                        else if (isinf(p)) v = gd * s * (fabs(diff) == dist);
+                        else v = dist == 0 ? 0 : diff * pow(fabs(diff), p - 2) * gd / pow(dist, p - 1);
+                        O[(k * P + i) * M + m] += v;
+                    }
+                }
+        res = wk__to_dtype(r64, x1->dtype);
+    }
+    wk_release(a);
+    wk_release(b);
+    wk_release(g);
+    wk_release(gc);
+    wk_release(c);
+    wk_release(cc);
+    wk_release(a64);
+    wk_release(b64);
+    wk_release(r64);
+    return res;
+}
+
+/* torch's _euclidean_dist: [-2 x1, |x1|^2, 1] @ [x2, 1, |x2|^2]^T, clamped at 0, square-rooted */
+wk_tensor *wk_impl__euclidean_dist(wk_tensor *x1, wk_tensor *x2) {
+    pool P = {0};
+    bool prev = wk_set_grad_enabled(false);
+    int64_t m1 = -1;
+    wk_tensor *s1, *n1, *p1, *s2, *n2, *p2, *a1, *c1, *c2, *ct, *r, *cm, *sq;
+#define EU(v, e)                                  \
+    if (!((v) = K(e))) {                          \
+        wk_set_grad_enabled(prev);                \
+        return pool_done(&P, NULL);               \
+    }
+    EU(s1, wk_pow_Tensor_Scalar(x1, wk_int(2)));
+    EU(n1, wk_sum_dim(s1, wk_ints(&m1, 1), true, WK_DTYPE_NONE));
+    EU(p1, wk_ones_like(n1, WK_DTYPE_NONE, false));
+    EU(s2, wk_pow_Tensor_Scalar(x2, wk_int(2)));
+    EU(n2, wk_sum_dim(s2, wk_ints(&m1, 1), true, WK_DTYPE_NONE));
+    EU(p2, wk_ones_like(n2, WK_DTYPE_NONE, false));
+    EU(a1, wk_mul_Scalar(x1, wk_int(-2)));
+    wk_tensor *l1[3] = {a1, n1, p1}, *l2[3] = {x2, p2, n2};
+    EU(c1, wk_cat((wk_tensorlist){l1, 3}, -1));
+    EU(c2, wk_cat((wk_tensorlist){l2, 3}, -1));
+    EU(ct, wk_mT(c2));
+    EU(r, wk_matmul(c1, ct));
+    EU(cm, wk_clamp_min(r, wk_int(0))); /* out of place: torch's kernels leave the version counter at 0 */
+    EU(sq, wk_sqrt(cm));
+#undef EU
+    wk_set_grad_enabled(prev);
+    return pool_done(&P, sq);
+}
+
+/* torch's _euclidean_dist_backward: ratio = grad / res (0 where res == 0);
+ * x1: x1 * ratio.sum(-1, true) - ratio @ x2;  x2: x2 * ratio.sum(-2).unsqueeze(-1) - ratio^T @ x1 */
+wk_tensor *wk_impl__euclidean_dist_backward(wk_tensor *grad, wk_tensor *x1, wk_tensor *x2, wk_tensor *res, bool first) {
+    pool P = {0};
+    wk_tensor *ratio, *z, *mf, *s, *a, *b;
+    TRY(ratio, wk_div(grad, res, NULL));
+    TRY(z, wk_eq_Scalar(res, wk_int(0)));
+    TRY(mf, wk_masked_fill_Scalar_(ratio, z, wk_int(0)));
+    if (first) {
+        int64_t m1 = -1;
+        TRY(s, wk_sum_dim(ratio, wk_ints(&m1, 1), true, WK_DTYPE_NONE));
+        TRY(a, wk_mul(x1, s));
+        TRY(b, wk_matmul(ratio, x2));
+    } else {
+        int64_t m2 = -2;
+        wk_tensor *s0, *rt;
+        TRY(s0, wk_sum_dim(ratio, wk_ints(&m2, 1), false, WK_DTYPE_NONE));
+        TRY(s, wk_unsqueeze(s0, -1));
+        TRY(a, wk_mul(x2, s));
+        TRY(rt, wk_mT(ratio));
+        TRY(b, wk_matmul(rt, x1));
+    }
+    return pool_done(&P, K(wk_sub(a, b, wk_int(1))));
+}
+
+wk_tensor *wk_impl_cdist(wk_tensor *x1, wk_tensor *x2, double p, wk_optint compute_mode) {
+    if (x1->ndim < 2 || x2->ndim < 2 || x1->sizes[x1->ndim - 1] != x2->sizes[x2->ndim - 1])
+        return cdist_checks(x1, x2, p, compute_mode) < 0 ? NULL : NULL;
+    int64_t r1 = x1->sizes[x1->ndim - 2], r2 = x2->sizes[x2->ndim - 2];
+    int64_t mode = compute_mode.has ? compute_mode.v : 0;
+    if (wk__numel(x1) == 0 || wk__numel(x2) == 0 || !(p == 2 && (mode == 1 || (mode == 0 && (r1 > 25 || r2 > 25)))))
+        return wk__cdist_forward(x1, x2, p, compute_mode);
+    if (cdist_checks(x1, x2, p, compute_mode) < 0) return NULL;
+    /* the matrix-product path on the batch-expanded inputs, viewed as the output shape */
+    pool P = {0};
+    int nb;
+    int64_t bshape[WK_MAX_DIM], s1[3], s2[3], out[WK_MAX_DIM];
+    if (wk__broadcast_shapes(x1->ndim - 2, x1->sizes, x2->ndim - 2, x2->sizes, &nb, bshape) < 0) return NULL;
+    int64_t B = wk__prod(bshape, nb), c = x1->sizes[x1->ndim - 1];
+    wk_tensor *a = x1, *b = x2, *d;
+    if (B != 1 || x1->ndim != x2->ndim) {
+        int64_t e1[WK_MAX_DIM], e2[WK_MAX_DIM];
+        memcpy(e1, bshape, sizeof(int64_t) * (size_t)nb);
+        memcpy(e2, bshape, sizeof(int64_t) * (size_t)nb);
+        e1[nb] = r1, e1[nb + 1] = c, e2[nb] = r2, e2[nb + 1] = c;
+        s1[0] = B, s1[1] = r1, s1[2] = c, s2[0] = B, s2[1] = r2, s2[2] = c;
+        wk_tensor *ea, *eb;
+        TRY(ea, wk_expand(x1, wk_ints(e1, nb + 2), false));
+        TRY(a, wk_reshape(ea, wk_ints(s1, 3)));
+        TRY(eb, wk_expand(x2, wk_ints(e2, nb + 2), false));
+        TRY(b, wk_reshape(eb, wk_ints(s2, 3)));
+    }
+    TRY(d, wk__euclidean_dist(a, b));
+    memcpy(out, bshape, sizeof(int64_t) * (size_t)nb);
+    out[nb] = r1, out[nb + 1] = r2;
+    return pool_done(&P, K(wk_view(d, wk_ints(out, nb + 2))));
+}

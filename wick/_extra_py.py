@@ -146,3 +146,18 @@ def cartesian_prod(*tensors):
 
 for _f in (block_diag, cartesian_prod):
     setattr(_wick, _f.__name__, _f)
+
+
+# ---- torch.cdist (torch/functional.py): compute_mode names
+_CDIST_MODES = {'use_mm_for_euclid_dist_if_necessary': None, 'use_mm_for_euclid_dist': 1,
+                'donot_use_mm_for_euclid_dist': 2}
+
+
+def cdist(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary'):
+    """torch.cdist: the p-norm distance between each pair of rows of x1 [..., P, M] and x2 [..., R, M]."""
+    if not isinstance(compute_mode, str) or compute_mode not in _CDIST_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    return _C._cdist(x1, x2, p, _CDIST_MODES[compute_mode])
+
+
+_wick.cdist = cdist

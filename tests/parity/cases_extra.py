@@ -686,3 +686,36 @@ error_case("renorm_pneg", lambda T: T.tensor(A23).renorm(-1, 0, 1.0))
 error_case("renorm_maxnorm", lambda T: T.tensor(A23).renorm(2, 0, -1.0))
 error_case("renorm_1d", lambda T: T.tensor([1.0, 2.0]).renorm(2, 0, 1.0))
 error_case("renorm_dim", lambda T: T.tensor(A23).renorm(2, 2, 1.0))
+
+# ---------------------------------------------------------------------------------------------------------- cdist
+C1 = [[1.5, -2.0, 0.25], [3.0, 0.5, -1.25]]
+C2 = [[0.75, 2.5, -0.5], [-1.0, 4.0, 1.25], [0.0, 1.0, 2.0]]
+BIG = [[float((i * 7) % 11) - 5, float((i * 3) % 5) + 0.5 * (i % 2)] for i in range(30)]
+cases("cdist_p", lambda T, p, dtype: T.cdist(T.tensor(C1, dtype=dtype), T.tensor(C2, dtype=dtype), p),
+      p=[2.0, 1.0, 0.0, float("inf"), 3.0, 0.5], dtype=FLOAT)
+case("cdist_modes", lambda T: [T.cdist(T.tensor(C1), T.tensor(C2), compute_mode="use_mm_for_euclid_dist"),
+                               T.cdist(T.tensor(C1), T.tensor(C2), compute_mode="donot_use_mm_for_euclid_dist"),
+                               T.cdist(T.tensor(BIG), T.tensor(BIG[:4])), T.cdist(T.tensor(BIG), T.tensor(BIG[:4]), 1),
+                               T.cdist(T.tensor(BIG), T.tensor(BIG[:4]), compute_mode="donot_use_mm_for_euclid_dist")],
+     rtol=1e-4, atol=1e-4)
+case("cdist_batch", lambda T: [T.cdist(T.tensor([C1, C1[::-1]]), T.tensor([C2]), 1), T.cdist(T.tensor([C1, C1[::-1]]), T.tensor(C2)),
+                               T.cdist(T.tensor([C1, C1[::-1]]), T.tensor([C2]), compute_mode="use_mm_for_euclid_dist"),
+                               T.cdist(T.zeros(0, 3), T.zeros(5, 3)).shape, T.cdist(T.zeros(2, 0), T.zeros(3, 0)),
+                               T.cdist(nc_t(T, [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), T.tensor([[0.5, 1.5, 2.5]]))], rtol=1e-4, atol=1e-5)
+case("cdist_state", lambda T: [state(T.cdist(T.tensor(C1, requires_grad=True), T.tensor(C2))),
+                               state(T.cdist(T.tensor(BIG, requires_grad=True), T.tensor(C2)[:, :2])),
+                               state(T.cdist(T.tensor(C1, requires_grad=True), T.tensor(C2), compute_mode="use_mm_for_euclid_dist"))],
+     rtol=1e-4, atol=1e-4)
+cases("cdist_grad", lambda T, x, y, p: T.cdist(x, y, p), [[0.0, 0.0, 1.0], [1.0, 1.0, 1.0], [0.5, 2.0, -1.0]],
+      [[0.0, 0.0, 1.0], [2.0, 1.0, 0.0]], kind="grad", p=[2.0, 1.0, float("inf"), 3.0, 0.5, 0.0])
+grad_case("cdist_grad_mm", lambda T, x, y: T.cdist(x, y), BIG, [[1.0, 2.0], [0.0, -3.0], [2.0, 2.0]], rtol=1e-4, atol=1e-4)
+grad_case("cdist_grad_batch", lambda T, x, y: T.cdist(x, y, 1.5), [C1, C1[::-1]], [C2])
+grad_case("cdist_grad_batch_mm", lambda T, x, y: T.cdist(x, y, compute_mode="use_mm_for_euclid_dist"), [C1, C1[::-1]], [C2],
+          rtol=1e-4, atol=1e-4)
+error_case("cdist_1d", lambda T: T.cdist(T.zeros(3), T.zeros(2, 3)))
+error_case("cdist_cols", lambda T: T.cdist(T.zeros(2, 3), T.zeros(2, 4)))
+error_case("cdist_int", lambda T: T.cdist(T.zeros(2, 3, dtype=T.int64), T.zeros(2, 3, dtype=T.int64)))
+error_case("cdist_dtypes", lambda T: T.cdist(T.zeros(2, 3), T.zeros(2, 3, dtype=T.float64)))
+error_case("cdist_neg_p", lambda T: T.cdist(T.zeros(2, 3), T.zeros(2, 3), -1))
+error_case("cdist_mode", lambda T: T.cdist(T.zeros(2, 3), T.zeros(2, 3), 2, 1))
+error_case("cdist_half", lambda T: T.cdist(T.zeros(2, 3, dtype=T.float16), T.zeros(2, 3, dtype=T.float16)))
