@@ -42,6 +42,15 @@
                 CT a = LD(x[i]);                                                                     \
                 o[i] = ST(EXPR);                                                                     \
             }                                                                                        \
+        } else if (s[0] == sizeof(OST_T) && s[1] % (int64_t)sizeof(ST_T) == 0 &&                    \
+                   s[2] % (int64_t)sizeof(ST_T) == 0) { /* strided inputs into a contiguous output */    \
+            OST_T *o = (OST_T *)d[0];                                                                \
+            const ST_T *x = (const ST_T *)d[1], *y = (const ST_T *)d[2];                             \
+            const int64_t sa = s[1] / (int64_t)sizeof(ST_T), sb = s[2] / (int64_t)sizeof(ST_T);      \
+            for (int64_t i = 0; i < n; i++) {                                                        \
+                CT a = LD(x[i * sa]), b = LD(y[i * sb]);                                             \
+                o[i] = ST(EXPR);                                                                     \
+            }                                                                                        \
         } else {                                                                                     \
             char *po = d[0], *pa = d[1], *pb = d[2];                                                 \
             for (int64_t i = 0; i < n; i++, po += s[0], pa += s[1], pb += s[2]) {                    \
