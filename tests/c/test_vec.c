@@ -9,6 +9,14 @@
 
 #include "cpu/vec.h"
 
+/* The polynomial exp without FMA, one lane: the arithmetic the wasm simd128 build runs (IEEE float ops, no FMA).
+ * Compiled here from the same source (the test's own scalar instance; the library's scalar build uses libm). */
+#define WK_VEC_TABLE test_nofma_table
+#include "cpu/vec_impl.h"
+static void nofma_exp(const float *x, float *y, int64_t n) {
+    for (int64_t i = 0; i < n; i++) y[i] = v_exp_poly(x[i]);
+}
+
 static uint64_t rng = 88172645463325252ULL;
 static uint32_t rnd32(void) {
     rng ^= rng << 13;
@@ -193,6 +201,11 @@ int main(void) {
         bad += test_exp(impls[k], exhaustive);
         bad += test_kernels(impls[k]);
     }
+    wk_vec_ops nofma = *wk__vec_ref();
+    nofma.name = "no-FMA polynomial (wasm)";
+    nofma.exp = nofma_exp;
+    printf("vec kernels: %s\n", nofma.name);
+    bad += test_exp(&nofma, exhaustive);
     printf("%s (%d failures)\n", bad ? "FAIL" : "ok", bad);
     return bad != 0;
 }
