@@ -931,16 +931,16 @@ wk_tensor *wk_impl_isin(wk_tensor *elements, wk_tensor *test_elements, bool assu
         r = NULL;
         goto done;
     }
-    if (kt.fl) qsort(wk__data(sorted), (size_t)nt, sizeof(double), cmp_f64);
-    else qsort(wk__data(sorted), (size_t)nt, sizeof(int64_t), cmp_i64);
+    if (nt > 0 && kt.fl) qsort(wk__data(sorted), (size_t)nt, sizeof(double), cmp_f64);
+    else if (nt > 0) qsort(wk__data(sorted), (size_t)nt, sizeof(int64_t), cmp_i64);
     for (int64_t k = 0; k < ne; k++) {
         bool found;
         if (kt.fl) {
             double v = ke.f[k];
-            found = !isnan(v) && bsearch(&v, wk__data(sorted), (size_t)nt, sizeof(double), cmp_f64) != NULL;
+            found = nt > 0 && !isnan(v) && bsearch(&v, wk__data(sorted), (size_t)nt, sizeof(double), cmp_f64) != NULL;
         } else {
             int64_t v = ke.i[k];
-            found = bsearch(&v, wk__data(sorted), (size_t)nt, sizeof(int64_t), cmp_i64) != NULL;
+            found = nt > 0 && bsearch(&v, wk__data(sorted), (size_t)nt, sizeof(int64_t), cmp_i64) != NULL;
         }
         out[k] = found != invert;
     }
