@@ -1843,3 +1843,43 @@ wk_tensor *wk_impl_cdist(wk_tensor *x1, wk_tensor *x2, double p, wk_optint compu
     out[nb] = r1, out[nb + 1] = r2;
     return pool_done(&P, K(wk_view(d, wk_ints(out, nb + 2))));
 }
+
+/* ---- real tensors' complex views: self itself ---------------------------------------------------------------- */
+wk_tensor *wk_impl_conj_real(wk_tensor *self) { return wk_retain(self); }
+wk_tensor *wk_impl_resolve_conj_real(wk_tensor *self) { return wk_retain(self); }
+wk_tensor *wk_impl_resolve_neg_real(wk_tensor *self) { return wk_retain(self); }
+wk_tensor *wk_impl_conj_physical_real(wk_tensor *self) { return wk_retain(self); }
+int wk_impl_is_conj(wk_tensor *self, bool *result) {
+    (void)self;
+    *result = false;
+    return 0;
+}
+int wk_impl_is_neg(wk_tensor *self, bool *result) {
+    (void)self;
+    *result = false;
+    return 0;
+}
+
+/* ---- empty_strided / new_empty_strided: zero-filled (torch leaves the memory uninitialised) --------------------- */
+wk_tensor *wk_impl_empty_strided(wk_intlist size, wk_intlist stride, wk_dtype dtype, bool requires_grad) {
+    if (size.len != stride.len)
+        return WK_FAIL(WK_RUNTIME_ERROR, "dimensionality of sizes (%lld) must match dimensionality of strides (%lld)",
+                       (long long)size.len, (long long)stride.len);
+    if (size.len > WK_MAX_DIM) return WK_FAIL(WK_RUNTIME_ERROR, "wick supports tensors of at most %d dimensions", WK_MAX_DIM);
+    for (int64_t i = 0; i < stride.len; i++)
+        if (stride.data[i] < 0) {
+            wk_strbuf b = {0};
+            wk_sb_ints(&b, stride.data, (int)stride.len);
+            wk__error(WK_RUNTIME_ERROR, "as_strided: Negative strides are not supported at the moment, got strides: %s",
+                      b.s ? b.s : "");
+            wk_sb_free(&b);
+            return NULL;
+        }
+    wk_tensor *t = wk__empty_strided((int)size.len, size.data, stride.data,
+                                     dtype == WK_DTYPE_NONE ? wk_get_default_dtype() : dtype);
+    if (t && t->storage->nbytes) memset(t->storage->data, 0, t->storage->nbytes);
+    return wk__finish_factory(t, requires_grad);
+}
+wk_tensor *wk_impl_new_empty_strided(wk_tensor *self, wk_intlist size, wk_intlist stride, wk_dtype dtype, bool requires_grad) {
+    return wk_impl_empty_strided(size, stride, dtype == WK_DTYPE_NONE ? self->dtype : dtype, requires_grad);
+}

@@ -719,3 +719,20 @@ error_case("cdist_dtypes", lambda T: T.cdist(T.zeros(2, 3), T.zeros(2, 3, dtype=
 error_case("cdist_neg_p", lambda T: T.cdist(T.zeros(2, 3), T.zeros(2, 3), -1))
 error_case("cdist_mode", lambda T: T.cdist(T.zeros(2, 3), T.zeros(2, 3), 2, 1))
 error_case("cdist_half", lambda T: T.cdist(T.zeros(2, 3, dtype=T.float16), T.zeros(2, 3, dtype=T.float16)))
+
+# ------------------------------------------------------------------------------------ real tensors' complex views
+cases("conj_family", lambda T, op, how: (lambda x: (lambda r: (r is x, state(r)))(
+    getattr(T, op)(x) if how == "fn" else getattr(x, op)()))(T.tensor(A23, requires_grad=True) * 2),
+      op=["conj", "resolve_conj", "resolve_neg", "conj_physical"], how=["fn", "method"])
+case("conj_int", lambda T: [T.conj(T.tensor([1, 2])), T.conj_physical(T.tensor([True])), T.tensor(A23).t().conj().stride()])
+case("is_conj_neg", lambda T: [T.is_conj(T.tensor(A23)), T.tensor(A23).is_conj(), T.is_neg(T.tensor([1])), T.tensor(A23).is_neg()])
+
+# -------------------------------------------------------------------------------------------- strided factories
+case("empty_strided", lambda T: [(t.shape, t.stride(), t.dtype, t.requires_grad) for t in (
+    T.empty_strided((2, 3), (1, 2)), T.empty_strided([2, 3], [4, 1], dtype=T.int32), T.empty_strided((), ()),
+    T.empty_strided((2, 0), (1, 1)), T.empty_strided((2, 2), (0, 1), requires_grad=True),
+    T.tensor(A23, dtype=T.float64).new_empty_strided((2, 2), (1, 2)),
+    T.tensor([1, 2]).new_empty_strided((3,), (2,), dtype=T.float16))])
+error_case("empty_strided_dims", lambda T: T.empty_strided((2, 3), (1,)))
+error_case("empty_strided_neg_size", lambda T: T.empty_strided((2, -3), (1, 1)))
+error_case("empty_strided_requires_grad_int", lambda T: T.empty_strided((2,), (1,), dtype=T.int64, requires_grad=True))
