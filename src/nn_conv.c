@@ -431,8 +431,11 @@ static int conv_f32(int kind, const rel *R, const float *A, const float *B, cons
                 if (rc == 0) wk_parallel_for(0, C.nb, grain, chunk_col2im, &C);
             } else { /* W[g] [Cag, Rn] (+)= ac [Cag, K] @ colc^T [K, Rn] */
                 wk_parallel_for(0, C.nb, grain, chunk_fill_both, &C);
-                rc = wk_gemm_f32(Cag, Rn, K, C.ac, K, 1, C.colc, 1, K, n0 == 0 ? 0.0f : 1.0f, out + g * Cag * Rn, Rn,
-                                 1);
+                float beta = n0 == 0 ? 0.0f : 1.0f;
+                if (Cag > Rn && Rn < 128) /* a narrow weight row: its wide side as the GEMM's columns (measured) */
+                    rc = wk_gemm_f32(Rn, Cag, K, C.colc, K, 1, C.ac, 1, K, beta, out + g * Cag * Rn, 1, Rn);
+                else
+                    rc = wk_gemm_f32(Cag, Rn, K, C.ac, K, 1, C.colc, 1, K, beta, out + g * Cag * Rn, Rn, 1);
             }
         }
     free(C.colc);
