@@ -2,6 +2,7 @@
  *
  * One vector type per instruction set, with the same operations everywhere:
  *   AVX2+FMA  (x86; only in files that define WK_SIMD_AVX2 and compile under target("avx2,fma"): vec_avx2.c)
+ *   AVX-512F  (x86; WK_SIMD_AVX512 under target("avx512f"): vec_avx512.c — the exp-based kernels only)
  *   wasm simd128 (clang -msimd128), NEON (aarch64), and a portable scalar fallback (one lane).
  *
  *   wk_vf   WK_VL float lanes           wk_vi   WK_VL int32 lanes          wk_vm   a lane mask (from comparisons)
@@ -53,6 +54,41 @@ static inline wk_vi vi_sub(wk_vi a, wk_vi b) { return _mm256_sub_epi32(a, b); }
 static inline wk_vi vi_shl23(wk_vi a) { return _mm256_slli_epi32(a, 23); }
 static inline wk_vi vi_srai1(wk_vi a) { return _mm256_srai_epi32(a, 1); }
 static inline wk_vf vf_from_bits(wk_vi a) { return _mm256_castsi256_ps(a); }
+
+#elif defined(WK_SIMD_AVX512)
+#include <immintrin.h>
+#define WK_SIMD_NAME "avx512"
+#define WK_VL 16
+#define WK_VF_FUSED 1
+typedef __m512 wk_vf;
+typedef __m512i wk_vi;
+typedef __mmask16 wk_vm;
+static inline wk_vf vf_loadu(const float *p) { return _mm512_loadu_ps(p); }
+static inline void vf_storeu(float *p, wk_vf v) { _mm512_storeu_ps(p, v); }
+static inline wk_vf vf_set1(float x) { return _mm512_set1_ps(x); }
+static inline wk_vf vf_zero(void) { return _mm512_setzero_ps(); }
+static inline wk_vf vf_add(wk_vf a, wk_vf b) { return _mm512_add_ps(a, b); }
+static inline wk_vf vf_sub(wk_vf a, wk_vf b) { return _mm512_sub_ps(a, b); }
+static inline wk_vf vf_mul(wk_vf a, wk_vf b) { return _mm512_mul_ps(a, b); }
+static inline wk_vf vf_div(wk_vf a, wk_vf b) { return _mm512_div_ps(a, b); }
+static inline wk_vf vf_fma(wk_vf a, wk_vf b, wk_vf c) { return _mm512_fmadd_ps(a, b, c); }
+static inline wk_vf vf_max(wk_vf a, wk_vf b) { return _mm512_max_ps(a, b); }
+static inline wk_vf vf_min(wk_vf a, wk_vf b) { return _mm512_min_ps(a, b); }
+static inline wk_vm vf_lt(wk_vf a, wk_vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
+static inline wk_vm vf_le(wk_vf a, wk_vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LE_OQ); }
+static inline wk_vm vf_gt(wk_vf a, wk_vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
+static inline wk_vm vf_isnan(wk_vf a) { return _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q); }
+static inline wk_vm vm_or(wk_vm a, wk_vm b) { return (wk_vm)(a | b); }
+static inline int vm_any(wk_vm m) { return m != 0; }
+static inline wk_vf vf_select(wk_vm m, wk_vf a, wk_vf b) { return _mm512_mask_blend_ps(m, b, a); }
+static inline wk_vf vf_round(wk_vf a) { return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+static inline wk_vi vf_to_vi(wk_vf a) { return _mm512_cvtps_epi32(a); }
+static inline wk_vi vi_set1(int32_t x) { return _mm512_set1_epi32(x); }
+static inline wk_vi vi_add(wk_vi a, wk_vi b) { return _mm512_add_epi32(a, b); }
+static inline wk_vi vi_sub(wk_vi a, wk_vi b) { return _mm512_sub_epi32(a, b); }
+static inline wk_vi vi_shl23(wk_vi a) { return _mm512_slli_epi32(a, 23); }
+static inline wk_vi vi_srai1(wk_vi a) { return _mm512_srai_epi32(a, 1); }
+static inline wk_vf vf_from_bits(wk_vi a) { return _mm512_castsi512_ps(a); }
 
 #elif defined(__wasm_simd128__)
 #include <wasm_simd128.h>

@@ -2,8 +2,11 @@
 #define WK_VEC_TABLE wk__vec_base_ops
 #include "vec_impl.h"
 
+#include <stdlib.h>
+
 #if defined(__x86_64__) && defined(__GNUC__)
-extern const wk_vec_ops wk__vec_avx2_ops;
+extern const wk_vec_ops wk__vec_avx2_ops, wk__vec_avx512_ops;
+static wk_vec_ops merged; /* AVX2 with the AVX-512 exp family */
 #endif
 
 /* ---- naive references (libm, plain loops, the same summation orders written the obvious way) ---- */
@@ -124,6 +127,15 @@ const wk_vec_ops *wk__vec(void) {
 #if defined(__x86_64__) && defined(__GNUC__)
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) v = &wk__vec_avx2_ops;
+    if (v == &wk__vec_avx2_ops && __builtin_cpu_supports("avx512f") && !getenv("WICK_NO_AVX512")) {
+        merged = wk__vec_avx2_ops;
+        merged.name = "avx512+avx2";
+        merged.exp = wk__vec_avx512_ops.exp;
+        merged.sigmoid = wk__vec_avx512_ops.sigmoid;
+        merged.exp_sub_sum = wk__vec_avx512_ops.exp_sub_sum;
+        merged.exp_sub_acc = wk__vec_avx512_ops.exp_sub_acc;
+        v = &merged;
+    }
 #endif
     chosen = v; /* idempotent: a race writes the same pointer */
     return v;

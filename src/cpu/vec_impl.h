@@ -129,6 +129,7 @@ static void k_sub2_cols(const float *x, const float *a, const float *b, float *y
     for (; i < n; i++) y[i] = (x[i] - a[i]) - b[i];
 }
 
+#if WK_VL <= 8 /* the AVX-512 instance carries the exp family only (vec.c takes the rest from AVX2) */
 /* max with NaN propagation: NaN lanes are tracked apart (vf_max's NaN behaviour differs between ISAs) */
 static float k_max(const float *x, int64_t n) {
     wk_vf m0 = vf_set1(-INFINITY), m1 = m0;
@@ -311,3 +312,7 @@ static void k_sum_outer(const float *x, int64_t rows, int64_t cols, int64_t ld, 
 const wk_vec_ops WK_VEC_TABLE = {WK_SIMD_NAME, k_exp,       k_sigmoid,  k_exp_sub_sum, k_scale,
                                  k_sub_scalar, k_exp_sub_acc, k_mul_cols, k_sub2_cols,   k_max,
                                  k_max_rows,   k_sum_inner, k_sum_outer};
+#else
+const wk_vec_ops WK_VEC_TABLE = {WK_SIMD_NAME, k_exp, k_sigmoid, k_exp_sub_sum, k_scale, k_sub_scalar, k_exp_sub_acc,
+                                 k_mul_cols,   k_sub2_cols, NULL, NULL, NULL, NULL};
+#endif
