@@ -3,8 +3,8 @@
     python3 tools/readme_figures.py      # runs the commands, rewrites the block between the markers
 
 Every figure in the block is printed next to the command that produced it; nothing in it is typed by hand.
-The benchmark table is the verbatim output of `python3 bench/run.py` (a saved copy in bench/last_run.txt,
-written by that command), because a full benchmark run takes minutes and its ratios vary with the load.
+Speed ratios are not here: they vary with the machine's load, and bench/NOTES.md keeps each run's table with
+its command, thread count and load average.
 """
 import os
 import re
@@ -44,26 +44,13 @@ def wasm_size():
     return os.path.getsize(os.path.join(ROOT, "build", "wick.wasm"))
 
 
-def bench():
-    path = os.path.join(ROOT, "bench", "last_run.txt")
-    if not os.path.exists(path):
-        return None
-    with open(path) as f:
-        return f.read().rstrip()
-
-
 def block():
-    b = bench()
     out = [BEGIN, "",
            "Parity with real torch 2.13.0 (`python3 -m tests.parity`):", "",
            "    " + parity(), "",
            "Coverage of torch's public names (`python3 tools/ledger.py`, which lists every absent name):", "",
            ledger(), "",
-           f"WebAssembly core (`make wasm`, `build/wick.wasm`): {wasm_size():,} bytes.", ""]
-    if b:
-        out += ["Speed against torch on this project's 2-core machine, time ratio wick/torch, lower is better "
-                "(`python3 bench/run.py`; it saves its output in `bench/last_run.txt`):", "", "```", b, "```", ""]
-    out.append(END)
+           f"WebAssembly core (`make wasm`, `build/wick.wasm`): {wasm_size():,} bytes.", "", END]
     return "\n".join(out)
 
 

@@ -20,6 +20,7 @@
  * Small products (Note [GEMM small]): when B is row-contiguous and the whole product is small, full NR-wide
  * panels of B are read in place (row stride rsb) instead of being packed, and nothing runs on the pool; packing
  * buffers are kept between calls (Note [GEMM buffers]), so a 64^3 product allocates nothing. */
+#include <stdlib.h>
 #include "gemm.h"
 
 #include "threadpool.h"
@@ -269,7 +270,8 @@ typedef struct {
 
 static ukernel pick_kernel(void) {
 #if defined(WK_X86)
-    if (__builtin_cpu_supports("avx512f")) return (ukernel){ukernel_avx512, ukernel_avx512_a, A5_MR, A5_NR, true};
+    if (__builtin_cpu_supports("avx512f") && !getenv("WICK_NO_AVX512")) /* WICK_NO_AVX512=1: the AVX2 machines' path */
+        return (ukernel){ukernel_avx512, ukernel_avx512_a, A5_MR, A5_NR, true};
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
         return (ukernel){ukernel_avx2, ukernel_avx2_a, A2_MR, A2_NR, false};
 #endif
