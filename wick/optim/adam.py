@@ -1,9 +1,9 @@
 """torch.optim.Adam (amsgrad, weight_decay, decoupled_weight_decay, maximize); the update runs in C (_adam_step)."""
 from wick import _C
 from wick._tensor import Tensor
-from .optimizer import (Optimizer, _check_betas, _check_eps, _check_impl_flags, _check_inplace, _check_lr,
-                        _check_step_flags, _check_weight_decay, _closure_loss, _hp, _new_step, _tensor_steps,
-                        _to_scalar, _use_grad_for_differentiable, _zeros_state)
+from .optimizer import (_setstate_groups, Optimizer, _check_betas, _check_eps, _check_impl_flags, _check_inplace,
+                        _check_lr, _check_step_flags, _check_weight_decay, _closure_loss, _hp, _new_step, _to_scalar,
+                        _use_grad_for_differentiable, _zeros_state)
 
 __all__ = ['Adam', 'adam']
 
@@ -39,15 +39,8 @@ class Adam(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault('amsgrad', False)
-            group.setdefault('maximize', False)
-            group.setdefault('foreach', None)
-            group.setdefault('capturable', False)
-            group.setdefault('differentiable', False)
-            group.setdefault('decoupled_weight_decay', False)
-            group.setdefault('fused', None)
-            _tensor_steps(self, group)
+        _setstate_groups(self, (('amsgrad', False), ('maximize', False), ('foreach', None), ('capturable', False),
+                               ('differentiable', False), ('decoupled_weight_decay', False), ('fused', None)))
 
     def _init_group(self, group, params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps):
         for p in group['params']:

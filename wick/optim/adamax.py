@@ -1,7 +1,7 @@
 """torch.optim.Adamax (betas, eps, weight_decay, maximize); the update runs in C (_adamax_step)."""
 from wick import _C
-from .optimizer import (Optimizer, _check_betas, _check_eps, _check_inplace, _check_lr, _check_step_flags,
-                        _check_weight_decay, _closure_loss, _hp, _new_step, _tensor_steps,
+from .optimizer import (_setstate_groups, Optimizer, _check_betas, _check_eps, _check_inplace, _check_lr,
+                        _check_step_flags, _check_weight_decay, _closure_loss, _hp, _new_step,
                         _use_grad_for_differentiable, _zeros_state)
 
 __all__ = ['Adamax', 'adamax']
@@ -20,12 +20,8 @@ class Adamax(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault('foreach', None)
-            group.setdefault('maximize', False)
-            group.setdefault('differentiable', False)
-            group.setdefault('capturable', False)
-            _tensor_steps(self, group)
+        _setstate_groups(self, (('foreach', None), ('maximize', False), ('differentiable', False), ('capturable',
+                               False)))
 
     def _init_group(self, group, params, grads, exp_avgs, exp_infs, state_steps):
         for p in group['params']:

@@ -1,9 +1,9 @@
 """torch.optim.ASGD (averaged SGD: lambd, alpha, t0, weight_decay, maximize); the update runs in C (_asgd_step)."""
 import wick as _wick
 from wick import _C
-from .optimizer import (Optimizer, _check_inplace, _check_lr, _check_step_flags, _check_weight_decay, _closure_loss,
-                        _get_scalar_dtype, _hp, _new_step, _tensor_steps, _to_scalar, _use_grad_for_differentiable,
-                        _zeros_state)
+from .optimizer import (_setstate_groups, Optimizer, _check_inplace, _check_lr, _check_step_flags,
+                        _check_weight_decay, _closure_loss, _get_scalar_dtype, _hp, _new_step, _to_scalar,
+                        _use_grad_for_differentiable, _zeros_state)
 
 __all__ = ['ASGD', 'asgd']
 
@@ -19,12 +19,8 @@ class ASGD(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault('foreach', None)
-            group.setdefault('maximize', False)
-            group.setdefault('differentiable', False)
-            group.setdefault('capturable', False)
-            _tensor_steps(self, group, ('step', 'eta', 'mu'))
+        _setstate_groups(self, (('foreach', None), ('maximize', False), ('differentiable', False),
+                                ('capturable', False)), ('step', 'eta', 'mu'))
 
     def _init_group(self, group, params, grads, mus, axs, etas, state_steps):
         for p in group['params']:

@@ -1,8 +1,8 @@
 """torch.optim.NAdam (momentum_decay, decoupled_weight_decay, maximize); the update runs in C (_nadam_step)."""
 import wick as _wick
 from wick import _C
-from .optimizer import (Optimizer, _check_betas, _check_eps, _check_inplace, _check_lr, _check_step_flags,
-                        _check_weight_decay, _closure_loss, _get_scalar_dtype, _hp, _new_step, _tensor_steps,
+from .optimizer import (_setstate_groups, Optimizer, _check_betas, _check_eps, _check_inplace, _check_lr,
+                        _check_step_flags, _check_weight_decay, _closure_loss, _get_scalar_dtype, _hp, _new_step,
                         _use_grad_for_differentiable, _zeros_state)
 
 __all__ = ['NAdam', 'nadam']
@@ -25,13 +25,8 @@ class NAdam(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault('maximize', False)
-            group.setdefault('foreach', None)
-            group.setdefault('capturable', False)
-            group.setdefault('differentiable', False)
-            group.setdefault('decoupled_weight_decay', False)
-            _tensor_steps(self, group, ('step', 'mu_product'))
+        _setstate_groups(self, (('maximize', False), ('foreach', None), ('capturable', False), ('differentiable',
+                               False), ('decoupled_weight_decay', False)), ('step', 'mu_product'))
 
     def _init_group(self, group, params, grads, exp_avgs, exp_avg_sqs, mu_products, state_steps):
         for p in group['params']:

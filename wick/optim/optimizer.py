@@ -423,6 +423,16 @@ def _tensor_steps(opt, group, keys=('step',)):
                     p_state[key] = _wick.tensor(float(p_state[key]), dtype=_get_scalar_dtype())
 
 
+def _setstate_groups(opt, defaults, step_keys=('step',)):
+    """The body of torch's per-optimizer __setstate__ (after super().__setstate__): param groups from an older
+    pickle get the options they lack (`defaults`, (key, value) pairs in torch's order), and numeric steps become
+    tensors."""
+    for group in opt.param_groups:
+        for key, value in defaults:
+            group.setdefault(key, value)
+        _tensor_steps(opt, group, step_keys)
+
+
 def _check_inplace(params):
     """The functional forms update params in place: like torch's in-place ops, refuse a leaf that requires grad
     while grad mode is on (step() runs them under no_grad)."""

@@ -1,7 +1,7 @@
 """torch.optim.RMSprop (alpha, centered, momentum, weight_decay, maximize); the update runs in C (_rmsprop_step)."""
 from wick import _C
-from .optimizer import (Optimizer, _check_eps, _check_inplace, _check_lr, _check_step_flags, _check_weight_decay,
-                        _closure_loss, _hp, _new_step, _tensor_steps, _use_grad_for_differentiable, _zeros_state)
+from .optimizer import (_setstate_groups, Optimizer, _check_eps, _check_inplace, _check_lr, _check_step_flags,
+                        _check_weight_decay, _closure_loss, _hp, _new_step, _use_grad_for_differentiable, _zeros_state)
 
 __all__ = ['RMSprop', 'rmsprop']
 
@@ -22,14 +22,8 @@ class RMSprop(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault('momentum', 0)
-            group.setdefault('centered', False)
-            group.setdefault('foreach', None)
-            group.setdefault('maximize', False)
-            group.setdefault('differentiable', False)
-            group.setdefault('capturable', False)
-            _tensor_steps(self, group)
+        _setstate_groups(self, (('momentum', 0), ('centered', False), ('foreach', None), ('maximize', False),
+                               ('differentiable', False), ('capturable', False)))
 
     def _init_group(self, group, params, grads, square_avgs, momentum_buffer_list, grad_avgs, state_steps):
         for p in group['params']:

@@ -1,7 +1,7 @@
 """torch.optim.Rprop (etas, step_sizes, maximize); the update runs in C (_rprop_step)."""
 from wick import _C
-from .optimizer import (Optimizer, _check_inplace, _check_lr, _check_step_flags, _closure_loss, _full_state, _hp,
-                        _new_step, _tensor_steps, _to_scalar, _use_grad_for_differentiable, _zeros_state)
+from .optimizer import (_setstate_groups, Optimizer, _check_inplace, _check_lr, _check_step_flags, _closure_loss,
+                        _full_state, _hp, _new_step, _to_scalar, _use_grad_for_differentiable, _zeros_state)
 
 __all__ = ['Rprop', 'rprop']
 
@@ -18,12 +18,8 @@ class Rprop(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault('foreach', None)
-            group.setdefault('maximize', False)
-            group.setdefault('differentiable', False)
-            group.setdefault('capturable', False)
-            _tensor_steps(self, group)
+        _setstate_groups(self, (('foreach', None), ('maximize', False), ('differentiable', False), ('capturable',
+                               False)))
 
     def _init_group(self, group, params, grads, prevs, step_sizes, state_steps):
         for p in group['params']:
