@@ -588,12 +588,11 @@ static int sig_error(const wk_sig *sig, PyObject *args, PyObject *kwargs, int ba
  * refused by name rather than quietly ignored. */
 static int apply_memory_format(const wk_sig *sig, PyObject *pyself, wk_pyval *out, wk_argscope *sc) {
     const wk_param *ps = sig->params;
-    int fmt = -1, self = -1;
-    for (int i = 0; ps[i].name; i++) {
+    int fmt = -1;
+    for (int i = 0; ps[i].name; i++)
         if (ps[i].type == PT_MEMFMT && out[i].obj && out[i].obj != Py_None) fmt = i;
-        if (i == 0 && ps[i].type == PT_TENSOR && (!strcmp(ps[i].name, "self") || !strcmp(ps[i].name, "input"))) self = i;
-    }
-    if (fmt < 0) return 0;
+    if (fmt < 0) return 0; /* the common case: one pass over the parameter types, no string compares */
+    int self = ps[0].type == PT_TENSOR && (!strcmp(ps[0].name, "self") || !strcmp(ps[0].name, "input")) ? 0 : -1;
     wk_tensor *me = sig->method && pyself ? wk_py_self(pyself) : self >= 0 ? out[self].t : NULL;
     PyObject *r = PyObject_Repr(out[fmt].obj);
     const char *rs = r ? PyUnicode_AsUTF8(r) : NULL;
