@@ -225,9 +225,17 @@ def worker(lib, threads):
         out.flush()
 
 
+# --isa avx2: the project's machines (AVX2 + FMA, no AVX-512) on an AVX-512 host, for both sides alike:
+# wick's GEMM and vector kernels, and torch's ATen kernels, MKL and oneDNN, all capped at AVX2.
+ISA_ENV = {'native': {},
+           'avx2': {'WICK_NO_AVX512': '1', 'ATEN_CPU_CAPABILITY': 'avx2', 'MKL_ENABLE_INSTRUCTIONS': 'AVX2',
+                    'ONEDNN_MAX_CPU_ISA': 'AVX2'}}
+ISA = 'native'
+
+
 class Worker:
     def __init__(self, lib, threads):
-        env = dict(os.environ)
+        env = dict(os.environ, **ISA_ENV[ISA])
         self.p = subprocess.Popen([sys.executable, os.path.abspath(__file__), '--worker', lib, '--threads',
                                    str(threads)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                   cwd='/', env=env)
@@ -249,7 +257,7 @@ class Worker:
 # Fresh-subprocess measurements: import time and peak resident memory.
 # ---------------------------------------------------------------------------------------------------------
 def _env_for(lib):
-    env = dict(os.environ)
+    env = dict(os.environ, **ISA_ENV[ISA])
     if lib == 'wick':
         env['PYTHONPATH'] = ROOT + (os.pathsep + env['PYTHONPATH'] if env.get('PYTHONPATH') else '')
     return env
@@ -327,10 +335,14 @@ def main():
     ap.add_argument('--reps', type=int, default=None, help='timed repetitions per side (default 7, quick 3)')
     ap.add_argument('--batch', type=float, default=None, help='seconds per timed batch (default 0.2, quick 0.05)')
     ap.add_argument('--json', default=None, help='also write the rows to this file')
+    ap.add_argument('--isa', choices=sorted(ISA_ENV), default='native',
+                    help='avx2: cap both sides at AVX2 (the project machines) on an AVX-512 host')
     ap.add_argument('--worker', default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
         return worker(args.worker, args.threads)
+    global ISA
+    ISA = args.isa
     reps = args.reps or (3 if args.quick else 7)
     batch = args.batch or (0.05 if args.quick else 0.2)
     pats = [p for p in args.k.split(',') if p]
@@ -340,11 +352,14 @@ def main():
 
     print('bench/run.py: wick vs torch, %d thread(s) each, %d alternating repetitions, ~%.2f s batches, medians'
           % (args.threads, reps, batch))
+    if ISA != 'native':
+        print('isa: both sides capped at %s (%s)' % (ISA, ' '.join('%s=%s' % kv for kv in ISA_ENV[ISA].items())))
     print('load average before: %.2f %.2f %.2f' % os.getloadavg())
     import platform
     print('machine: %s, %d cores, python %s' % (_cpu_name(), os.cpu_count(), platform.python_version()))
     peak = machine_peak(args.threads, 3 if args.quick else 5)
-    peak_flops = max(peak.get('fma_avx512_allcores_gflops', 0), peak.get('fma_avx2_allcores_gflops', 0))
+    peak_flops = max(peak.get('fma_avx512_allcores_gflops', 0) if ISA == 'native' else 0,
+                     peak.get('fma_avx2_allcores_gflops', 0))
     print('measured peak (bench/peak.c, best of runs): FMA AVX2 %.1f GFLOP/s/core, %.1f all cores; '
           'AVX-512 %.1f /core, %.1f all cores' % (peak.get('fma_avx2_1core_gflops', 0),
                                                   peak.get('fma_avx2_allcores_gflops', 0),
