@@ -6,7 +6,10 @@
 PyTypeObject *wk_py_tensor_class; /* wick.Tensor, registered by the Python layer */
 
 PyObject *wk_py_raise(void) {
-    if (PyErr_Occurred()) return NULL; /* a Python error (from a hook) is already set */
+    if (PyErr_Occurred()) { /* a Python error (from a hook or a Function's backward) is already set: it wins */
+        wk_error_clear();   /* and wick's own record of the failure must not outlive the call */
+        return NULL;
+    }
     PyObject *exc;
     switch (wk_error_kind()) {
     case WK_INDEX_ERROR: exc = PyExc_IndexError; break;

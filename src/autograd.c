@@ -110,12 +110,17 @@ wk_node *wk__node_new(const wk_node_vtable *vt, size_t size, uint32_t num_inputs
     return n;
 }
 
-static wk_tensor *accumulate_grad_leaf(wk_tensor *leaf, wk_tensor *grad);
+static wk_tensor *accumulate_grad_leaf(wk_tensor *leaf, wk_tensor *grad, int64_t expected_refs);
 
+/* The engine hands the incoming gradient over (torch moves it into AccumulateGrad), so the leaf can keep the buffer
+ * instead of copying it; with post hooks the engine keeps its reference for them, as torch keeps a copy. */
 static int accumulate_apply(wk_node *n, wk_tensor **gi, wk_tensor **go) {
     WK_UNUSED(go);
     if (!gi[0]) return 0;
-    return accumulate_grad_leaf(n->leaf, gi[0]) ? 0 : -1;
+    wk_tensor *g = gi[0];
+    if (n->post_hooks) wk_retain(g);
+    else gi[0] = NULL;
+    return accumulate_grad_leaf(n->leaf, g, n->post_hooks ? 2 : 1) ? 0 : -1;
 }
 static const wk_node_vtable ACCUMULATE_GRAD = {"AccumulateGrad", accumulate_apply, NULL, NULL, NULL};
 
@@ -626,8 +631,10 @@ static wk_tensor *copy_with_history(wk_tensor *g) {
     return r;
 }
 
-static wk_tensor *accumulate_grad_leaf(wk_tensor *leaf, wk_tensor *grad) {
+/* Consumes the reference `grad`; expected_refs: the references to it that are not user-visible. */
+static wk_tensor *accumulate_grad_leaf(wk_tensor *leaf, wk_tensor *grad, int64_t expected_refs) {
     wk_tensor *g = run_tensor_hooks(leaf->hooks, -1, grad);
+    wk_release(grad);
     if (!g) return NULL;
     wk_tensor *old = leaf->grad;
     if (!old) {
@@ -636,9 +643,17 @@ static wk_tensor *accumulate_grad_leaf(wk_tensor *leaf, wk_tensor *grad) {
             wk_release(g);
             return leaf->grad;
         }
-        /* steal the buffer when nobody else can see it, else copy (torch's AccumulateGrad) */
-        if (g->refcount == 1 && !g->grad_fn && !g->is_view && wk__is_contiguous(g)) leaf->grad = g;
-        else {
+        /* steal the buffer when nobody else can see it, else copy (torch's AccumulateGrad). A view whose base only
+         * it holds (mm's mat2 gradient comes back as t() of a fresh product) is kept as a detached alias, as torch's
+         * new_grad.detach(). */
+        bool sole = g->refcount <= expected_refs && !g->grad_fn && wk__is_contiguous(g);
+        if (sole && !g->is_view) leaf->grad = g;
+        else if (sole && g->view_base && g->view_base->refcount == 1 && !g->view_base->grad_fn &&
+                 g->storage->refcount == 2) {
+            leaf->grad = wk__alias(g, g->ndim, g->sizes, g->strides, g->offset);
+            wk_release(g);
+            if (!leaf->grad) return NULL;
+        } else {
             leaf->grad = wk__clone(g);
             wk_release(g);
             if (!leaf->grad) return NULL;

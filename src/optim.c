@@ -23,6 +23,7 @@
 #include "core.h"
 
 #include "ops_impl.h"
+#include "cpu/threadpool.h"
 
 typedef struct {
     double weight_decay, momentum, lr, dampening;
@@ -161,6 +162,35 @@ static bool optim_have_fma(void) {
     static int have = -1;
     if (have < 0) have = __builtin_cpu_supports("fma") ? 1 : 0;
     return have == 1;
+}
+
+/* SGD on float32 in 8-lane AVX2 vectors: each lane does sgd_f32's operations (one multiply or one fused
+ * multiply-add each, the same roundings), so the bits are sgd_f32's; the last n % 8 elements go through it. */
+#include <immintrin.h>
+static bool optim_have_avx2(void) {
+    static int have = -1;
+    if (have < 0) have = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1 : 0;
+    return have == 1;
+}
+__attribute__((target("avx2,fma"))) static void sgd_f32avx2(int64_t n, float *p, const float *g, float *buf,
+                                                           bool first, const optim_sgd_args *a) {
+    const bool wd_on = a->weight_decay != 0, nest = a->nesterov, maxi = a->maximize;
+    const __m256 wd = _mm256_set1_ps((float)a->weight_decay), mom = _mm256_set1_ps((float)a->momentum);
+    const __m256 damp1 = _mm256_set1_ps((float)(1 - a->dampening)), nlr = _mm256_set1_ps((float)(-a->lr));
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 pi = _mm256_loadu_ps(p + i), d = _mm256_loadu_ps(g + i);
+        if (maxi) d = _mm256_xor_ps(d, sign);
+        if (wd_on) d = _mm256_fmadd_ps(wd, pi, d);
+        if (buf) {
+            __m256 b = first ? d : _mm256_fmadd_ps(damp1, d, _mm256_mul_ps(_mm256_loadu_ps(buf + i), mom));
+            _mm256_storeu_ps(buf + i, b);
+            d = nest ? _mm256_fmadd_ps(mom, b, d) : b;
+        }
+        _mm256_storeu_ps(p + i, _mm256_fmadd_ps(nlr, d, pi));
+    }
+    if (i < n) sgd_f32fma(n - i, p + i, g + i, buf ? buf + i : NULL, first, a);
 }
 #endif
 #undef R
@@ -381,9 +411,45 @@ static int check_group(const char *op, wk_tensorlist params, wk_tensorlist grads
 static wk_tensor *at(wk_tensorlist l, int64_t i) { return l.len ? l.data[i] : NULL; }
 
 /* ---- SGD ---- */
+/* One param's arrays, split across the thread pool in element ranges (float32/float64 only: their kernels do the
+ * same per element wherever it lies; float16/bfloat16 round by position in the run). */
+typedef struct {
+    optim_kind kind;
+    void *p, *buf;     /* [n] param, momentum buffer (NULL without momentum) */
+    const void *g;     /* [n] grad */
+    bool first;
+    const optim_sgd_args *a;
+} sgd_job;
+
+static void sgd_range(int64_t b, int64_t e, int tid, void *ctx) {
+    WK_UNUSED(tid);
+    const sgd_job *j = ctx;
+    if (j->kind == OK_F64) {
+        double *buf = j->buf;
+        sgd_f64(e - b, (double *)j->p + b, (const double *)j->g + b, buf ? buf + b : NULL, j->first, j->a);
+        return;
+    }
+    float *p = (float *)j->p + b, *buf = j->buf ? (float *)j->buf + b : NULL;
+    const float *g = (const float *)j->g + b;
+#ifdef OPTIM_FMA_VARIANT
+    if (optim_have_avx2()) sgd_f32avx2(e - b, p, g, buf, j->first, j->a);
+    else
+#endif
+        OPTIM_F32(sgd, e - b, p, g, buf, j->first, j->a);
+}
+
+#define OPTIM_GRAIN 32768 /* elements per thread at least (ATen's GRAIN_SIZE) */
+
 static int sgd_one(wk_tensor *p, wk_tensor *g, wk_tensor *buf, bool first, const optim_sgd_args *a) {
     wk_tensor *ts[3] = {p, g, buf};
     const bool ws[3] = {true, false, true};
+    optim_kind kind = kind_of(p->dtype);
+    if (kind == OK_F32 || kind == OK_F64) {
+        sgd_job j;
+        WITH_OPERANDS(3, ts, ws, (j = (sgd_job){kind, D(0), D(2), D(1), first, a},
+                                  wk_parallel_for(0, wk__numel(p), OPTIM_GRAIN, sgd_range, &j)));
+        return 0;
+    }
     WITH_OPERANDS(3, ts, ws, DISPATCH(p->dtype, sgd, wk__numel(p), D(0), D(1), D(2), first, a));
     return 0;
 }

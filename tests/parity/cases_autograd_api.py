@@ -587,3 +587,28 @@ def _anomaly(T):
         inside = T.is_anomaly_enabled()
     return inside, T.is_anomaly_enabled()
 case("set_detect_anomaly", _anomaly)
+
+
+def _after_failed_backward(T):
+    """A Function whose backward raised must leave nothing behind: the next backward (with a broadcast bias, whose
+    gradient is reduced) runs normally; the leaves keep their gradient buffers across a second backward."""
+    class F(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            raise ValueError("backward failed")
+    try:
+        F.apply(leaf(T)).sum().backward()
+    except ValueError:
+        pass
+    w = T.tensor([W, X], requires_grad=True)
+    b = T.tensor([0.5, -1.0], requires_grad=True)
+    x = T.tensor([X])
+    (x.mm(w.t()) + b).sum().backward()
+    first = (w.grad.clone(), b.grad.clone(), w.grad.stride(), w.grad._is_view())
+    (x.mm(w.t()) * 3 + b).sum().backward()
+    return first, w.grad, b.grad
+case("backward_after_failed_function_backward", _after_failed_backward)
