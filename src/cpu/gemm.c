@@ -2,25 +2,28 @@
  *
  *   C[M,N] = beta * C + A[M,K] @ B[K,N]      (any element strides for A, B and C)
  *
- * Loop nest (Note [GEMM blocking]):
- *   jc: NC columns of B      -> B block KC x NC is packed into NR-wide micro-panels (lives in L2/L3, shared)
- *   pc: KC of the depth      -> (packed per jc, pc)
- *   ic: MC rows of A         -> A block MC x KC is packed into MR-tall micro-panels (lives in L2, per thread)
- *   jr, ir: one MR x NR tile of C, computed in registers by the micro-kernel over KC rank-1 updates
- * The B micro-panel (KC x NR) is reused by every A micro-panel of the block (L1/L2).
+ * Structure (Note [GEMM blocking]):
+ *   one pool job for the whole product (a block of C at a time when the packed copies would pass PACK_MAX):
+ *   pack:    A in MR-row panels [K][MR] and B in NR-column panels [K][NR], all of K, by all threads together:
+ *            each claims the next panel to pack (an atomic counter), then waits until every claimed panel is
+ *            packed — no barrier and no count of the threads needed, so a pool that runs the job serially works
+ *   compute: each logical thread owns a tm x tn part of the tile grid (rows split, or columns when the rows
+ *            split badly); pc: KC depths at a time (C read and written once per KC block); ic: MC rows of A
+ *            (in L2); jr: one NR panel of B (KC x NR, in L1); ir: one MR x NR tile in registers
+ * Micro-kernels, chosen once at run time: AVX-512 12x32 (x86 with avx512f; 6x16 AVX2 for products at most 16
+ * columns wide), AVX2+FMA 6x16, wasm simd128 6x16, and a portable scalar 6x16, all with the same packing code
+ * (MR/NR are run-time values). Every kernel sums each C element's products in the same order (p = 0..kc-1 with
+ * one fused multiply-add per step, then the KC blocks in order), and the threads split only the output, so the
+ * result does not depend on the thread count, on the kernel, nor on whether an operand was packed or read in
+ * place. The naive reference (wk_gemm_f32_ref) stays beside them; tests/c/test_gemm.c compares the two on odd
+ * shapes and strides with 1..4 threads.
  *
- * Micro-kernels, chosen once at run time: AVX-512 6x64 (x86 with avx512f), AVX2+FMA 6x16 (x86 with avx2/fma),
- * wasm simd128 6x16, and a portable scalar 6x16, all with the same packing code (MR/NR are run-time values).
- * Every kernel sums each C element's products in the same order (p = 0..kc-1 with one fused multiply-add per
- * step, then the KC blocks in order), and the threads split only the output (rows of C, or NR-column panels), so
- * the result does not depend on the thread count, nor on whether a small product skipped the packing of B.
- * The naive reference (wk_gemm_f32_ref) stays beside them; tests/c/test_gemm.c compares the two on odd shapes
- * and strides with 1..4 threads.
- *
- * Small products (Note [GEMM small]): when B is row-contiguous and the whole product is small, full NR-wide
- * panels of B are read in place (row stride rsb) instead of being packed, and nothing runs on the pool; packing
- * buffers are kept between calls (Note [GEMM buffers]), so a 64^3 product allocates nothing. */
+ * Operands read in place (Note [GEMM small]): packing costs about a cycle an element, so a small product (one
+ * thread), a row-contiguous B under a short A (M <= INPLACE_B_M) and an A beside a narrow B (N <= INPLACE_A_N)
+ * are read where they lie; only their ragged last panels are packed. Packing buffers are kept between calls
+ * (Note [GEMM buffers]), so a warm product allocates nothing. */
 #include <stdlib.h>
+#include <string.h>
 #include "gemm.h"
 
 #include "threadpool.h"
@@ -35,28 +38,37 @@
 #include <stdatomic.h>
 
 #ifndef A5_MR
-#define A5_MR 6 /* rows of the AVX-512 tile: A5_NV x A5_MR accumulators of the 32 zmm registers */
+#define A5_MR 12 /* rows of the AVX-512 tile: A5_NV x A5_MR accumulators of the 32 zmm registers */
 #endif
 #ifndef A5_NV
-#define A5_NV 4 /* 16-float vectors per row of the AVX-512 tile (6x64: bench/NOTES.md) */
+#define A5_NV 2 /* 16-float vectors per row of the AVX-512 tile (12x32: bench/NOTES.md) */
 #endif
 #define MR_MAX (A5_MR > 6 ? A5_MR : 6)
 #define NR_MAX (16 * A5_NV > 16 ? 16 * A5_NV : 16)
-/* Block sizes (tuned on the project's machine, see bench/NOTES.md; -D overrides them for tuning runs):
- *   KC       depth of a block: the A micro-panel MR x KC (6 KiB) stays in L1, the B micro-panel KC x NR (64 KiB
- *            at 256 x 64) in L1/L2; 6x64 needs 10 loads per 24 FMAs (12x32: 14), which measured a little faster
- *   MC_ROWS  rows of A per packed block (rounded down to a multiple of MR): MC x KC in L2
- *   NC       columns of B per packed block: KC x NC in L2/L3, shared by the threads */
+/* Block sizes (see bench/NOTES.md; -D overrides them for tuning runs):
+ *   KC       depth of a block: the B micro-panel KC x NR (32 KiB at 256 x 32; AVX2 16 KiB) stays in L1 while
+ *            the A micro-panels stream from L2 (12x32: 12 broadcasts + 2 loads per 24 FMAs); KC also fixes the
+ *            summation order (the KC blocks are added in order), so it is the same for every kernel
+ *   MC_ROWS  rows of A computed against one B micro-panel (rounded down to a multiple of MR): MC x KC in L2 */
 #ifndef KC
 #define KC 256
 #endif
 #ifndef MC_ROWS
 #define MC_ROWS 192
 #endif
-#ifndef NC
-#define NC 4096
+#ifndef PACK_MAX
+#define PACK_MAX (1 << 22) /* floats of packed A (and of packed B) at most: larger products go by blocks of C */
 #endif
 #define GEMM_SMALL_FLOPS (2.0 * 128 * 128 * 128) /* Note [GEMM small] */
+/* Packing an operand costs about one cycle an element; an element of B is used in 2 M flops (A: 2 N), a few
+ * cycles when M is small. So B (row-contiguous) is read in place when M is at most INPLACE_B_M, A (any layout)
+ * when N is at most INPLACE_A_N; only ragged panels are packed then. */
+#ifndef INPLACE_B_M
+#define INPLACE_B_M 128
+#endif
+#ifndef INPLACE_A_N
+#define INPLACE_A_N 128
+#endif
 
 /* ---- the naive reference ---- */
 void wk_gemm_f32_ref(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, int64_t csa, const float *B,
@@ -122,6 +134,7 @@ avx2_body(int64_t kc, const float *pa, int64_t lr, int64_t lp, const float *pb, 
             acc[r][1] = _mm256_fmadd_ps(a, b1, acc[r][1]);
         }
     }
+    __asm__("" : "+r"(c), "+r"(rsc)); /* no tile addresses kept from the prefetches: registers for the loop */
     __m256 vb = _mm256_set1_ps(beta);
 #pragma GCC unroll 6
     for (int r = 0; r < A2_MR; r++) {
@@ -181,6 +194,7 @@ avx512_body(int64_t kc, const float *pa, int64_t lr, int64_t lp, const float *pb
 #pragma GCC unroll 16
         for (int t = 0; t < (A5_MR + 2) / 3; t++) q[t] += lp;
     }
+    __asm__("" : "+r"(c), "+r"(rsc)); /* no tile addresses kept from the prefetches: registers for the loop */
     __m512 vb = _mm512_set1_ps(beta);
     if (rows == A5_MR && cols == A5_NR) {
 #pragma GCC unroll 16
@@ -268,6 +282,17 @@ typedef struct {
     bool edges;      /* writes partial tiles itself (masked stores) */
 } ukernel;
 
+static ukernel pick_kernel(void);
+/* the kernel for products at most 16 columns wide: a narrower tile where the wide one would mostly compute
+ * zero padding (same products in the same order, so the result is the same either way) */
+static ukernel pick_narrow_kernel(void) {
+#if defined(WK_X86)
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return (ukernel){ukernel_avx2, ukernel_avx2_a, A2_MR, A2_NR, false};
+#endif
+    return pick_kernel();
+}
+
 static ukernel pick_kernel(void) {
 #if defined(WK_X86)
     if (__builtin_cpu_supports("avx512f") && !getenv("WICK_NO_AVX512")) /* WICK_NO_AVX512=1: the AVX2 machines' path */
@@ -281,57 +306,66 @@ static ukernel pick_kernel(void) {
     return (ukernel){ukernel_scalar, ukernel_scalar, S_MR, S_NR, false};
 }
 
-/* ---- packing ---- */
-/* A block (mc x kc) -> panels of mr rows: pa[panel][p][r] (mr * kc floats a panel), zero-padded rows */
-static void pack_a(int64_t mc, int64_t kc, const float *A, int64_t rsa, int64_t csa, float *pa, int mr) {
-    for (int64_t i = 0; i < mc; i += mr) {
-        int64_t rows = mc - i < mr ? mc - i : mr;
-        const float *a = A + i * rsa;
-        if (csa == 1 && rows == mr) {
-            /* row-major A: mr rows side by side, transposed a strip at a time */
-            for (int64_t p = 0; p < kc; p++, pa += mr)
-                for (int r = 0; r < mr; r++) pa[r] = a[r * rsa + p];
-            continue;
+/* ---- packing (Note [GEMM packing]) ----
+ * A panel of A is MR rows x all K depths -> pa[p * MR + r]; a panel of B is all K depths x NR columns ->
+ * pb[p * NR + q]; both zero-filled past a ragged edge. Each is a strip of `rows` lines (rows of A, columns of B),
+ * line r at src + r * rs, depth p at + p * ps. Lines contiguous in the depth (row-major A, transposed B) are
+ * transposed 4 x 4 at a time; lines side by side (transposed A, row-major B) are copied depth by depth. */
+static void pack_strip(float *dst, int w, const float *src, int64_t rs, int64_t ps, int rows, int64_t kc) {
+    int r = 0;
+    if (ps == 1) {
+#if defined(WK_X86)
+        { /* 4 depths at a time across all lines: the 4 rows of dst written whole, the lines' 16 bytes read each */
+        const int r4 = rows / 4 * 4;
+        int64_t p = 0;
+        for (; p + 4 <= kc; p += 4) {
+            float *d = dst + p * w;
+            for (r = 0; r < r4; r += 4) {
+                const float *s = src + r * rs + p;
+                __m128 x0 = _mm_loadu_ps(s), x1 = _mm_loadu_ps(s + rs), x2 = _mm_loadu_ps(s + 2 * rs),
+                       x3 = _mm_loadu_ps(s + 3 * rs);
+                _MM_TRANSPOSE4_PS(x0, x1, x2, x3);
+                _mm_storeu_ps(d + r, x0);
+                _mm_storeu_ps(d + w + r, x1);
+                _mm_storeu_ps(d + 2 * w + r, x2);
+                _mm_storeu_ps(d + 3 * w + r, x3);
+            }
         }
-        for (int64_t p = 0; p < kc; p++, pa += mr) {
-            int64_t r = 0;
-            for (; r < rows; r++) pa[r] = a[r * rsa + p * csa];
-            for (; r < mr; r++) pa[r] = 0;
+        for (; p < kc; p++)
+            for (r = 0; r < r4; r++) dst[p * w + r] = src[r * rs + p];
+        r = r4;
         }
+#endif
+        for (; r < rows; r++)
+            for (int64_t p = 0; p < kc; p++) dst[p * w + r] = src[r * rs + p];
+        if (rows < w)
+            for (int64_t p = 0; p < kc; p++) memset(dst + p * w + rows, 0, sizeof(float) * (size_t)(w - rows));
+        return;
     }
-}
-
-/* B columns [j0, j1) of a kc-deep block, in NR-wide panels -> pb[panel][p][q] (kc * nr floats a panel) */
-static void pack_b(int64_t kc, int64_t j0, int64_t j1, const float *B, int64_t rsb, int64_t csb, float *pb, int nr) {
-    for (int64_t j = j0; j < j1; j += nr) {
-        int64_t cols = j1 - j < nr ? j1 - j : nr;
-        float *d = pb + (j - j0) * kc;
-        for (int64_t p = 0; p < kc; p++, d += nr) {
-            const float *b = B + p * rsb + j * csb;
-            int64_t q = 0;
-            if (csb == 1)
-                for (; q < cols; q++) d[q] = b[q];
-            else
-                for (; q < cols; q++) d[q] = b[q * csb];
-            for (; q < nr; q++) d[q] = 0;
-        }
+    for (int64_t p = 0; p < kc; p++, dst += w, src += ps) {
+        r = 0;
+        if (rs == 1)
+            for (; r < rows; r++) dst[r] = src[r];
+        else
+            for (; r < rows; r++) dst[r] = src[r * rs];
+        for (; r < w; r++) dst[r] = 0;
     }
 }
 
 /* ---- packing buffers (Note [GEMM buffers]) ----
- * Each thread keeps its own packing buffers, grown on demand and reused by its next products: the A block it
- * packs, and (on the calling thread) the shared B block. So a product allocates nothing once warm, also when
- * several threads (or pool jobs, e.g. one convolution image each) multiply at once. A thread's buffers are freed
- * when it exits. */
+ * The calling thread keeps its packing buffers (packed A and B of one block of C), grown on demand and reused by
+ * its next products: a product allocates nothing once warm, also when several threads (or pool jobs, e.g. one
+ * convolution image each) multiply at once. A thread's buffers are freed when it exits. */
 #if defined(__wasi__) && !defined(_REENTRANT)
 #define GEMM_TLS /* single-threaded wasm */
 #else
 #define GEMM_TLS _Thread_local
 #include <pthread.h>
+#include <sched.h>
 #endif
 
 typedef struct {
-    float *pa, *pb;     /* packed A block [(MC + MR) x KC], packed B block [KC x NC] at most */
+    float *pa, *pb;     /* packed A [MR panels][K][MR], packed B [NR panels][K][NR] of one block of C */
     size_t pa_n, pb_n;  /* their sizes in floats */
 } gemm_bufs;
 static GEMM_TLS gemm_bufs tl_bufs;
@@ -364,7 +398,7 @@ static float *grow(float **p, size_t *n, size_t need) {
     return *p;
 }
 
-/* ---- the blocked driver ---- */
+/* ---- the blocked driver (Note [GEMM blocking]) ---- */
 typedef struct {
     int64_t M, N, K;
     const float *A;
@@ -375,106 +409,110 @@ typedef struct {
     float *C;
     int64_t rsc, csc;
     ukernel uk;
-    int64_t mc;          /* rows per packed A block (multiple of mr) */
-    int64_t jc, nc, pc, kc;
-    const float *pb;     /* packed B block for (jc, pc): panel (j - jc) / nr at pb + (j - jc) * kc */
-    bool b_in_place;     /* Note [GEMM small]: full panels read from B itself, the ragged last one from pb */
-    int64_t j_tail;      /* first column of the ragged last panel (in-place mode) */
-    const float *pa_all; /* the packed A block for all M rows (column split) */
-    size_t pa_need;      /* floats of packed A a thread needs: (mc + mr) x kc */
-    atomic_int failed;   /* a pool thread could not allocate its buffer */
+    int64_t i0, m, j0, n;  /* the current block of C: rows [i0, i0 + m), columns [j0, j0 + n) */
+    int64_t mp, np;        /* its MR-row panels and NR-column panels */
+    float *pa;             /* packed A: panel i (rows i0 + i * MR ...) at pa + i * K * MR, [K][MR] */
+    float *pb;             /* packed B: panel j (columns j0 + j * NR ...) at pb + j * K * NR, [K][NR] */
+    int64_t a_packed;      /* panels of A read in place (Note [GEMM small]): [0, a_packed) are, the rest packed */
+    int64_t b_packed;      /* likewise for B (row-contiguous B only) */
+    int64_t a_todo, b_todo; /* strips to pack for this block: A panels [mp - a_todo, mp), B [np - b_todo, np) */
+    int tm, tn;            /* the logical threads' split of the panels: tm row groups x tn column groups */
+    atomic_llong next;     /* next strip to claim: A strips first, then B strips */
+    atomic_llong packed;   /* strips packed so far */
 } gemm_task;
 
-/* One MR x NR tile of C at rows [i, i+rows) and columns [j, j+cols) of the current block; A's tile rows at
- * pa[r * lr + p * lp] (packed: lr = 1, lp = MR). */
-static void tile(const gemm_task *g, const float *pa, int64_t lr, int64_t lp, int64_t i, int64_t j, int64_t rows,
-                 int64_t cols) {
+/* One MR x NR tile of C (panel ip, panel jp of the block) over depths [pc, pc + kc) */
+static void tile(const gemm_task *g, int64_t ip, int64_t jp, int64_t pc, int64_t kc, int mode) {
     const int mr = g->uk.mr, nr = g->uk.nr;
-    const ukernel_fn fn = lr == 1 && lp == mr ? g->uk.fn : g->uk.fn_a;
-    int mode = g->pc > 0 ? ADD : g->beta == 0 ? SET : BETA;
-    const float *pb;
-    int64_t ldb;
-    if (!g->b_in_place) {
-        pb = g->pb + (j - g->jc) * g->kc;
-        ldb = nr;
-    } else if (j >= g->j_tail) {
-        pb = g->pb;
-        ldb = nr;
+    const int64_t i = g->i0 + ip * mr, j = g->j0 + jp * nr;
+    const int rows = g->m - ip * mr < mr ? (int)(g->m - ip * mr) : mr;
+    const int cols = g->n - jp * nr < nr ? (int)(g->n - jp * nr) : nr;
+    const float *a, *b;
+    int64_t lr = 1, lp = mr, ldb = nr;
+    ukernel_fn fn = g->uk.fn;
+    if (ip < g->a_packed) {
+        a = g->A + i * g->rsa + pc * g->csa, lr = g->rsa, lp = g->csa, fn = g->uk.fn_a;
     } else {
-        pb = g->B + g->pc * g->rsb + j; /* csb == 1 */
-        ldb = g->rsb;
+        a = g->pa + ip * g->K * mr + pc * mr;
     }
+    if (jp < g->b_packed)
+        b = g->B + pc * g->rsb + j, ldb = g->rsb; /* csb == 1 */
+    else
+        b = g->pb + jp * g->K * nr + pc * nr;
     float *c = g->C + i * g->rsc + j * g->csc;
     if (g->csc == 1 && ((rows == mr && cols == nr) || g->uk.edges)) {
-        fn(g->kc, pa, lr, lp, pb, ldb, c, g->rsc, mode, g->beta, (int)rows, (int)cols);
+        fn(kc, a, lr, lp, b, ldb, c, g->rsc, mode, g->beta, rows, cols);
         return;
     }
     /* an edge tile or strided C: through a scratch tile, written back element by element with the same
      * rounding as the kernel's own write-back */
     float t[MR_MAX * NR_MAX] __attribute__((aligned(64)));
-    fn(g->kc, pa, lr, lp, pb, ldb, t, nr, SET, 0, mr, nr);
-    for (int64_t r = 0; r < rows; r++)
-        for (int64_t q = 0; q < cols; q++) {
+    fn(kc, a, lr, lp, b, ldb, t, nr, SET, 0, mr, nr);
+    for (int r = 0; r < rows; r++)
+        for (int q = 0; q < cols; q++) {
             float *d = &c[r * g->rsc + q * g->csc], v = t[r * nr + q];
             *d = mode == SET ? v : mode == BETA ? g->beta * *d + v : *d + v;
         }
 }
 
-/* MR-row panels [p0, p1) of C, all columns of the block: pack A by MC-row blocks, run the tiles (for each NR
- * panel of B, which stays in L1, every MR panel of the A block, which stays in L2) */
-static void run_rows(int64_t p0, int64_t p1, int tid, void *ctx) {
+/* logical thread t's part of the block: a range of row panels x a range of column panels, by KC depth blocks
+ * (C read and written once per block), MC rows of packed A at a time (in L2) against each NR panel of B (L1) */
+static void compute(const gemm_task *g, int64_t t) {
+    const int64_t ti = t / g->tn, tj = t % g->tn;
+    const int64_t r0 = g->mp * ti / g->tm, r1 = g->mp * (ti + 1) / g->tm;
+    const int64_t c0 = g->np * tj / g->tn, c1 = g->np * (tj + 1) / g->tn;
+    int64_t mcp = MC_ROWS / g->uk.mr; /* A panels per L2 block */
+    if (mcp < 1) mcp = 1;
+    for (int64_t pc = 0; pc < g->K; pc += KC) {
+        const int64_t kc = g->K - pc < KC ? g->K - pc : KC;
+        const int mode = pc > 0 ? ADD : g->beta == 0 ? SET : BETA;
+        for (int64_t ib = r0; ib < r1; ib += mcp) {
+            const int64_t ie = ib + mcp < r1 ? ib + mcp : r1;
+            for (int64_t jp = c0; jp < c1; jp++)
+                for (int64_t ip = ib; ip < ie; ip++) tile(g, ip, jp, pc, kc, mode);
+        }
+    }
+}
+
+static void pause_briefly(int spin) {
+#if defined(WK_X86)
+    if (spin < 2000) {
+        _mm_pause();
+        return;
+    }
+#endif
+#ifdef _REENTRANT
+    sched_yield(); /* the thread we wait for may have been descheduled: let it run */
+#else
+    WK_UNUSED(spin);
+#endif
+}
+
+/* One member of the team (it runs logical threads [t0, t1); more than one when the pool runs it serially):
+ * claims strips of A and B to pack until none is left, waits for the strips others still pack (each was claimed
+ * by a thread that is packing it, so this wait needs no count of the members), then computes its tiles. */
+static void member(int64_t t0, int64_t t1, int tid, void *ctx) {
     WK_UNUSED(tid);
     gemm_task *g = ctx;
     const int mr = g->uk.mr, nr = g->uk.nr;
-    float *pa = grow(&tl_bufs.pa, &tl_bufs.pa_n, g->pa_need);
-    if (!pa) {
-        atomic_store(&g->failed, 1);
-        return;
-    }
-    int64_t end = p1 * mr < g->M ? p1 * mr : g->M;
-    for (int64_t i0 = p0 * mr; i0 < end; i0 += g->mc) {
-        int64_t i1 = i0 + g->mc < end ? i0 + g->mc : end;
-        pack_a(i1 - i0, g->kc, g->A + i0 * g->rsa + g->pc * g->csa, g->rsa, g->csa, pa, mr);
-        for (int64_t j = g->jc; j < g->jc + g->nc; j += nr) {
-            int64_t cols = g->jc + g->nc - j < nr ? g->jc + g->nc - j : nr;
-            for (int64_t i = i0; i < i1; i += mr)
-                tile(g, pa + (i - i0) * g->kc, 1, mr, i, j, i1 - i < mr ? i1 - i : mr, cols);
+    const int64_t total = g->a_todo + g->b_todo;
+    for (int64_t s; (s = atomic_fetch_add_explicit(&g->next, 1, memory_order_relaxed)) < total;) {
+        if (s < g->a_todo) {
+            int64_t ip = g->mp - g->a_todo + s, i = g->i0 + ip * mr;
+            int rows = g->m - ip * mr < mr ? (int)(g->m - ip * mr) : mr;
+            pack_strip(g->pa + ip * g->K * mr, mr, g->A + i * g->rsa, g->rsa, g->csa, rows, g->K);
+        } else {
+            int64_t jp = g->np - g->b_todo + (s - g->a_todo), j = g->j0 + jp * nr;
+            int cols = g->n - jp * nr < nr ? (int)(g->n - jp * nr) : nr;
+            pack_strip(g->pb + jp * g->K * nr, nr, g->B + j * g->csb, g->csb, g->rsb, cols, g->K);
         }
+        atomic_fetch_add_explicit(&g->packed, 1, memory_order_release);
     }
+    for (int spin = 0; atomic_load_explicit(&g->packed, memory_order_acquire) < total; spin++) pause_briefly(spin);
+    for (int64_t t = t0; t < t1; t++) compute(g, t);
 }
 
-/* Note [GEMM small]: the whole product on the calling thread, A and B read in place; only a ragged last row
- * panel of A (and column panel of B, by the caller) is packed */
-static int run_small(gemm_task *g) {
-    const int mr = g->uk.mr, nr = g->uk.nr;
-    for (int64_t i = 0; i < g->M; i += mr) {
-        int64_t rows = g->M - i < mr ? g->M - i : mr, lr = g->rsa, lp = g->csa;
-        const float *a = g->A + i * g->rsa + g->pc * g->csa;
-        if (rows < mr) {
-            float *pa = grow(&tl_bufs.pa, &tl_bufs.pa_n, (size_t)mr * (size_t)g->kc);
-            if (!pa) return -1;
-            pack_a(rows, g->kc, a, g->rsa, g->csa, pa, mr);
-            a = pa, lr = 1, lp = mr;
-        }
-        for (int64_t j = g->jc; j < g->jc + g->nc; j += nr)
-            tile(g, a, lr, lp, i, j, rows, g->jc + g->nc - j < nr ? g->jc + g->nc - j : nr);
-    }
-    return 0;
-}
-
-/* NR-column panels [q0, q1) of the block, all rows (A already packed whole, in pa_all) */
-static void run_cols(int64_t q0, int64_t q1, int tid, void *ctx) {
-    WK_UNUSED(tid);
-    const gemm_task *g = ctx;
-    const int mr = g->uk.mr, nr = g->uk.nr;
-    for (int64_t q = q0; q < q1; q++) {
-        int64_t j = g->jc + q * nr, cols = g->jc + g->nc - j < nr ? g->jc + g->nc - j : nr;
-        for (int64_t i = 0; i < g->M; i += mr)
-            tile(g, g->pa_all + i * g->kc, 1, mr, i, j, g->M - i < mr ? g->M - i : mr, cols);
-    }
-}
-
-static ukernel the_kernel;
+static ukernel the_kernel, the_narrow_kernel;
 
 int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, int64_t csa, const float *B,
                 int64_t rsb, int64_t csb, float beta, float *C, int64_t rsc, int64_t csc) {
@@ -484,50 +522,53 @@ int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, in
             for (int64_t j = 0; j < N; j++) C[i * rsc + j * csc] = beta == 0 ? 0 : beta * C[i * rsc + j * csc];
         return 0;
     }
-    if (!the_kernel.fn) the_kernel = pick_kernel(); /* idempotent: a race writes the same value */
-    const ukernel uk = the_kernel;
+    if (!the_kernel.fn) { /* idempotent: a race writes the same values */
+        the_narrow_kernel = pick_narrow_kernel();
+        the_kernel = pick_kernel();
+    }
+    const ukernel uk = N <= 16 ? the_narrow_kernel : the_kernel;
     const int mr = uk.mr, nr = uk.nr;
     const double flops = 2.0 * (double)M * (double)N * (double)K;
-    const int64_t mc = MC_ROWS / mr * mr, mpanels = (M + mr - 1) / mr;
-    /* Note [GEMM small]: B read in place when it is row-contiguous and the product small; nothing on the pool */
-    const bool b_in_place = csb == 1 && K <= KC && N <= NC && flops <= GEMM_SMALL_FLOPS;
     /* threads: each must get about 2 MFLOP of work to pay for waking it (a few microseconds) */
-    int nthreads = b_in_place ? 1 : wk_get_num_threads();
-    if (flops / 2e6 < nthreads) nthreads = flops < 4e6 ? 1 : (int)(flops / 2e6);
-    /* split rows when each thread gets at least two A panels, else the B panels (A then packed whole) */
-    const bool split_rows = nthreads == 1 || mpanels >= 2 * nthreads || mpanels * mr > mc;
-    const int64_t kc_max = K < KC ? K : KC, nc_max = N < NC ? N : NC;
-    gemm_task g = {M, N, K, A, rsa, csa, B, rsb, csb, beta, C, rsc, csc, uk, mc, 0, 0, 0, 0,
-                   NULL, b_in_place, N, NULL, (size_t)(mc + mr) * (size_t)kc_max, 0};
-    float *pb = grow(&tl_bufs.pb, &tl_bufs.pb_n, (size_t)kc_max * (size_t)((nc_max + nr - 1) / nr * nr));
-    float *pa = split_rows ? tl_bufs.pa : grow(&tl_bufs.pa, &tl_bufs.pa_n, (size_t)(mpanels * mr) * (size_t)kc_max);
-    if (!pb || (!split_rows && !pa)) goto oom;
-    g.pb = pb;
-    for (int64_t jc = 0; jc < N; jc += NC) {
-        int64_t nc = N - jc < NC ? N - jc : NC;
-        for (int64_t pc = 0; pc < K; pc += KC) {
-            int64_t kc = K - pc < KC ? K - pc : KC;
-            g.jc = jc, g.nc = nc, g.pc = pc, g.kc = kc;
-            if (b_in_place) {
-                g.j_tail = jc + nc / nr * nr; /* only a ragged last panel is packed */
-                if (g.j_tail < jc + nc) pack_b(kc, g.j_tail, jc + nc, B + pc * rsb, rsb, csb, pb, nr);
-                if (run_small(&g) < 0) goto oom;
-            } else {
-                pack_b(kc, jc, jc + nc, B + pc * rsb, rsb, csb, pb, nr);
-                if (split_rows) {
-                    wk_parallel_for(0, mpanels, (mpanels + nthreads - 1) / nthreads, run_rows, &g);
-                } else {
-                    pack_a(M, kc, A + pc * csa, rsa, csa, pa, mr);
-                    g.pa_all = pa;
-                    int64_t npanels = (nc + nr - 1) / nr;
-                    wk_parallel_for(0, npanels, (npanels + nthreads - 1) / nthreads, run_cols, &g);
-                }
+    int T = wk_get_num_threads();
+    if (flops / 2e6 < T) T = flops < 4e6 ? 1 : (int)(flops / 2e6);
+    /* Note [GEMM small]: one thread, full panels of A (and of row-contiguous B) read where they lie */
+    const bool small = T == 1 && flops <= GEMM_SMALL_FLOPS;
+    /* blocks of C whose packed A and B stay under PACK_MAX floats each */
+    int64_t mb = M, nb = N;
+    if (M * K > PACK_MAX) mb = PACK_MAX / K / mr * mr > mr ? PACK_MAX / K / mr * mr : mr;
+    if (N * K > PACK_MAX) nb = PACK_MAX / K / nr * nr > nr ? PACK_MAX / K / nr * nr : nr;
+    float *pa = grow(&tl_bufs.pa, &tl_bufs.pa_n, (size_t)((mb + mr - 1) / mr * mr) * (size_t)K);
+    float *pb = grow(&tl_bufs.pb, &tl_bufs.pb_n, (size_t)((nb + nr - 1) / nr * nr) * (size_t)K);
+    if (!pa || !pb) {
+        wk__error(WK_MEMORY_ERROR, "out of memory in gemm");
+        return -1;
+    }
+    gemm_task g = {.M = M, .N = N, .K = K, .A = A, .rsa = rsa, .csa = csa, .B = B, .rsb = rsb, .csb = csb,
+                   .beta = beta, .C = C, .rsc = rsc, .csc = csc, .uk = uk, .pa = pa, .pb = pb};
+    for (int64_t j0 = 0; j0 < N; j0 += nb) {
+        for (int64_t i0 = 0; i0 < M; i0 += mb) {
+            g.i0 = i0, g.m = M - i0 < mb ? M - i0 : mb, g.j0 = j0, g.n = N - j0 < nb ? N - j0 : nb;
+            g.mp = (g.m + mr - 1) / mr, g.np = (g.n + nr - 1) / nr;
+            g.a_packed = small || N <= INPLACE_A_N ? g.m / mr : 0;
+            g.b_packed = (small || M <= INPLACE_B_M) && csb == 1 ? g.n / nr : 0;
+            /* packed A is still valid when it is the same rows (one row block), packed B for one column block */
+            g.a_todo = j0 > 0 && mb == M ? 0 : g.mp - g.a_packed;
+            g.b_todo = i0 > 0 ? 0 : g.np - g.b_packed;
+            /* split the panels over T logical threads: tm x tn groups with the fewest tiles on the busiest
+             * (ties: more row groups) */
+            g.tm = T, g.tn = 1;
+            int64_t best = -1;
+            for (int tm = T; tm >= 1; tm--) {
+                if (T % tm) continue;
+                int tn = T / tm;
+                int64_t cost = (g.mp + tm - 1) / tm * ((g.np + tn - 1) / tn);
+                if (best < 0 || cost < best) best = cost, g.tm = tm, g.tn = tn;
             }
-            if (atomic_load(&g.failed)) goto oom;
+            atomic_store(&g.next, 0);
+            atomic_store(&g.packed, 0);
+            wk_parallel_for(0, T, 1, member, &g);
         }
     }
     return 0;
-oom:
-    wk__error(WK_MEMORY_ERROR, "out of memory in gemm");
-    return -1;
 }

@@ -19,7 +19,11 @@ int main(void) {
     static const int64_t shapes[][3] = {{1, 1, 1},   {1, 17, 3},  {7, 1, 5},     {6, 16, 256}, {13, 33, 257},
                                         {97, 65, 300}, {5, 200, 7}, {130, 2050, 3}, {64, 64, 64}, {0, 4, 4},
                                         {4, 0, 4},   {4, 4, 0},   {191, 47, 513}, {12, 32, 256},
-                                        {25, 97, 40}, {128, 128, 128}, {300, 70, 600}, {40, 1100, 9}};
+                                        {25, 97, 40}, {128, 128, 128}, {300, 70, 600}, {40, 1100, 9},
+                                        /* the MLP step's shapes (B read in place for a short A, A for a
+                                         * narrow B, the narrow kernel at 10 columns) */
+                                        {64, 256, 784}, {256, 200, 64}, {64, 10, 256}, {10, 256, 64},
+                                        {64, 256, 10}, {133, 129, 70}};
     int failures = 0, checked = 0;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         int64_t M = shapes[s][0], N = shapes[s][1], K = shapes[s][2];
