@@ -3,6 +3,8 @@
  * Second derivatives use small `_nn_*_d2` helpers: d(backward)/d(self) = grad * grad_output * d2(self). */
 #include "nn.h"
 
+#include "cpu/vec.h"
+
 /* ---- nn.h helpers ---- */
 double *wk__nn_load(const wk_tensor *t) {
     int64_t n = wk__numel(t);
@@ -110,7 +112,12 @@ WK_UNARY_INT(threshold_k, act_ctx, x <= C->ia ? C->ib : x)
 static const wk_loop_fn THRESHOLD[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(threshold_k), WK_TABLE_INT(threshold_k)};
 WK_BINARY_FLOAT(threshold_bw_k, act_ctx, b <= (__typeof__(b))C->a ? 0 : a)
 WK_BINARY_INT(threshold_bw_k, act_ctx, b <= C->ia ? 0 : a)
-static const wk_loop_fn THRESHOLD_BW[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(threshold_bw_k), WK_TABLE_INT(threshold_bw_k)};
+static void threshold_bw_f32(char **d, const int64_t *s, int64_t n, void *ctx) { /* branch-free vector kernel */
+    if (!wk__threshold_bw_f32_run(d, s, n, (float)((const act_ctx *)ctx)->a)) threshold_bw_k_FLOAT32(d, s, n, ctx);
+}
+static const wk_loop_fn THRESHOLD_BW[WK_NUM_DTYPES] = {
+    [WK_FLOAT32] = threshold_bw_f32,       [WK_FLOAT64] = threshold_bw_k_FLOAT64, [WK_FLOAT16] = threshold_bw_k_FLOAT16,
+    [WK_BFLOAT16] = threshold_bw_k_BFLOAT16, WK_TABLE_INT(threshold_bw_k)};
 
 wk_tensor *wk_impl_threshold(wk_tensor *self, wk_scalar threshold, wk_scalar value) {
     act_ctx c = {.a = sd(threshold), .b = sd(value), .ia = wk__scalar_to_int(threshold), .ib = wk__scalar_to_int(value)};

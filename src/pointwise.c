@@ -134,7 +134,13 @@ static int alpha_check(wk_dtype dt, wk_scalar alpha, wk_scalar_ctx *c) {
 WK_BINARY_FLOAT(add_k, wk_scalar_ctx, C->f == 1 ? a + b : fma(b, C->f, a))
 WK_BINARY_INT(add_k, wk_scalar_ctx, (int64_t)((uint64_t)a + (uint64_t)b * (uint64_t)C->i))
 WK_BINARY_BOOL(add_k, wk_scalar_ctx, a + b * C->i)
-static const wk_loop_fn ADD[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(add_k), WK_TABLE_INT(add_k), WK_TABLE_BOOL(add_k)};
+static void add_f32(char **d, const int64_t *s, int64_t n, void *ctx) { /* alpha 1: the vector kernel */
+    if (((const wk_scalar_ctx *)ctx)->f == 1 && wk__add_f32_run(d, s, n)) return;
+    add_k_FLOAT32(d, s, n, ctx);
+}
+static const wk_loop_fn ADD[WK_NUM_DTYPES] = {[WK_FLOAT32] = add_f32,        [WK_FLOAT64] = add_k_FLOAT64,
+                                              [WK_FLOAT16] = add_k_FLOAT16,  [WK_BFLOAT16] = add_k_BFLOAT16,
+                                              WK_TABLE_INT(add_k),           WK_TABLE_BOOL(add_k)};
 
 wk_tensor *wk_impl_add(wk_tensor *self, wk_tensor *other, wk_scalar alpha) {
     wk_dtype dt = wk__result_type2(self, other);
@@ -190,7 +196,12 @@ wk_tensor *wk_impl_rsub_Scalar(wk_tensor *self, wk_scalar other, wk_scalar alpha
 WK_BINARY_FLOAT(mul_k, void, a *b)
 WK_BINARY_INT(mul_k, void, (int64_t)((uint64_t)a * (uint64_t)b))
 WK_BINARY_BOOL(mul_k, void, a &&b)
-static const wk_loop_fn MUL[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(mul_k), WK_TABLE_INT(mul_k), WK_TABLE_BOOL(mul_k)};
+static void mul_f32(char **d, const int64_t *s, int64_t n, void *ctx) {
+    if (!wk__mul_f32_run(d, s, n)) mul_k_FLOAT32(d, s, n, ctx);
+}
+static const wk_loop_fn MUL[WK_NUM_DTYPES] = {[WK_FLOAT32] = mul_f32,        [WK_FLOAT64] = mul_k_FLOAT64,
+                                              [WK_FLOAT16] = mul_k_FLOAT16,  [WK_BFLOAT16] = mul_k_BFLOAT16,
+                                              WK_TABLE_INT(mul_k),           WK_TABLE_BOOL(mul_k)};
 
 /* Note [Reduced-float scalars]: when the result is float16 / bfloat16 and the second operand has one element of
  * another dtype (a Python number, a 0-d float64 tensor), torch's mul and div kernels read that operand at its own

@@ -298,7 +298,12 @@ wk_tensor *wk_impl_round_decimals(wk_tensor *self, int64_t decimals) {
 /* relu = clamp_min(x, 0): nan stays nan, -0.0 stays -0.0 */
 WK_UNARY_FLOAT(relu_k, void, x < 0 ? (__typeof__(x))0 : x)
 WK_UNARY_INT(relu_k, void, x < 0 ? 0 : x)
-static const wk_loop_fn RELU[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(relu_k), WK_TABLE_INT(relu_k)};
+static void relu_f32(char **d, const int64_t *s, int64_t n, void *ctx) { /* branch-free vector kernel */
+    if (!wk__relu_f32_run(d, s, n)) relu_k_FLOAT32(d, s, n, ctx);
+}
+static const wk_loop_fn RELU[WK_NUM_DTYPES] = {[WK_FLOAT32] = relu_f32,       [WK_FLOAT64] = relu_k_FLOAT64,
+                                               [WK_FLOAT16] = relu_k_FLOAT16, [WK_BFLOAT16] = relu_k_BFLOAT16,
+                                               WK_TABLE_INT(relu_k)};
 wk_tensor *wk_impl_relu(wk_tensor *self) {
     if (self->dtype == WK_BOOL) {
         wk__error(WK_RUNTIME_ERROR, "Boolean inputs not supported for relu");

@@ -113,9 +113,24 @@ static void r_sum_outer(const float *x, int64_t rows, int64_t cols, int64_t ld, 
     for (; j < cols; j++) out[j] = ref_rowsum(x + j, ld, rows, 0);
 }
 
-static const wk_vec_ops ref_ops = {"reference",  r_exp,         r_sigmoid,  r_exp_sub_sum, r_scale,
-                                   r_sub_scalar, r_exp_sub_acc, r_mul_cols, r_sub2_cols,   r_max,
-                                   r_max_rows,   r_sum_inner,   r_sum_outer};
+static void r_add(const float *a, int64_t sa, const float *b, int64_t sb, float *o, int64_t n) {
+    for (int64_t i = 0; i < n; i++) o[i] = a[i * sa] + b[i * sb];
+}
+static void r_mul(const float *a, int64_t sa, const float *b, int64_t sb, float *o, int64_t n) {
+    for (int64_t i = 0; i < n; i++) o[i] = a[i * sa] * b[i * sb];
+}
+static void r_relu(const float *x, int64_t sx, float *o, int64_t n) {
+    for (int64_t i = 0; i < n; i++) o[i] = x[i * sx] < 0 ? 0.0f : x[i * sx];
+}
+static void r_threshold_bw(const float *g, int64_t sg, const float *x, int64_t sx, float th, float *o, int64_t n) {
+    for (int64_t i = 0; i < n; i++) o[i] = x[i * sx] <= th ? 0.0f : g[i * sg];
+}
+
+static const wk_vec_ops ref_ops = {
+    .name = "reference", .exp = r_exp, .sigmoid = r_sigmoid, .exp_sub_sum = r_exp_sub_sum, .scale = r_scale,
+    .sub_scalar = r_sub_scalar, .exp_sub_acc = r_exp_sub_acc, .mul_cols = r_mul_cols, .sub2_cols = r_sub2_cols,
+    .max = r_max, .max_rows = r_max_rows, .sum_inner = r_sum_inner, .sum_outer = r_sum_outer, .add = r_add,
+    .mul = r_mul, .relu = r_relu, .threshold_bw = r_threshold_bw};
 
 const wk_vec_ops *wk__vec_ref(void) { return &ref_ops; }
 const wk_vec_ops *wk__vec_base(void) { return &wk__vec_base_ops; }
@@ -166,3 +181,37 @@ int wk__vec_sum_lanes(void) { return 8; }
     }
 VEC_UNARY_LOOP(wk__exp_f32_loop, exp)
 VEC_UNARY_LOOP(wk__sigmoid_f32_loop, sigmoid)
+
+/* d[0] a contiguous float32 output; d[1], d[2] float32 inputs with element-aligned strides (any sign, 0 too) */
+static int f32_strides(const int64_t *s, int nin, int64_t *es) {
+    if (s[0] != 4) return 0;
+    for (int k = 1; k <= nin; k++) {
+        if (s[k] % 4) return 0;
+        es[k] = s[k] / 4;
+    }
+    return 1;
+}
+int wk__add_f32_run(char **d, const int64_t *s, int64_t n) {
+    int64_t e[3];
+    if (!f32_strides(s, 2, e)) return 0;
+    wk__vec()->add((const float *)d[1], e[1], (const float *)d[2], e[2], (float *)d[0], n);
+    return 1;
+}
+int wk__mul_f32_run(char **d, const int64_t *s, int64_t n) {
+    int64_t e[3];
+    if (!f32_strides(s, 2, e)) return 0;
+    wk__vec()->mul((const float *)d[1], e[1], (const float *)d[2], e[2], (float *)d[0], n);
+    return 1;
+}
+int wk__relu_f32_run(char **d, const int64_t *s, int64_t n) {
+    int64_t e[2];
+    if (!f32_strides(s, 1, e)) return 0;
+    wk__vec()->relu((const float *)d[1], e[1], (float *)d[0], n);
+    return 1;
+}
+int wk__threshold_bw_f32_run(char **d, const int64_t *s, int64_t n, float th) {
+    int64_t e[3];
+    if (!f32_strides(s, 2, e)) return 0;
+    wk__vec()->threshold_bw((const float *)d[1], e[1], (const float *)d[2], e[2], th, (float *)d[0], n);
+    return 1;
+}

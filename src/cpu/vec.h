@@ -32,6 +32,13 @@ typedef struct {
     float (*sum_inner)(const float *x, int64_t n, int lanes);
     /* torch's cascade sums of the columns x[0..rows) [c], c in [0, cols), row stride ld (vectorized_outer_sum) */
     void (*sum_outer)(const float *x, int64_t rows, int64_t cols, int64_t ld, float *out, int lanes);
+    /* o[i] = a[i * sa] + b[i * sb] and a[i * sa] * b[i * sb], i < n: element strides, any (0: a broadcast scalar) */
+    void (*add)(const float *a, int64_t sa, const float *b, int64_t sb, float *o, int64_t n);
+    void (*mul)(const float *a, int64_t sa, const float *b, int64_t sb, float *o, int64_t n);
+    /* o[i] = x < 0 ? 0 : x with x = x[i * sx] (relu: NaN and -0.0 pass through) */
+    void (*relu)(const float *x, int64_t sx, float *o, int64_t n);
+    /* o[i] = x[i * sx] <= th ? 0 : g[i * sg] (threshold_backward: NaN x passes g through) */
+    void (*threshold_bw)(const float *g, int64_t sg, const float *x, int64_t sx, float th, float *o, int64_t n);
 } wk_vec_ops;
 
 WK_INTERNAL const wk_vec_ops *wk__vec(void);     /* the fastest the CPU runs */
@@ -42,5 +49,11 @@ WK_INTERNAL int wk__vec_sum_lanes(void); /* the lanes of torch's float sum kerne
 /* Loop functions for the strided iterator (float32 in, float32 out; any strides). */
 WK_INTERNAL void wk__exp_f32_loop(char **d, const int64_t *s, int64_t n, void *ctx);
 WK_INTERNAL void wk__sigmoid_f32_loop(char **d, const int64_t *s, int64_t n, void *ctx);
+/* The float32 loops above with a contiguous output and element-aligned inputs: 1 when handled, 0 for the caller's
+ * generic loop (a strided or misaligned output). */
+WK_INTERNAL int wk__add_f32_run(char **d, const int64_t *s, int64_t n);
+WK_INTERNAL int wk__mul_f32_run(char **d, const int64_t *s, int64_t n);
+WK_INTERNAL int wk__relu_f32_run(char **d, const int64_t *s, int64_t n);
+WK_INTERNAL int wk__threshold_bw_f32_run(char **d, const int64_t *s, int64_t n, float th);
 
 #endif

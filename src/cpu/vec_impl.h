@@ -130,6 +130,68 @@ static void k_sub2_cols(const float *x, const float *a, const float *b, float *y
 }
 
 #if WK_VL <= 8 /* the AVX-512 instance carries the exp family only (vec.c takes the rest from AVX2) */
+/* ---- elementwise add / mul / relu / threshold_backward on element-strided operands ----
+ * o[i] = op(a[i * sa], b[i * sb]) for a contiguous o; strides 1 and 0 (a broadcast scalar) vectorise by loads,
+ * stride 2 (every other element: x[:, ::2]) by vf_load_even, any other stride one element at a time. Each op is
+ * one IEEE operation or a compare and select per element, so every path gives the same bits. */
+enum { EW_ADD, EW_MUL, EW_THBW };
+static inline wk_vf ew_v(int op, wk_vf a, wk_vf b, wk_vf th) {
+    if (op == EW_ADD) return vf_add(a, b);
+    if (op == EW_MUL) return vf_mul(a, b);
+    return vf_select(vf_le(b, th), vf_zero(), a); /* threshold_backward: b (self) <= th ? 0 : a (grad) */
+}
+static inline float ew_s(int op, float a, float b, float th) {
+    if (op == EW_ADD) return a + b;
+    if (op == EW_MUL) return a * b;
+    return b <= th ? 0.0f : a;
+}
+static inline void ew_run(int op, const float *a, int64_t sa, const float *b, int64_t sb, float th, float *o,
+                          int64_t n) {
+    const wk_vf vt = vf_set1(th);
+    int64_t i = 0;
+    if (sa == 1 && sb == 1) {
+        for (; i + WK_VL <= n; i += WK_VL) vf_storeu(o + i, ew_v(op, vf_loadu(a + i), vf_loadu(b + i), vt));
+    } else if (sa == 1 && sb == 0) {
+        const wk_vf vb = vf_set1(*b);
+        for (; i + WK_VL <= n; i += WK_VL) vf_storeu(o + i, ew_v(op, vf_loadu(a + i), vb, vt));
+    } else if (sa == 0 && sb == 1) {
+        const wk_vf va = vf_set1(*a);
+        for (; i + WK_VL <= n; i += WK_VL) vf_storeu(o + i, ew_v(op, va, vf_loadu(b + i), vt));
+    } else if ((sa == 1 || sa == 2) && (sb == 1 || sb == 2)) { /* i + WK_VL < n: the load's extra float exists */
+        for (; i + WK_VL < n; i += WK_VL) {
+            wk_vf va = sa == 1 ? vf_loadu(a + i) : vf_load_even(a + 2 * i);
+            wk_vf vb = sb == 1 ? vf_loadu(b + i) : vf_load_even(b + 2 * i);
+            vf_storeu(o + i, ew_v(op, va, vb, vt));
+        }
+    }
+    for (; i < n; i++) o[i] = ew_s(op, a[i * sa], b[i * sb], th);
+}
+static void k_add(const float *a, int64_t sa, const float *b, int64_t sb, float *o, int64_t n) {
+    ew_run(EW_ADD, a, sa, b, sb, 0, o, n);
+}
+static void k_mul(const float *a, int64_t sa, const float *b, int64_t sb, float *o, int64_t n) {
+    ew_run(EW_MUL, a, sa, b, sb, 0, o, n);
+}
+static void k_threshold_bw(const float *g, int64_t sg, const float *x, int64_t sx, float th, float *o, int64_t n) {
+    ew_run(EW_THBW, g, sg, x, sx, th, o, n);
+}
+/* relu: x < 0 ? 0 : x (NaN and -0.0 pass through, as torch's clamp_min) */
+static void k_relu(const float *x, int64_t sx, float *o, int64_t n) {
+    const wk_vf z = vf_zero();
+    int64_t i = 0;
+    if (sx == 1)
+        for (; i + WK_VL <= n; i += WK_VL) {
+            wk_vf v = vf_loadu(x + i);
+            vf_storeu(o + i, vf_select(vf_lt(v, z), z, v));
+        }
+    else if (sx == 2)
+        for (; i + WK_VL < n; i += WK_VL) {
+            wk_vf v = vf_load_even(x + 2 * i);
+            vf_storeu(o + i, vf_select(vf_lt(v, z), z, v));
+        }
+    for (; i < n; i++) o[i] = x[i * sx] < 0 ? 0.0f : x[i * sx];
+}
+
 /* max with NaN propagation: NaN lanes are tracked apart (vf_max's NaN behaviour differs between ISAs) */
 static float k_max(const float *x, int64_t n) {
     wk_vf m0 = vf_set1(-INFINITY), m1 = m0;
@@ -309,10 +371,13 @@ static void k_sum_outer(const float *x, int64_t rows, int64_t cols, int64_t ld, 
     for (; j < cols; j++) out[j] = rowsum_s(x + j, ld, rows);
 }
 
-const wk_vec_ops WK_VEC_TABLE = {WK_SIMD_NAME, k_exp,       k_sigmoid,  k_exp_sub_sum, k_scale,
-                                 k_sub_scalar, k_exp_sub_acc, k_mul_cols, k_sub2_cols,   k_max,
-                                 k_max_rows,   k_sum_inner, k_sum_outer};
+const wk_vec_ops WK_VEC_TABLE = {
+    .name = WK_SIMD_NAME, .exp = k_exp, .sigmoid = k_sigmoid, .exp_sub_sum = k_exp_sub_sum, .scale = k_scale,
+    .sub_scalar = k_sub_scalar, .exp_sub_acc = k_exp_sub_acc, .mul_cols = k_mul_cols, .sub2_cols = k_sub2_cols,
+    .max = k_max, .max_rows = k_max_rows, .sum_inner = k_sum_inner, .sum_outer = k_sum_outer, .add = k_add,
+    .mul = k_mul, .relu = k_relu, .threshold_bw = k_threshold_bw};
 #else
-const wk_vec_ops WK_VEC_TABLE = {WK_SIMD_NAME, k_exp, k_sigmoid, k_exp_sub_sum, k_scale, k_sub_scalar, k_exp_sub_acc,
-                                 k_mul_cols,   k_sub2_cols, NULL, NULL, NULL, NULL};
+const wk_vec_ops WK_VEC_TABLE = {
+    .name = WK_SIMD_NAME, .exp = k_exp, .sigmoid = k_sigmoid, .exp_sub_sum = k_exp_sub_sum, .scale = k_scale,
+    .sub_scalar = k_sub_scalar, .exp_sub_acc = k_exp_sub_acc, .mul_cols = k_mul_cols, .sub2_cols = k_sub2_cols};
 #endif

@@ -169,6 +169,43 @@ static int test_kernels(const wk_vec_ops *v) {
         free(y1);
         free(y2);
     }
+    /* elementwise add / mul / relu / threshold_backward on element-strided inputs: bit for bit (NaN, -0.0 too) */
+    static const int64_t strides[] = {1, 0, 2, 3, -1, -2};
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        int64_t n = sizes[si], span = 3 * n + 1;
+        float *a = malloc(sizeof(float) * (size_t)(2 * span)), *b = malloc(sizeof(float) * (size_t)(2 * span)),
+              *o1 = malloc(sizeof(float) * (size_t)(n + 1)), *o2 = malloc(sizeof(float) * (size_t)(n + 1));
+        for (int64_t i = 0; i < 2 * span; i++) {
+            a[i] = frand();
+            b[i] = i % 7 == 0 ? 0.0f : frand();
+            if (i % 13 == 5) a[i] = i % 2 ? NAN : -0.0f;
+            if (i % 11 == 3) b[i] = i % 2 ? -NAN : -0.0f;
+        }
+        for (size_t ka = 0; ka < 6; ka++)
+            for (size_t kb = 0; kb < 6; kb++) {
+                int64_t sa = strides[ka], sb = strides[kb];
+                /* the element i * s of a buffer of 2 * span floats, centred so that negative strides stay inside */
+                const float *pa = a + span, *pb = b + span;
+                for (int op = 0; op < 4; op++) {
+                    if (op == 0) v->add(pa, sa, pb, sb, o1, n), r->add(pa, sa, pb, sb, o2, n);
+                    if (op == 1) v->mul(pa, sa, pb, sb, o1, n), r->mul(pa, sa, pb, sb, o2, n);
+                    if (op == 2) v->threshold_bw(pa, sa, pb, sb, 0.25f, o1, n), r->threshold_bw(pa, sa, pb, sb, 0.25f, o2, n);
+                    if (op == 3) {
+                        if (kb) continue;
+                        v->relu(pa, sa, o1, n), r->relu(pa, sa, o2, n);
+                    }
+                    for (int64_t i = 0; i < n; i++)
+                        if (!same_bits(o1[i], o2[i])) {
+                            if (bad++ < 5) fprintf(stderr, "  %s elementwise op %d n=%lld strides %lld %lld [%lld]: %a vs %a\n", v->name, op, (long long)n, (long long)sa, (long long)sb, (long long)i, o1[i], o2[i]);
+                            break;
+                        }
+                }
+            }
+        free(a);
+        free(b);
+        free(o1);
+        free(o2);
+    }
     /* column sums on odd shapes */
     static const int64_t shapes[][2] = {{1, 1}, {3, 5}, {17, 16}, {100, 70}, {513, 129}, {2, 300}, {1000, 8}, {40, 7}};
     for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {

@@ -78,6 +78,24 @@ static void check_tensor(wk_tensor *x, const char *layout, int threads) {
     a = wk_add(x, x, wk_int(1)), b = f32(wk_add(xd, xd, wk_int(1)));
     compare(what, a, b, 0, 0);
     wk_release(a), wk_release(b);
+    /* mul / add with a 0-d tensor, relu, threshold_backward: exact (one rounding each, so float64 rounds the same) */
+    wk_tensor *c = wk_scalar_tensor_new(wk_float(0.75), WK_FLOAT32), *cd = f64(c);
+    snprintf(what, sizeof what, "mul %s t%d", layout, threads);
+    a = wk_mul(x, c), b = f32(wk_mul(xd, cd));
+    compare(what, a, b, 0, 0);
+    wk_release(a), wk_release(b);
+    snprintf(what, sizeof what, "add scalar %s t%d", layout, threads);
+    a = wk_add(c, x, wk_int(1)), b = f32(wk_add(cd, xd, wk_int(1)));
+    compare(what, a, b, 0, 0);
+    wk_release(a), wk_release(b);
+    snprintf(what, sizeof what, "relu %s t%d", layout, threads);
+    a = wk_relu(x), b = f32(wk_relu(xd));
+    compare(what, a, b, 0, 0);
+    wk_release(a), wk_release(b);
+    snprintf(what, sizeof what, "threshold_backward %s t%d", layout, threads);
+    a = wk_threshold_backward(x, x, wk_float(0.5)), b = f32(wk_threshold_backward(xd, xd, wk_float(0.5)));
+    compare(what, a, b, 0, 0);
+    wk_release(a), wk_release(b), wk_release(c), wk_release(cd);
     /* reductions: full, then every dim */
     if (wk_numel(x) > 0) {
         snprintf(what, sizeof what, "sum %s t%d", layout, threads);
