@@ -16,7 +16,10 @@
 
 #include <stdio.h>
 
+#include <stdatomic.h>
+
 #include "cpu/gemm.h"
+#include "cpu/simd.h"
 #include "cpu/threadpool.h"
 
 typedef wk__nn_rel rel;
@@ -368,6 +371,215 @@ static void per_image_range(int64_t n0, int64_t n1, int tid, void *ctx) {
     free(C.ac);
 }
 
+/* ---- Note [Direct convolution] ----
+ * Stride-1 2-D (and 1-D) convolutions skip im2col: the source image is zero-padded into xp (planes Hp x Wp, rows
+ * Wp wide) and the destination is computed on the "wide grid" l' = oh * Wp + ow (Hd x Wp positions), where tap
+ * r = (source channel c, kernel offset kh, kw) reads xp[off[r] + l'], off[r] = c * Hp * Wp + kh * dh * Wp + kw * dw:
+ * the im2col matrix is read in place, one shifted copy of xp per row (nn_conv_kern.h has the SIMD kernels).
+ *   forward (cols_from_image): source = the input, padded by p; weights wT[r, o] = W[o, r]
+ *   grad_input (image_from_cols at stride 1): source = grad_output padded by q = (K - 1) * d - p, the kernel
+ *       flipped: tap (o, k) reads at the offset of K - 1 - k, wT[(o, k), c] = W[o, (c, k)]
+ *   grad_weight: W[o, r] = sum_n sum_l' A_wide[n, o, l'] * xp_n[off[r] + l'] with A's garbage columns zero, as
+ *       vector partial sums (lane = l' mod vl, in the order n, then l'), the lanes added in order at the end.
+ * Every destination element is one fixed sequence of fused multiply-adds whatever the thread count: images go to
+ * threads whole (forward, grad_input), and the weight gradient splits its output channels, each thread running
+ * over every image. The wide grid's garbage columns read real image values and are multiplied by zero in the
+ * weight gradient, so it takes this path only when the image is finite (0 * inf would leak a NaN). */
+#define WK_DCONV_SUF _port
+#include "nn_conv_kern.h"
+#if defined(__x86_64__) && defined(__GNUC__)
+extern const wk__dconv_kern wk__dconv_avx2, wk__dconv_avx512;
+#endif
+static const wk__dconv_kern wk__dconv_port = {WK_VL, dconv_fwd__port, dconv_wgrad__port};
+
+static const wk__dconv_kern *dconv_pick(void) {
+    static const wk__dconv_kern *k;
+    if (!k) { /* idempotent: a race writes the same value */
+#if defined(__x86_64__) && defined(__GNUC__)
+        if (__builtin_cpu_supports("avx512f") && !getenv("WICK_NO_AVX512")) /* WICK_NO_AVX512=1: AVX2's path */
+            k = &wk__dconv_avx512;
+        else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+            k = &wk__dconv_avx2;
+        else
+#endif
+            k = &wk__dconv_port;
+    }
+    return k;
+}
+
+typedef struct {
+    const rel *R;
+    const wk__dconv_kern *K;
+    int kind;
+    int64_t Cs, Hs, Ws, ph, pw; /* source channels (a group's), sizes, padding */
+    int64_t Hp, Wp, P, xpn;     /* padded sizes, plane stride Hp * Wp, floats of xp */
+    int64_t Cd, Hd, Wd;         /* destination channels (a group's) and sizes */
+    const float *src, *w, *bias, *a; /* source [N, G * Cs, Hs * Ws]; W; bias or NULL; grad_output (weight grad) */
+    float *out;                 /* destination [N, G * Cd, Hd * Wd], or the weight gradient [Ca, Rn] */
+    int64_t *off;               /* [Rn] tap offsets in xp */
+    float *wT;                  /* [G, Rn, ldw] forward weights */
+    wk__dconv D;                /* the kernel's view (wT of group 0) */
+    int64_t ob_n;               /* weight gradient: 4-channel blocks per group */
+    atomic_llong next;          /* forward: the next image to take */
+    atomic_int failed;
+} dconv_job;
+
+/* xp [Cs, Hp, Wp] (+ zero slack) = image block s [Cs, Hs, Ws] zero-padded */
+static void dconv_pad(const dconv_job *J, const float *s, float *xp) {
+    memset(xp, 0, sizeof(float) * (size_t)J->xpn);
+    for (int64_t c = 0; c < J->Cs; c++)
+        for (int64_t h = 0; h < J->Hs; h++)
+            memcpy(xp + c * J->P + (h + J->ph) * J->Wp + J->pw, s + (c * J->Hs + h) * J->Ws, sizeof(float) * (size_t)J->Ws);
+}
+
+/* forward / grad_input: whole images, taken one at a time by whichever thread is free */
+static void dconv_images(int64_t t0, int64_t t1, int tid, void *ctx) {
+    WK_UNUSED(t0), WK_UNUSED(t1), WK_UNUSED(tid);
+    dconv_job *J = ctx;
+    const rel *R = J->R;
+    float *xp = malloc(sizeof(float) * (size_t)J->xpn);          /* the padded source block */
+    float *dw = malloc(sizeof(float) * (size_t)(6 * J->D.ldl)); /* [6, ldl]: a block of the wide destination */
+    if (!xp || !dw) atomic_store(&J->failed, 1);
+    for (int64_t n; xp && dw && (n = atomic_fetch_add(&J->next, 1)) < R->N;)
+        for (int64_t g = 0; g < R->G; g++) {
+            wk__dconv D = J->D;
+            D.wT = J->wT + g * D.Rn * D.ldw;
+            dconv_pad(J, J->src + (n * R->G + g) * J->Cs * J->Hs * J->Ws, xp);
+            float *o = J->out + (n * R->G + g) * J->Cd * J->Hd * J->Wd;
+            for (int64_t c0 = 0; c0 < J->Cd; c0 += 6) { /* 6 channels at a time, their wide rows still in L1 */
+                int64_t c1 = J->Cd - c0 < 6 ? J->Cd : c0 + 6;
+                J->K->fwd(&D, xp, c0, c1, dw);
+                for (int64_t c = c0; c < c1; c++)
+                    for (int64_t h = 0; h < J->Hd; h++) {
+                        const float *s = dw + (c - c0) * D.ldl + h * J->Wp;
+                        float *d = o + (c * J->Hd + h) * J->Wd;
+                        const float bv = J->bias ? J->bias[g * J->Cd + c] : 0.0f;
+                        if (J->bias)
+                            for (int64_t x = 0; x < J->Wd; x++) d[x] = s[x] + bv;
+                        else
+                            for (int64_t x = 0; x < J->Wd; x++) d[x] = s[x];
+                    }
+            }
+        }
+    free(xp);
+    free(dw);
+}
+
+/* weight gradient: blocks [b0, b1) of 4 output channels (of every group, flattened), all images */
+static void dconv_wgrad_blocks(int64_t b0, int64_t b1, int tid, void *ctx) {
+    WK_UNUSED(tid);
+    dconv_job *J = ctx;
+    const rel *R = J->R;
+    const int vl = J->K->vl, T = WK_DCONV_WR * WK_DCONV_WC;
+    const int64_t Rn = J->D.Rn, rb = (Rn + WK_DCONV_WC - 1) / WK_DCONV_WC, ldl = J->D.ldl, Lsz = J->Hd * J->Wd;
+    for (int64_t b = b0; b < b1;) {
+        int64_t g = b / J->ob_n, e = (g + 1) * J->ob_n < b1 ? (g + 1) * J->ob_n : b1; /* blocks [b, e) of group g */
+        int64_t o0 = (b - g * J->ob_n) * WK_DCONV_WR, o1 = (e - g * J->ob_n) * WK_DCONV_WR;
+        if (o1 > J->Cd) o1 = J->Cd;
+        int64_t rows = o1 - o0, ntile = (e - b) * rb;
+        float *xp = malloc(sizeof(float) * (size_t)J->xpn);             /* the padded image block */
+        float *aw = calloc((size_t)(rows * ldl), sizeof(float));          /* [rows, ldl]: grad_output, wide */
+        float *acc = calloc((size_t)(ntile * T * vl), sizeof(float));     /* [tile][WR * WC][vl] partial sums */
+        if (!xp || !aw || !acc) atomic_store(&J->failed, 1);
+        for (int64_t n = 0; xp && aw && acc && n < R->N; n++) {
+            dconv_pad(J, J->src + (n * R->G + g) * J->Cs * J->Hs * J->Ws, xp);
+            const float *a = J->a + ((n * R->G + g) * J->Cd + o0) * Lsz;
+            for (int64_t c = 0; c < rows; c++)
+                for (int64_t h = 0; h < J->Hd; h++)
+                    memcpy(aw + c * ldl + h * J->Wp, a + (c * J->Hd + h) * J->Wd, sizeof(float) * (size_t)J->Wd);
+            J->K->wgrad(&J->D, aw, rows, xp, acc);
+        }
+        for (int64_t o = o0; xp && aw && acc && o < o1; o++) /* the lanes, added in order */
+            for (int64_t r = 0; r < Rn; r++) {
+                const float *s = acc + (((o - o0) / WK_DCONV_WR * rb + r / WK_DCONV_WC) * T +
+                                        (o - o0) % WK_DCONV_WR * WK_DCONV_WC + r % WK_DCONV_WC) * vl;
+                float v = s[0];
+                for (int q = 1; q < vl; q++) v += s[q];
+                J->out[(g * J->Cd + o) * Rn + r] = v;
+            }
+        free(xp);
+        free(aw);
+        free(acc);
+        b = e;
+    }
+}
+
+/* The direct path (Note [Direct convolution]) for one of the three products; 1 when the shape is not for it */
+static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, const float *B, const float *W,
+                       const float *bias, float *out) {
+    if (G->in[0] != 1 || G->kn[0] != 1 || G->ln[0] != 1 || G->st[1] != 1 || G->st[2] != 1) return 1;
+    const int64_t KH = G->kn[1], KW = G->kn[2], dh = G->dl[1], dwl = G->dl[2], K = KH * KW;
+    const int64_t Cag = R->Ca / R->G, Cbg = R->Cb / R->G;
+    dconv_job J = {.R = R, .K = dconv_pick(), .kind = kind, .bias = bias, .out = out};
+    if (kind == CONV_IMAGE_FROM_COLS) { /* source: A, padded by (K - 1) * d - p */
+        J.Cs = Cag, J.Hs = G->ln[1], J.Ws = G->ln[2], J.ph = (KH - 1) * dh - G->pd[1], J.pw = (KW - 1) * dwl - G->pd[2];
+        J.Cd = Cbg, J.src = A;
+    } else {
+        J.Cs = Cbg, J.Hs = G->in[1], J.Ws = G->in[2], J.ph = G->pd[1], J.pw = G->pd[2];
+        J.Cd = Cag, J.src = B, J.a = A;
+    }
+    if (J.ph < 0 || J.pw < 0) return 1;
+    J.Hp = J.Hs + 2 * J.ph, J.Wp = J.Ws + 2 * J.pw, J.P = J.Hp * J.Wp;
+    J.Hd = J.Hp - (KH - 1) * dh, J.Wd = J.Wp - (KW - 1) * dwl;
+    if (kind == CONV_IMAGE_FROM_COLS ? (J.Hd != G->in[1] || J.Wd != G->in[2]) : (J.Hd != G->ln[1] || J.Wd != G->ln[2]))
+        return 1; /* output_padding rows: not a plain correlation */
+    J.D.Rn = J.Cs * K, J.D.Cd = J.Cd, J.D.ldw = (J.Cd + 5) / 6 * 6, J.D.Lw = J.Hd * J.Wp;
+    J.D.ldl = (J.D.Lw + 63) / 64 * 64 + 64; /* a tile (<= 64 wide) starting below Lw ends inside */
+    /* where it pays (measured, bench/NOTES.md): the forward kernels re-read the weights [Rn, ldw] for every tile
+     * of every image (they stay in L2 up to ResNet's 128 channels; l3 and l4 have few positions and big weights:
+     * the batched GEMM is better there); the weight gradient keeps its partial sums [Cd * Rn * vl] per thread
+     * across the images, so they should stay in L2 or be amortised over many positions */
+    if (J.D.Lw < 128) return 1;
+    if (kind != CONV_WEIGHT_GRAD && J.D.Rn * J.D.ldw > (160 << 10)) return 1;
+    if (kind == CONV_WEIGHT_GRAD && J.Cd * J.D.Rn * J.K->vl > (128 << 10) && J.D.Lw < 512) return 1;
+    if (kind == CONV_WEIGHT_GRAD)
+        for (int64_t i = 0; i < R->N * R->Cb * R->Isz; i++)
+            if (!isfinite(B[i])) return 1;
+    J.xpn = J.Cs * J.P + (KW - 1) * dwl + 128; /* the last tap's reads run up to a tile past the plane */
+    const int64_t Rn = J.D.Rn, Rw = Cbg * K; /* taps here; W's row length */
+    J.off = malloc(sizeof(int64_t) * (size_t)Rn);
+    if (!J.off) return -1;
+    for (int64_t c = 0; c < J.Cs; c++)
+        for (int64_t k = 0; k < K; k++) {
+            int64_t kk = kind == CONV_IMAGE_FROM_COLS ? K - 1 - k : k; /* the flipped kernel */
+            J.off[c * K + k] = c * J.P + kk / KW * dh * J.Wp + kk % KW * dwl;
+        }
+    J.D.off = J.off;
+    int rc = 0;
+    const int64_t flops = 2 * R->N * R->G * Rn * J.Cd * J.D.Lw;
+    int nt = wk_get_num_threads();
+    if (kind == CONV_WEIGHT_GRAD) {
+        J.src = B, J.a = A;
+        J.ob_n = (J.Cd + WK_DCONV_WR - 1) / WK_DCONV_WR;
+        int64_t nb = R->G * J.ob_n;
+        wk_parallel_for(0, nb, flops < 200000 ? nb : 1, dconv_wgrad_blocks, &J);
+    } else {
+        J.wT = calloc((size_t)(R->G * Rn * J.D.ldw), sizeof(float));
+        if (!J.wT) {
+            free(J.off);
+            return -1;
+        }
+        for (int64_t g = 0; g < R->G; g++)
+            for (int64_t o = 0; o < J.Cd; o++)
+                for (int64_t r = 0; r < Rn; r++) {
+                    float *d = J.wT + (g * Rn + r) * J.D.ldw + o;
+                    if (kind == CONV_IMAGE_FROM_COLS) /* tap r = (A channel a, k), read at the flipped offset */
+                        *d = W[(g * Cag + r / K) * Rw + o * K + r % K];
+                    else
+                        *d = W[(g * Cag + o) * Rw + r];
+                }
+        if (flops < 200000 || R->N < 2) nt = 1;
+        if (nt > R->N) nt = (int)R->N;
+        atomic_init(&J.next, 0);
+        wk_parallel_for(0, nt, 1, dconv_images, &J);
+        free(J.wT);
+    }
+    free(J.off);
+    if (atomic_load(&J.failed)) rc = -1;
+    if (rc < 0) return wk__error(WK_MEMORY_ERROR, "out of memory in convolution"), -1;
+    return 0;
+}
+
 /* One driver for the three products (Note [Convolution fast path]): chunks of nb images, a fixed number that does
  * not depend on the thread count (colc about 4M floats). */
 static int conv_f32(int kind, const rel *R, const float *A, const float *B, const float *W, const float *bias,
@@ -392,6 +604,8 @@ static int conv_f32(int kind, const rel *R, const float *A, const float *B, cons
             memset(out, 0, sizeof(float) * (size_t)(R->Ca * Rn));
         return 0;
     }
+    int drc = conv_direct(kind, R, &C.G, A, B, W, bias, out);
+    if (drc <= 0) return drc;
     int64_t per = (Rn + Cag) * Lsz, nb;
     if (kind == CONV_WEIGHT_GRAD) {
         nb = (2 << 20) / per; /* K = nb*Lsz deep; colc about 2M floats */

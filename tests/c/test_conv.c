@@ -65,8 +65,10 @@ static void report(const char *what, int t, double d, double tol) {
     }
 }
 
-static void one_case(int t, bool big) {
-    int nd = big ? 2 : (int)irand(1, 3);
+/* big: crosses the GEMM's blocks and the weight gradient's chunks; direct: 2-D stride-1 shapes with enough
+ * positions for the direct kernels (Note [Direct convolution]) */
+static void one_case(int t, bool big, bool direct) {
+    int nd = big || direct ? 2 : (int)irand(1, 3);
     bool transposed = irand(0, 3) == 0, noncontig = irand(0, 2) == 0;
     int64_t G = irand(0, 2) == 0 ? irand(2, 3) : 1, N = irand(1, 4);
     int64_t Cin = G * irand(1, 4), Cout = G * irand(1, 5);
@@ -83,9 +85,11 @@ static void one_case(int t, bool big) {
         int64_t ke = dl[j] * (K[j] - 1) + 1;
         In[j] = big ? 16 : irand(1, nd == 3 ? 6 : 12);
         if (big) K[j] = 3, st[j] = 1, dl[j] = 1, pd[j] = 1;
+        if (direct) st[j] = 1, In[j] = irand(12, 20), op[j] = transposed ? irand(0, dl[j] - 1) : 0;
         if (!transposed && In[j] + 2 * pd[j] < ke) In[j] = ke; /* keep the output non-empty */
         if (transposed && (In[j] - 1) * st[j] - 2 * pd[j] + ke + op[j] <= 0) pd[j] = 0;
     }
+    if (direct) Cout = G * irand(1, 8), Cin = G * irand(1, 8);
     if (!big && irand(0, 4) == 0) /* a pointwise convolution */
         for (int j = 0; j < nd; j++) K[j] = 1, st[j] = 1, pd[j] = 0, op[j] = 0;
     isz[0] = N, isz[1] = Cin;
@@ -160,8 +164,9 @@ static void one_case(int t, bool big) {
 
 int main(void) {
     wk_set_num_threads(2);
-    for (int t = 0; t < 300; t++) one_case(t, false);
-    one_case(300, true);
+    for (int t = 0; t < 300; t++) one_case(t, false, false);
+    one_case(300, true, false);
+    for (int t = 301; t < 400; t++) one_case(t, false, true);
     printf("test_conv: %d checks, %d failures\n", checked, failures);
     return failures ? 1 : 0;
 }

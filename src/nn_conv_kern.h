@@ -1,0 +1,113 @@
+/* nn_conv_kern.h — the direct convolution kernels (Note [Direct convolution], nn_conv.c), written once on
+ * src/cpu/simd.h's vector type and compiled per instruction set: nn_conv_avx2.c, nn_conv_avx512.c, and the
+ * portable / wasm instance in nn_conv.c. The including file defines WK_DCONV_SUF (the name suffix) after
+ * including cpu/simd.h.
+ *
+ * The source image is zero-padded into xp (channel planes, rows Wp wide), and the destination is computed on a
+ * "wide grid" of Hd x Wp positions, l' = oh * Wp + ow: every tap r (a source channel and a kernel offset) then
+ * reads xp at the constant offset off[r] from l' — the im2col matrix row r is xp shifted by off[r], read in place.
+ * Columns ow >= Wd of the wide grid are garbage: the forward drops them, the weight gradient multiplies them by
+ * zero (so the caller checks that the source is finite). */
+#ifndef WK_DCONV_DESC
+#define WK_DCONV_DESC
+#include <stdint.h>
+typedef struct {
+    int64_t Rn;         /* taps: source channels x kernel positions */
+    const int64_t *off; /* [Rn] offset of each tap in xp */
+    int64_t Cd;         /* destination channels */
+    const float *wT;    /* forward: [Rn, ldw] weights, tap-major, columns Cd..ldw zero */
+    int64_t ldw;        /* Cd rounded up to 6 */
+    int64_t Lw;         /* wide grid positions (Hd * Wp) */
+    int64_t ldl;        /* row length of the wide buffers: >= Lw + 64 (tiles are at most 64 positions) */
+} wk__dconv;
+enum { WK_DCONV_WR = 4, WK_DCONV_WC = 3 }; /* weight-gradient tile: output channels x taps */
+typedef struct {
+    int vl; /* float lanes of the vector accumulators (the weight gradient's partial sums) */
+    /* dw [o1 - o0, ldl] (wide grid) = sum_r wT[r, o] * xp[off[r] + l'] for channels o in [o0, o1), one image */
+    void (*fwd)(const wk__dconv *D, const float *xp, int64_t o0, int64_t o1, float *dw);
+    /* acc [tile][WR * WC][vl] += aw [rows, ldl] x the taps of xp, tiles = the 4-row blocks of aw (nob) x the
+     * 3-tap blocks of [0, Rn); aw rows past `rows` and taps past Rn are clamped (computed, never read) */
+    void (*wgrad)(const wk__dconv *D, const float *aw, int64_t rows, const float *xp, float *acc);
+} wk__dconv_kern;
+#endif
+
+#ifdef WK_DCONV_SUF
+#define WK_DCONV_CAT2(a, b) a##b
+#define WK_DCONV_CAT(a, b) WK_DCONV_CAT2(a, b)
+#define WK_DCONV_FN(name) WK_DCONV_CAT(name, WK_DCONV_SUF)
+
+/* MR destination channels (o0..) x NV vectors of positions, every wide-grid tile */
+static inline __attribute__((always_inline)) void WK_DCONV_FN(dconv_rows_)(const wk__dconv *D, const float *xp,
+                                                                           float *dw, int64_t o0, int rows,
+                                                                           const int MR, const int NV) {
+    const int64_t Rn = D->Rn, ldw = D->ldw, ldl = D->ldl;
+    const int64_t *off = D->off;
+    for (int64_t l0 = 0; l0 < D->Lw; l0 += NV * WK_VL) {
+        wk_vf acc[6][4];
+#pragma GCC unroll 6
+        for (int i = 0; i < MR; i++)
+#pragma GCC unroll 4
+            for (int v = 0; v < NV; v++) acc[i][v] = vf_zero();
+        const float *w = D->wT + o0;
+        for (int64_t r = 0; r < Rn; r++, w += ldw) {
+            const float *x = xp + off[r] + l0;
+            wk_vf xv[4];
+#pragma GCC unroll 4
+            for (int v = 0; v < NV; v++) xv[v] = vf_loadu(x + v * WK_VL);
+#pragma GCC unroll 6
+            for (int i = 0; i < MR; i++) {
+                wk_vf wv = vf_set1(w[i]);
+#pragma GCC unroll 4
+                for (int v = 0; v < NV; v++) acc[i][v] = vf_fma(wv, xv[v], acc[i][v]);
+            }
+        }
+#pragma GCC unroll 6
+        for (int i = 0; i < MR; i++)
+            if (i < rows)
+#pragma GCC unroll 4
+                for (int v = 0; v < NV; v++) vf_storeu(dw + (o0 + i) * ldl + l0 + v * WK_VL, acc[i][v]);
+    }
+}
+
+static void WK_DCONV_FN(dconv_fwd_)(const wk__dconv *D, const float *xp, int64_t o0, int64_t o1, float *dw) {
+    dw -= o0 * D->ldl;
+    for (; o1 - o0 >= 4; o0 += 6) /* 6-channel blocks (a last one of 4..5 computes zero weights) */
+        WK_DCONV_FN(dconv_rows_)(D, xp, dw, o0, o1 - o0 < 6 ? (int)(o1 - o0) : 6, 6, 2);
+    for (; o1 - o0 >= 2; o0 += 3)
+        WK_DCONV_FN(dconv_rows_)(D, xp, dw, o0, o1 - o0 < 3 ? (int)(o1 - o0) : 3, 3, 3);
+    for (; o0 < o1; o0++) WK_DCONV_FN(dconv_rows_)(D, xp, dw, o0, 1, 1, 4);
+}
+
+static void WK_DCONV_FN(dconv_wgrad_)(const wk__dconv *D, const float *aw, int64_t rows, const float *xp,
+                                      float *acc) {
+    const int64_t Rn = D->Rn, ldl = D->ldl, Lw = D->Lw;
+    const int64_t *off = D->off;
+    for (int64_t o0 = 0; o0 < rows; o0 += WK_DCONV_WR)
+        for (int64_t r0 = 0; r0 < Rn; r0 += WK_DCONV_WC, acc += WK_DCONV_WR * WK_DCONV_WC * WK_VL) {
+            const float *a[WK_DCONV_WR], *x[WK_DCONV_WC];
+            for (int i = 0; i < WK_DCONV_WR; i++) a[i] = aw + (o0 + i < rows ? o0 + i : rows - 1) * ldl;
+            for (int j = 0; j < WK_DCONV_WC; j++) x[j] = xp + off[r0 + j < Rn ? r0 + j : Rn - 1];
+            wk_vf s[WK_DCONV_WR][WK_DCONV_WC];
+#pragma GCC unroll 4
+            for (int i = 0; i < WK_DCONV_WR; i++)
+#pragma GCC unroll 3
+                for (int j = 0; j < WK_DCONV_WC; j++) s[i][j] = vf_loadu(acc + (i * WK_DCONV_WC + j) * WK_VL);
+            for (int64_t l = 0; l < Lw; l += WK_VL) {
+                wk_vf xv[WK_DCONV_WC];
+#pragma GCC unroll 3
+                for (int j = 0; j < WK_DCONV_WC; j++) xv[j] = vf_loadu(x[j] + l);
+#pragma GCC unroll 4
+                for (int i = 0; i < WK_DCONV_WR; i++) {
+                    wk_vf av = vf_loadu(a[i] + l);
+#pragma GCC unroll 3
+                    for (int j = 0; j < WK_DCONV_WC; j++) s[i][j] = vf_fma(av, xv[j], s[i][j]);
+                }
+            }
+#pragma GCC unroll 4
+            for (int i = 0; i < WK_DCONV_WR; i++)
+#pragma GCC unroll 3
+                for (int j = 0; j < WK_DCONV_WC; j++) vf_storeu(acc + (i * WK_DCONV_WC + j) * WK_VL, s[i][j]);
+        }
+}
+
+#endif
