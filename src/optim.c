@@ -139,6 +139,11 @@ typedef struct {
 static inline float optim_round_half(float x) { return wk__half_to_float(wk__float_to_half(x)); }
 static inline float optim_round_bf16(float x) { return wk__bf16_to_float(wk__float_to_bf16(x)); }
 
+/* Set by tests/c/test_optim.c: the float32 steps take their scalar kernels (the reference) instead of the vector
+ * ones; the split across threads stays. */
+WK_INTERNAL bool wk__optim_scalar;
+bool wk__optim_scalar = false;
+
 /* float32, float64: add(a, b, alpha) is one fused multiply-add everywhere */
 #define T float
 #define SUF f32
@@ -170,7 +175,7 @@ static bool optim_have_fma(void) {
 static bool optim_have_avx2(void) {
     static int have = -1;
     if (have < 0) have = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1 : 0;
-    return have == 1;
+    return have == 1 && !wk__optim_scalar;
 }
 __attribute__((target("avx2,fma"))) static void sgd_f32avx2(int64_t n, float *p, const float *g, float *buf,
                                                            bool first, const optim_sgd_args *a) {
@@ -191,6 +196,87 @@ __attribute__((target("avx2,fma"))) static void sgd_f32avx2(int64_t n, float *p,
         _mm256_storeu_ps(p + i, _mm256_fmadd_ps(nlr, d, pi));
     }
     if (i < n) sgd_f32fma(n - i, p + i, g + i, buf ? buf + i : NULL, first, a);
+}
+
+/* torch_sqrtf on 8 lanes: the same estimate (rsqrt14_est's table, gathered), scaling and refinement, so the same
+ * bits; lanes that torch_sqrtf hands to sqrtf (0, negatives, inf, NaN) take the correctly rounded vsqrtps. */
+__attribute__((target("avx2,fma"))) static __m256 torch_sqrtf_avx2(__m256 x) {
+    const __m256i one = _mm256_set1_epi32(1);
+    __m256 tiny = _mm256_cmp_ps(x, _mm256_set1_ps(0x1p-100f), _CMP_LT_OQ);
+    __m256 xs = _mm256_blendv_ps(x, _mm256_mul_ps(x, _mm256_set1_ps(0x1p64f)), tiny);
+    __m256i u = _mm256_castps_si256(xs);
+    __m256i E = _mm256_sub_epi32(_mm256_srli_epi32(u, 23), _mm256_set1_epi32(127));
+    __m256i frac = _mm256_and_si256(u, _mm256_set1_epi32(0x7fffff)), par = _mm256_and_si256(E, one);
+    __m256i f15 = _mm256_srli_epi32(frac, 8);
+    __m256i fz = _mm256_cmpeq_epi32(frac, _mm256_setzero_si256());
+    /* frac == 0 passes UINT64_MAX: an exact power of four when E is even, else entry 31 with l = 1023 */
+    __m256i idx = _mm256_add_epi32(_mm256_slli_epi32(par, 5), _mm256_srli_epi32(f15, 10));
+    __m256i l = _mm256_and_si256(f15, _mm256_set1_epi32(1023));
+    idx = _mm256_blendv_epi8(idx, _mm256_set1_epi32(31), fz);
+    l = _mm256_blendv_epi8(l, _mm256_set1_epi32(1023), fz);
+    const int *tab = (const int *)optim_rsqrt14_seg;
+    __m256i i2 = _mm256_slli_epi32(idx, 1);
+    __m256i c0 = _mm256_i32gather_epi32(tab, i2, 4), c1 = _mm256_i32gather_epi32(tab, _mm256_add_epi32(i2, one), 4);
+    __m256i sig = _mm256_srli_epi32(_mm256_sub_epi32(c0, _mm256_mullo_epi32(c1, l)), 14); /* [2^16, 2^17) */
+    __m256i k = _mm256_sub_epi32(_mm256_setzero_si256(), _mm256_srai_epi32(_mm256_sub_epi32(E, par), 1));
+    __m256 scale = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(k, _mm256_set1_epi32(127 - 17)), 23));
+    __m256 y = _mm256_mul_ps(_mm256_cvtepi32_ps(sig), scale);
+    __m256 exact = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(k, _mm256_set1_epi32(127)), 23));
+    __m256i pow4 = _mm256_and_si256(fz, _mm256_cmpeq_epi32(par, _mm256_setzero_si256()));
+    y = _mm256_blendv_ps(y, exact, _mm256_castsi256_ps(pow4));
+    __m256 sv = _mm256_mul_ps(xs, y), h = _mm256_mul_ps(_mm256_set1_ps(0.5f), y);
+    __m256 r = _mm256_fmadd_ps(_mm256_fnmadd_ps(sv, sv, xs), h, sv);
+    r = _mm256_blendv_ps(r, _mm256_mul_ps(r, _mm256_set1_ps(0x1p-32f)), tiny);
+    /* !(x > 0) || isinf(x) */
+    __m256 plain = _mm256_or_ps(_mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_NGT_UQ),
+                                _mm256_cmp_ps(x, _mm256_set1_ps(INFINITY), _CMP_EQ_OQ));
+    return _mm256_blendv_ps(r, _mm256_sqrt_ps(x), plain);
+}
+
+__attribute__((target("avx2,fma"))) static void sqrt8_avx2(const float *x, float *y) {
+    _mm256_storeu_ps(y, torch_sqrtf_avx2(_mm256_loadu_ps(x)));
+}
+
+/* torch.maximum on 8 lanes: NaN if either side is NaN (a's first), else the larger (b on ties). */
+__attribute__((target("avx2,fma"))) static __m256 maximum_avx2(__m256 a, __m256 b) {
+    __m256 r = _mm256_blendv_ps(b, a, _mm256_cmp_ps(a, b, _CMP_GT_OQ));
+    r = _mm256_blendv_ps(r, b, _mm256_cmp_ps(b, b, _CMP_UNORD_Q));
+    return _mm256_blendv_ps(r, a, _mm256_cmp_ps(a, a, _CMP_UNORD_Q));
+}
+
+/* Adam / AdamW on float32 in 8 lanes: adam_f32's operations lane by lane (the same constants, roundings and order);
+ * the last n % 8 elements go through adam_f32fma. */
+__attribute__((target("avx2,fma"))) static void adam_f32avx2(int64_t n, float *p, const float *g, float *m, float *v,
+                                                            float *vmax, double step, const optim_adam_args *a) {
+    const double bc1 = 1 - pow(a->beta1, step), bc2 = 1 - pow(a->beta2, step);
+    const double step_size = a->lr / bc1, bc2_sqrt = pow(bc2, 0.5);
+    const bool wd_on = a->weight_decay != 0, decoupled = a->decoupled_weight_decay, maxi = a->maximize;
+    const float w1f = (float)(1 - a->beta1);
+    const bool lerp_lo = (w1f < 0 ? -w1f : w1f) < 0.5f;
+    const __m256 wd = _mm256_set1_ps((float)a->weight_decay), decay = _mm256_set1_ps((float)(1 - a->lr * a->weight_decay));
+    const __m256 w1 = _mm256_set1_ps(w1f), omw1 = _mm256_set1_ps(1.0f - w1f), b2 = _mm256_set1_ps((float)a->beta2);
+    const __m256 w2 = _mm256_set1_ps((float)(1 - a->beta2)), c2 = _mm256_set1_ps((float)bc2_sqrt);
+    const __m256 eps = _mm256_set1_ps((float)a->eps), nss = _mm256_set1_ps((float)(-step_size));
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 pi = _mm256_loadu_ps(p + i), d = _mm256_loadu_ps(g + i), mo = _mm256_loadu_ps(m + i);
+        if (wd_on && decoupled) pi = _mm256_mul_ps(pi, decay);
+        if (maxi) d = _mm256_xor_ps(d, sign);
+        if (wd_on && !decoupled) d = _mm256_fmadd_ps(wd, pi, d);
+        __m256 df = _mm256_sub_ps(d, mo);
+        __m256 mi = lerp_lo ? _mm256_fmadd_ps(w1, df, mo) : _mm256_fnmadd_ps(df, omw1, d);
+        __m256 vi = _mm256_fmadd_ps(_mm256_mul_ps(w2, d), d, _mm256_mul_ps(_mm256_loadu_ps(v + i), b2));
+        _mm256_storeu_ps(m + i, mi);
+        _mm256_storeu_ps(v + i, vi);
+        if (vmax) {
+            vi = maximum_avx2(_mm256_loadu_ps(vmax + i), vi);
+            _mm256_storeu_ps(vmax + i, vi);
+        }
+        __m256 denom = _mm256_add_ps(_mm256_div_ps(torch_sqrtf_avx2(vi), c2), eps);
+        _mm256_storeu_ps(p + i, _mm256_add_ps(pi, _mm256_div_ps(_mm256_mul_ps(nss, mi), denom)));
+    }
+    if (i < n) adam_f32fma(n - i, p + i, g + i, m + i, v + i, vmax ? vmax + i : NULL, step, a);
 }
 #endif
 #undef R
@@ -227,6 +313,18 @@ __attribute__((target("avx2,fma"))) static void sgd_f32avx2(int64_t n, float *p,
 #undef SQRT
 #undef R
 #undef ADDA
+
+/* For tests/c/test_optim.c: y = torch_sqrtf(x) over n floats, through the vector path where it is available
+ * (else the scalar one, as the steps do). */
+WK_INTERNAL void wk__optim_sqrt_f32(const float *x, float *y, int64_t n);
+void wk__optim_sqrt_f32(const float *x, float *y, int64_t n) {
+    int64_t i = 0;
+#ifdef OPTIM_FMA_VARIANT
+    if (optim_have_avx2())
+        for (; i + 8 <= n; i += 8) sqrt8_avx2(x + i, y + i);
+#endif
+    for (; i < n; i++) y[i] = torch_sqrtf(x[i]);
+}
 
 /* ---- operands ----
  * A kernel sees contiguous arrays of its compute type (double for float64, float otherwise). A tensor that
@@ -495,6 +593,34 @@ fail:
 }
 
 /* ---- Adam / AdamW ---- */
+/* One param's arrays split across the pool, as sgd_job. */
+typedef struct {
+    optim_kind kind;
+    void *w[4];        /* [n] each: param, exp_avg, exp_avg_sq, max_exp_avg_sq (NULL unless amsgrad) */
+    const void *g;     /* [n] grad */
+    double step;
+    const optim_adam_args *a;
+} adam_job;
+
+static void adam_range(int64_t b, int64_t e, int tid, void *ctx) {
+    WK_UNUSED(tid);
+    const adam_job *j = ctx;
+    if (j->kind == OK_F64) {
+        double *vm = j->w[3];
+        adam_f64(e - b, (double *)j->w[0] + b, (const double *)j->g + b, (double *)j->w[1] + b,
+                 (double *)j->w[2] + b, vm ? vm + b : NULL, j->step, j->a);
+        return;
+    }
+    float *p = (float *)j->w[0] + b, *m = (float *)j->w[1] + b, *v = (float *)j->w[2] + b;
+    float *vm = j->w[3] ? (float *)j->w[3] + b : NULL;
+    const float *g = (const float *)j->g + b;
+#ifdef OPTIM_FMA_VARIANT
+    if (optim_have_avx2()) adam_f32avx2(e - b, p, g, m, v, vm, j->step, j->a);
+    else
+#endif
+        OPTIM_F32(adam, e - b, p, g, m, v, vm, j->step, j->a);
+}
+
 int wk_impl_adam_step(wk_tensorlist params, wk_tensorlist grads, wk_tensorlist exp_avgs, wk_tensorlist exp_avg_sqs,
                       wk_tensorlist max_exp_avg_sqs, wk_tensorlist state_steps, bool amsgrad, double beta1,
                       double beta2, double lr, double weight_decay, double eps, bool maximize,
@@ -510,7 +636,13 @@ int wk_impl_adam_step(wk_tensorlist params, wk_tensorlist grads, wk_tensorlist e
         wk_tensor *ts[5] = {p, grads.data[i], exp_avgs.data[i], exp_avg_sqs.data[i],
                             amsgrad ? at(max_exp_avg_sqs, i) : NULL};
         const bool ws[5] = {true, false, true, true, true};
-        WITH_OPERANDS(5, ts, ws, DISPATCH(p->dtype, adam, wk__numel(p), D(0), D(1), D(2), D(3), D(4), step, &a));
+        optim_kind kind = kind_of(p->dtype);
+        adam_job j;
+        if (kind == OK_F32 || kind == OK_F64)
+            WITH_OPERANDS(5, ts, ws, (j = (adam_job){kind, {D(0), D(2), D(3), D(4)}, D(1), step, &a},
+                                      wk_parallel_for(0, wk__numel(p), OPTIM_GRAIN, adam_range, &j)));
+        else
+            WITH_OPERANDS(5, ts, ws, DISPATCH(p->dtype, adam, wk__numel(p), D(0), D(1), D(2), D(3), D(4), step, &a));
     }
     return 0;
 }
