@@ -7,9 +7,11 @@
  *   pack:    A in MR-row panels [K][MR] and B in NR-column panels [K][NR], all of K, by all threads together:
  *            each claims the next panel to pack (an atomic counter), then waits until every claimed panel is
  *            packed — no barrier and no count of the threads needed, so a pool that runs the job serially works
- *   compute: each logical thread owns a tm x tn part of the tile grid (rows split, or columns when the rows
- *            split badly); pc: KC depths at a time (C read and written once per KC block); ic: MC rows of A
- *            (in L2); jr: one NR panel of B (KC x NR, in L1); ir: one MR x NR tile in registers
+ *   compute: the block of C is cut in units of work (at most MC rows x NC_COLS columns, smaller until each
+ *            thread can take about 4); the threads claim units one by one (an atomic counter), so a late or slow
+ *            thread costs little; a unit is computed whole by one thread: pc: KC depths at a time (C read and
+ *            written once per KC block, the blocks in order); jr: one NR panel of B (KC x NR, in L1); ir: the
+ *            unit's MR panels of A (in L2); one MR x NR tile in registers
  * Micro-kernels, chosen once at run time: AVX-512 12x32 (x86 with avx512f; 6x16 AVX2 for products at most 16
  * columns wide), AVX2+FMA 6x16, wasm simd128 6x16, and a portable scalar 6x16, all with the same packing code
  * (MR/NR are run-time values). Every kernel sums each C element's products in the same order (p = 0..kc-1 with
@@ -55,6 +57,9 @@
 #endif
 #ifndef MC_ROWS
 #define MC_ROWS 192
+#endif
+#ifndef NC_COLS
+#define NC_COLS 1024 /* columns of C in one unit of work at most (Note [GEMM blocking]) */
 #endif
 #ifndef PACK_MAX
 #define PACK_MAX (1 << 22) /* floats of packed A (and of packed B) at most: larger products go by blocks of C */
@@ -411,14 +416,17 @@ typedef struct {
     ukernel uk;
     int64_t i0, m, j0, n;  /* the current block of C: rows [i0, i0 + m), columns [j0, j0 + n) */
     int64_t mp, np;        /* its MR-row panels and NR-column panels */
-    float *pa;             /* packed A: panel i (rows i0 + i * MR ...) at pa + i * K * MR, [K][MR] */
-    float *pb;             /* packed B: panel j (columns j0 + j * NR ...) at pb + j * K * NR, [K][NR] */
+    float *pa;             /* packed A by KC blocks: depths [pc, pc + kc) of panel i (rows i0 + i * MR ...) at
+                            * pa + pc * mp * MR + i * kc * MR, [kc][MR] (a block's panels side by side) */
+    float *pb;             /* packed B likewise: pb + pc * np * NR + j * kc * NR, [kc][NR] */
     int64_t a_packed;      /* panels of A read in place (Note [GEMM small]): [0, a_packed) are, the rest packed */
     int64_t b_packed;      /* likewise for B (row-contiguous B only) */
     int64_t a_todo, b_todo; /* strips to pack for this block: A panels [mp - a_todo, mp), B [np - b_todo, np) */
-    int tm, tn;            /* the logical threads' split of the panels: tm row groups x tn column groups */
+    int64_t um, un;        /* a unit of work: um row panels x un column panels of C, all of K */
+    int64_t nunits;        /* units in the block: ceil(mp / um) x ceil(np / un), row-major */
     atomic_llong next;     /* next strip to claim: A strips first, then B strips */
     atomic_llong packed;   /* strips packed so far */
+    atomic_llong next_unit; /* next unit of work to claim */
 } gemm_task;
 
 /* One MR x NR tile of C (panel ip, panel jp of the block) over depths [pc, pc + kc) */
@@ -433,12 +441,12 @@ static void tile(const gemm_task *g, int64_t ip, int64_t jp, int64_t pc, int64_t
     if (ip < g->a_packed) {
         a = g->A + i * g->rsa + pc * g->csa, lr = g->rsa, lp = g->csa, fn = g->uk.fn_a;
     } else {
-        a = g->pa + ip * g->K * mr + pc * mr;
+        a = g->pa + pc * g->mp * mr + ip * kc * mr;
     }
     if (jp < g->b_packed)
         b = g->B + pc * g->rsb + j, ldb = g->rsb; /* csb == 1 */
     else
-        b = g->pb + jp * g->K * nr + pc * nr;
+        b = g->pb + pc * g->np * nr + jp * kc * nr;
     float *c = g->C + i * g->rsc + j * g->csc;
     if (g->csc == 1 && ((rows == mr && cols == nr) || g->uk.edges)) {
         fn(kc, a, lr, lp, b, ldb, c, g->rsc, mode, g->beta, rows, cols);
@@ -455,22 +463,16 @@ static void tile(const gemm_task *g, int64_t ip, int64_t jp, int64_t pc, int64_t
         }
 }
 
-/* logical thread t's part of the block: a range of row panels x a range of column panels, by KC depth blocks
- * (C read and written once per block), MC rows of packed A at a time (in L2) against each NR panel of B (L1) */
-static void compute(const gemm_task *g, int64_t t) {
-    const int64_t ti = t / g->tn, tj = t % g->tn;
-    const int64_t r0 = g->mp * ti / g->tm, r1 = g->mp * (ti + 1) / g->tm;
-    const int64_t c0 = g->np * tj / g->tn, c1 = g->np * (tj + 1) / g->tn;
-    int64_t mcp = MC_ROWS / g->uk.mr; /* A panels per L2 block */
-    if (mcp < 1) mcp = 1;
+/* one unit of work: its tiles over all of K, KC depths at a time (C read and written once per block, the KC
+ * blocks in order), each NR panel of B (KC x NR, in L1) against the unit's MR panels of A (in L2) */
+static void compute(const gemm_task *g, int64_t u) {
+    const int64_t r0 = u / ((g->np + g->un - 1) / g->un) * g->um, c0 = u % ((g->np + g->un - 1) / g->un) * g->un;
+    const int64_t r1 = r0 + g->um < g->mp ? r0 + g->um : g->mp, c1 = c0 + g->un < g->np ? c0 + g->un : g->np;
     for (int64_t pc = 0; pc < g->K; pc += KC) {
         const int64_t kc = g->K - pc < KC ? g->K - pc : KC;
         const int mode = pc > 0 ? ADD : g->beta == 0 ? SET : BETA;
-        for (int64_t ib = r0; ib < r1; ib += mcp) {
-            const int64_t ie = ib + mcp < r1 ? ib + mcp : r1;
-            for (int64_t jp = c0; jp < c1; jp++)
-                for (int64_t ip = ib; ip < ie; ip++) tile(g, ip, jp, pc, kc, mode);
-        }
+        for (int64_t jp = c0; jp < c1; jp++)
+            for (int64_t ip = r0; ip < r1; ip++) tile(g, ip, jp, pc, kc, mode);
     }
 }
 
@@ -488,11 +490,12 @@ static void pause_briefly(int spin) {
 #endif
 }
 
-/* One member of the team (it runs logical threads [t0, t1); more than one when the pool runs it serially):
- * claims strips of A and B to pack until none is left, waits for the strips others still pack (each was claimed
- * by a thread that is packing it, so this wait needs no count of the members), then computes its tiles. */
+/* One member of the team (the pool may run fewer members than asked, or this one serially for all): claims
+ * strips of A and B to pack until none is left, waits for the strips others still pack (each was claimed by a
+ * thread that is packing it, so this wait needs no count of the members), then claims units of work until none
+ * is left. A member that starts late (a worker still waking up) simply finds less to do. */
 static void member(int64_t t0, int64_t t1, int tid, void *ctx) {
-    WK_UNUSED(tid);
+    WK_UNUSED(t0), WK_UNUSED(t1), WK_UNUSED(tid);
     gemm_task *g = ctx;
     const int mr = g->uk.mr, nr = g->uk.nr;
     const int64_t total = g->a_todo + g->b_todo;
@@ -500,16 +503,25 @@ static void member(int64_t t0, int64_t t1, int tid, void *ctx) {
         if (s < g->a_todo) {
             int64_t ip = g->mp - g->a_todo + s, i = g->i0 + ip * mr;
             int rows = g->m - ip * mr < mr ? (int)(g->m - ip * mr) : mr;
-            pack_strip(g->pa + ip * g->K * mr, mr, g->A + i * g->rsa, g->rsa, g->csa, rows, g->K);
+            for (int64_t pc = 0; pc < g->K; pc += KC) {
+                const int64_t kc = g->K - pc < KC ? g->K - pc : KC;
+                pack_strip(g->pa + pc * g->mp * mr + ip * kc * mr, mr, g->A + i * g->rsa + pc * g->csa, g->rsa,
+                           g->csa, rows, kc);
+            }
         } else {
             int64_t jp = g->np - g->b_todo + (s - g->a_todo), j = g->j0 + jp * nr;
             int cols = g->n - jp * nr < nr ? (int)(g->n - jp * nr) : nr;
-            pack_strip(g->pb + jp * g->K * nr, nr, g->B + j * g->csb, g->csb, g->rsb, cols, g->K);
+            for (int64_t pc = 0; pc < g->K; pc += KC) {
+                const int64_t kc = g->K - pc < KC ? g->K - pc : KC;
+                pack_strip(g->pb + pc * g->np * nr + jp * kc * nr, nr, g->B + j * g->csb + pc * g->rsb, g->csb,
+                           g->rsb, cols, kc);
+            }
         }
         atomic_fetch_add_explicit(&g->packed, 1, memory_order_release);
     }
     for (int spin = 0; atomic_load_explicit(&g->packed, memory_order_acquire) < total; spin++) pause_briefly(spin);
-    for (int64_t t = t0; t < t1; t++) compute(g, t);
+    for (int64_t u; (u = atomic_fetch_add_explicit(&g->next_unit, 1, memory_order_relaxed)) < g->nunits;)
+        compute(g, u);
 }
 
 static ukernel the_kernel, the_narrow_kernel;
@@ -555,18 +567,21 @@ int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, in
             /* packed A is still valid when it is the same rows (one row block), packed B for one column block */
             g.a_todo = j0 > 0 && mb == M ? 0 : g.mp - g.a_packed;
             g.b_todo = i0 > 0 ? 0 : g.np - g.b_packed;
-            /* split the panels over T logical threads: tm x tn groups with the fewest tiles on the busiest
-             * (ties: more row groups) */
-            g.tm = T, g.tn = 1;
-            int64_t best = -1;
-            for (int tm = T; tm >= 1; tm--) {
-                if (T % tm) continue;
-                int tn = T / tm;
-                int64_t cost = (g.mp + tm - 1) / tm * ((g.np + tn - 1) / tn);
-                if (best < 0 || cost < best) best = cost, g.tm = tm, g.tn = tn;
+            /* units of work: MC rows x NC_COLS columns at most, split further (the larger side first) until
+             * each thread can take about 4, so that a late or slow thread delays the end little */
+            g.um = MC_ROWS / mr > 1 ? MC_ROWS / mr : 1, g.un = NC_COLS / nr > 1 ? NC_COLS / nr : 1;
+            if (g.um > g.mp) g.um = g.mp;
+            if (g.un > g.np) g.un = g.np;
+            for (;;) {
+                g.nunits = ((g.mp + g.um - 1) / g.um) * ((g.np + g.un - 1) / g.un);
+                if (T == 1 || g.nunits >= 4 * T || (g.um == 1 && g.un == 1)) break;
+                if (g.um * mr >= g.un * nr && g.um > 1) g.um = (g.um + 1) / 2;
+                else if (g.un > 1) g.un = (g.un + 1) / 2;
+                else g.um = (g.um + 1) / 2;
             }
             atomic_store(&g.next, 0);
             atomic_store(&g.packed, 0);
+            atomic_store(&g.next_unit, 0);
             wk_parallel_for(0, T, 1, member, &g);
         }
     }
