@@ -53,11 +53,46 @@ typedef struct {
     bool is_log;
 } sm_job;
 
+/* Short rows (n < SM_SHORT) on the AVX2 / AVX-512 tables (8 or 16 lanes): exp_sub_sum's sum is then the plain
+ * left-to-right sum (one vector at most, whose lanes it adds in order, then the tail), and its exps are the vector
+ * exp's lane for lane. So the exps of a block of rows go through one vector exp call and each row is summed here in
+ * that order: the same bits, without one vector exp per element in the tail (64 x 10 log_softmax: 38 -> 5 us). */
+#define SM_SHORT 16
+#define SM_SHORT_BLOCK 256
+static void sm_short_rows(const sm_job *j, const wk_vec_ops *v, int64_t b, int64_t e) {
+    int64_t n = j->s.n, per = SM_SHORT_BLOCK / n;
+    float m[SM_SHORT_BLOCK], ex[SM_SHORT_BLOCK]; /* per row of the block: its max; [rows, n]: exp(x - max) */
+    for (int64_t r0 = b; r0 < e; r0 += per) {
+        int64_t rows = e - r0 < per ? e - r0 : per;
+        const float *x = j->x + r0 * n;
+        float *y = j->y + r0 * n;
+        for (int64_t r = 0; r < rows; r++) {
+            m[r] = v->max(x + r * n, n);
+            for (int64_t k = 0; k < n; k++) ex[r * n + k] = x[r * n + k] - m[r];
+        }
+        (v->exp)(ex, ex, rows * n);
+        for (int64_t r = 0; r < rows; r++) {
+            float sum = 0;
+            for (int64_t k = 0; k < n; k++) sum += ex[r * n + k];
+            if (j->is_log) {
+                v->sub_scalar(x + r * n, y + r * n, n, m[r]);
+                v->sub_scalar(y + r * n, y + r * n, n, logf(sum));
+            } else {
+                v->scale(ex + r * n, y + r * n, n, 1.0f / sum);
+            }
+        }
+    }
+}
+
 static void sm_rows(int64_t b, int64_t e, int tid, void *job_) {
     (void)tid;
     const sm_job *j = (const sm_job *)job_;
     const wk_vec_ops *v = wk__vec();
     int64_t n = j->s.n;
+    if (n < SM_SHORT && !strncmp(v->name, "avx", 3)) {
+        sm_short_rows(j, v, b, e);
+        return;
+    }
     for (int64_t r = b; r < e; r++) {
         const float *x = j->x + r * n;
         float *y = j->y + r * n;
