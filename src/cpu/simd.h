@@ -9,7 +9,9 @@
  *   vf_loadu / vf_storeu / vf_set1 / vf_zero
  *   vf_add vf_sub vf_mul vf_div         vf_fma(a, b, c) = a * b + c (fused where the ISA has it: WK_VF_FUSED)
  *   vf_max / vf_min: IEEE-free (which operand a NaN gives is unspecified: callers handle NaN themselves)
- *   vf_lt vf_le vf_gt vf_isnan -> wk_vm;  vm_or;  vf_select(m, a, b) = m ? a : b (per lane);  vm_any(m)
+ *   vf_lt vf_le vf_gt vf_ge vf_isnan -> wk_vm;  vm_or vm_and;  vf_select(m, a, b) = m ? a : b (per lane);
+ *   vm_any(m), vm_all(m)
+ *   vf_ldexp(y, n) = y * 2^n, n an integral float in [-126, 127] (one rounding)
  *   vf_round (to nearest, ties to even), vf_to_vi (of an integral float), vi_add / vi_set1 / vi_shl23 / vi_srai1
  *   vf_from_bits (the int lanes as float bits)
  *   vf_load_even(p) = p[0], p[2], ..., p[2 * (WK_VL - 1)]; it reads p[0 .. 2 * WK_VL) (one float past the last)
@@ -43,6 +45,12 @@ static inline wk_vf vf_min(wk_vf a, wk_vf b) { return _mm256_min_ps(a, b); }
 static inline wk_vm vf_lt(wk_vf a, wk_vf b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
 static inline wk_vm vf_le(wk_vf a, wk_vf b) { return _mm256_cmp_ps(a, b, _CMP_LE_OQ); }
 static inline wk_vm vf_gt(wk_vf a, wk_vf b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+static inline wk_vm vf_ge(wk_vf a, wk_vf b) { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
+static inline wk_vm vm_and(wk_vm a, wk_vm b) { return _mm256_and_ps(a, b); }
+static inline int vm_all(wk_vm m) { return _mm256_movemask_ps(m) == 0xff; }
+static inline wk_vf vf_ldexp(wk_vf y, wk_vf n) {
+    return _mm256_mul_ps(y, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23)));
+}
 static inline wk_vm vf_isnan(wk_vf a) { return _mm256_cmp_ps(a, a, _CMP_UNORD_Q); }
 static inline wk_vm vm_or(wk_vm a, wk_vm b) { return _mm256_or_ps(a, b); }
 static inline int vm_any(wk_vm m) { return _mm256_movemask_ps(m) != 0; }
@@ -82,6 +90,10 @@ static inline wk_vf vf_min(wk_vf a, wk_vf b) { return _mm512_min_ps(a, b); }
 static inline wk_vm vf_lt(wk_vf a, wk_vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
 static inline wk_vm vf_le(wk_vf a, wk_vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LE_OQ); }
 static inline wk_vm vf_gt(wk_vf a, wk_vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
+static inline wk_vm vf_ge(wk_vf a, wk_vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GE_OQ); }
+static inline wk_vm vm_and(wk_vm a, wk_vm b) { return (wk_vm)(a & b); }
+static inline int vm_all(wk_vm m) { return m == 0xffff; }
+static inline wk_vf vf_ldexp(wk_vf y, wk_vf n) { return _mm512_scalef_ps(y, n); }
 static inline wk_vm vf_isnan(wk_vf a) { return _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q); }
 static inline wk_vm vm_or(wk_vm a, wk_vm b) { return (wk_vm)(a | b); }
 static inline int vm_any(wk_vm m) { return m != 0; }
@@ -121,6 +133,12 @@ static inline wk_vf vf_min(wk_vf a, wk_vf b) { return wasm_f32x4_pmin(a, b); }
 static inline wk_vm vf_lt(wk_vf a, wk_vf b) { return wasm_f32x4_lt(a, b); }
 static inline wk_vm vf_le(wk_vf a, wk_vf b) { return wasm_f32x4_le(a, b); }
 static inline wk_vm vf_gt(wk_vf a, wk_vf b) { return wasm_f32x4_gt(a, b); }
+static inline wk_vm vf_ge(wk_vf a, wk_vf b) { return wasm_f32x4_ge(a, b); }
+static inline wk_vm vm_and(wk_vm a, wk_vm b) { return wasm_v128_and(a, b); }
+static inline int vm_all(wk_vm m) { return wasm_i32x4_all_true(m); }
+static inline wk_vf vf_ldexp(wk_vf y, wk_vf n) {
+    return wasm_f32x4_mul(y, wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23));
+}
 static inline wk_vm vf_isnan(wk_vf a) { return wasm_f32x4_ne(a, a); }
 static inline wk_vm vm_or(wk_vm a, wk_vm b) { return wasm_v128_or(a, b); }
 static inline int vm_any(wk_vm m) { return wasm_v128_any_true(m); }
@@ -157,6 +175,12 @@ static inline wk_vf vf_min(wk_vf a, wk_vf b) { return vminq_f32(a, b); }
 static inline wk_vm vf_lt(wk_vf a, wk_vf b) { return vcltq_f32(a, b); }
 static inline wk_vm vf_le(wk_vf a, wk_vf b) { return vcleq_f32(a, b); }
 static inline wk_vm vf_gt(wk_vf a, wk_vf b) { return vcgtq_f32(a, b); }
+static inline wk_vm vf_ge(wk_vf a, wk_vf b) { return vcgeq_f32(a, b); }
+static inline wk_vm vm_and(wk_vm a, wk_vm b) { return vandq_u32(a, b); }
+static inline int vm_all(wk_vm m) { return vminvq_u32(m) != 0; }
+static inline wk_vf vf_ldexp(wk_vf y, wk_vf n) {
+    return vmulq_f32(y, vreinterpretq_f32_s32(vshlq_n_s32(vaddq_s32(vcvtnq_s32_f32(n), vdupq_n_s32(127)), 23)));
+}
 static inline wk_vm vf_isnan(wk_vf a) { return vmvnq_u32(vceqq_f32(a, a)); }
 static inline wk_vm vm_or(wk_vm a, wk_vm b) { return vorrq_u32(a, b); }
 static inline int vm_any(wk_vm m) { return vmaxvq_u32(m) != 0; }
@@ -192,6 +216,10 @@ static inline wk_vf vf_min(wk_vf a, wk_vf b) { return a < b ? a : b; }
 static inline wk_vm vf_lt(wk_vf a, wk_vf b) { return a < b; }
 static inline wk_vm vf_le(wk_vf a, wk_vf b) { return a <= b; }
 static inline wk_vm vf_gt(wk_vf a, wk_vf b) { return a > b; }
+static inline wk_vm vf_ge(wk_vf a, wk_vf b) { return a >= b; }
+static inline wk_vm vm_and(wk_vm a, wk_vm b) { return a & b; }
+static inline int vm_all(wk_vm m) { return m != 0; }
+static inline wk_vf vf_ldexp(wk_vf y, wk_vf n) { return y * ldexpf(1.0f, (int)n); }
 static inline wk_vm vf_isnan(wk_vf a) { return a != a; }
 static inline wk_vm vm_or(wk_vm a, wk_vm b) { return a | b; }
 static inline int vm_any(wk_vm m) { return m != 0; }

@@ -35,10 +35,35 @@ static inline wk_vf v_exp_poly(wk_vf x) {
     y = vf_select(over, vf_set1(INFINITY), y);
     return vf_select(nan, vf_add(x, x), y);
 }
+/* The same for x in [-87, 88] (every lane): no clamps or special cases, and n in [-126, 127], so 2^n is a normal
+ * float and one multiplication by it rounds as the two above (the first of which is exact) — or one scalef on
+ * AVX-512, the exactly rounded y * 2^n too. Bit for bit the value of v_exp_poly (checked over every float in the
+ * range, AVX2 and AVX-512); about half the instructions. */
+static inline wk_vf v_exp_inrange(wk_vf x) {
+    wk_vf n = vf_round(vf_mul(x, vf_set1(1.44269504088896341f)));
+    wk_vf r = vf_fma(n, vf_set1(-0.693359375f), x);
+    r = vf_fma(n, vf_set1(2.12194440e-4f), r);
+    wk_vf p = vf_set1(1.9875691500e-4f);
+    p = vf_fma(p, r, vf_set1(1.3981999507e-3f));
+    p = vf_fma(p, r, vf_set1(8.3334519073e-3f));
+    p = vf_fma(p, r, vf_set1(4.1665795894e-2f));
+    p = vf_fma(p, r, vf_set1(1.6666665459e-1f));
+    p = vf_fma(p, r, vf_set1(5.0000001201e-1f));
+#if WK_VF_FUSED
+    wk_vf y = vf_fma(r, vf_fma(r, p, vf_set1(1.0f)), vf_set1(1.0f));
+#else
+    wk_vf y = vf_add(vf_add(vf_mul(p, vf_mul(r, r)), r), vf_set1(1.0f));
+#endif
+    return vf_ldexp(y, n);
+}
+static inline wk_vf v_exp_vec(wk_vf x) {
+    wk_vm in = vm_and(vf_ge(x, vf_set1(-87.0f)), vf_le(x, vf_set1(88.0f))); /* false for NaN */
+    return vm_all(in) ? v_exp_inrange(x) : v_exp_poly(x);
+}
 #if WK_VL == 1
 #define v_exp(x) expf(x) /* the scalar build: libm */
 #else
-#define v_exp(x) v_exp_poly(x)
+#define v_exp(x) v_exp_vec(x)
 #endif
 static inline float s_exp(float x) { /* one lane through the vector code (tails) */
     float b[WK_VL] = {0};
@@ -348,16 +373,62 @@ static float k_sum_inner(const float *x, int64_t n, int lanes) {
     return acc;
 }
 
+/* multi_row_sum of every column c < cols (cols a multiple of WK_VL) of x[rows][ld], streamed row by row: the same
+ * additions per column as multi4_v8 / multi4_v16 (each column's level-0 sum over `step` rows, then the cascade),
+ * but the rows are read whole (SUM_BAND columns at a time) instead of 32 or 64 columns down all the rows, so memory
+ * streams. acc[l][c]: the column's level-l accumulator, l < 4. */
+#define SUM_BAND 1024
+static void sum_cols_stream(const float *x, int64_t rows, int64_t cols, int64_t ld, float *out) {
+    const int64_t lp = ceil_log2(rows) / 4 > 4 ? ceil_log2(rows) / 4 : 4, step = (int64_t)1 << lp, mask = step - 1;
+    float acc[4][SUM_BAND];
+    for (int64_t c0 = 0; c0 < cols; c0 += SUM_BAND) {
+        const int64_t w = cols - c0 < SUM_BAND ? cols - c0 : SUM_BAND;
+        const float *xb = x + c0;
+        for (int l = 0; l < 4; l++) memset(acc[l], 0, sizeof(float) * (size_t)w);
+        int64_t i = 0;
+        for (;;) {
+            int64_t blk = i + step <= rows ? step : rows - i; /* a level-0 block, or the tail rows */
+            int64_t r = 0;
+            for (; r + 4 <= blk; r += 4) { /* 4 rows at a time, each column in row order */
+                const float *p0 = xb + (i + r) * ld, *p1 = p0 + ld, *p2 = p1 + ld, *p3 = p2 + ld;
+                for (int64_t c = 0; c < w; c += WK_VL) {
+                    wk_vf a = vf_add(vf_loadu(acc[0] + c), vf_loadu(p0 + c));
+                    a = vf_add(a, vf_loadu(p1 + c));
+                    a = vf_add(a, vf_loadu(p2 + c));
+                    vf_storeu(acc[0] + c, vf_add(a, vf_loadu(p3 + c)));
+                }
+            }
+            for (; r < blk; r++) {
+                const float *p0 = xb + (i + r) * ld;
+                for (int64_t c = 0; c < w; c += WK_VL) vf_storeu(acc[0] + c, vf_add(vf_loadu(acc[0] + c), vf_loadu(p0 + c)));
+            }
+            i += blk;
+            if (blk < step) break; /* the tail stays in level 0 */
+            int top = 1; /* levels fed: 1 always, then 2 and 3 while i is a multiple of their span */
+            while (top < 3 && !(i & (mask << (top * lp)))) top++;
+            for (int64_t c = 0; c < w; c += WK_VL) {
+                wk_vf a = vf_loadu(acc[0] + c);
+                vf_storeu(acc[0] + c, vf_zero());
+                for (int l = 1; l <= top; l++) {
+                    a = vf_add(vf_loadu(acc[l] + c), a);
+                    vf_storeu(acc[l] + c, l < top ? vf_zero() : a);
+                }
+            }
+            if (i == rows) break;
+        }
+        for (int64_t c = 0; c < w; c += WK_VL) {
+            wk_vf a = vf_loadu(acc[0] + c);
+            for (int l = 1; l < 4; l++) a = vf_add(a, vf_loadu(acc[l] + c));
+            vf_storeu(out + c0 + c, a);
+        }
+    }
+}
+
 static void k_sum_outer(const float *x, int64_t rows, int64_t cols, int64_t ld, float *out, int lanes) {
     int64_t j = 0;
     if (cols >= lanes) {
-        for (; j + 4 * lanes <= cols; j += 4 * lanes) {
-#if WK_VL <= 8
-            if (lanes == 8) multi4_v8(x + j, ld, 8, rows, out + j);
-            else
-#endif
-                multi4_v16(x + j, ld, 16, rows, out + j);
-        }
+        j = cols - cols % (4 * lanes); /* the multi_row_sum columns */
+        if (j > 0) sum_cols_stream(x, rows, j, ld, out);
         for (; j + lanes <= cols; j += lanes) {
 #if WK_VL <= 8
             if (lanes == 8) rowsum_v8(x + j, ld, rows, out + j);
