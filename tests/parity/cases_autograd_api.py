@@ -612,3 +612,16 @@ def _after_failed_backward(T):
     (x.mm(w.t()) * 3 + b).sum().backward()
     return first, w.grad, b.grad
 case("backward_after_failed_function_backward", _after_failed_backward)
+
+
+def _relu_grad_graph(T, inplace):
+    """relu's derivative is threshold_backward(grad, result, 0), as torch's: a NaN input passes the gradient
+    through, and with create_graph the gradient hangs off ThresholdBackwardBackward0 (grad_output, then ReluBackward)."""
+    x = T.tensor([float('nan'), 1.5, -1.0, 0.0, 2.0], requires_grad=True)
+    y = (x * 1.0).relu_() if inplace else T.relu(x)
+    g, = T.autograd.grad((y * T.tensor([1.0, 2.0, 3.0, 4.0, 5.0])).sum(), x, create_graph=True)
+    names = (type(g.grad_fn).__name__, [type(n).__name__ if n is not None else None for n, _ in g.grad_fn.next_functions])
+    (g * g).sum().backward()
+    return g, names, x.grad
+case("relu_grad_graph", lambda T: _relu_grad_graph(T, False))
+case("relu__grad_graph", lambda T: _relu_grad_graph(T, True))
