@@ -69,10 +69,10 @@
  * cycles when M is small. So B (row-contiguous) is read in place when M is at most INPLACE_B_M, A (any layout)
  * when N is at most INPLACE_A_N; only ragged panels are packed then. */
 #ifndef INPLACE_B_M
-#define INPLACE_B_M 128
+#define INPLACE_B_M 256
 #endif
 #ifndef INPLACE_A_N
-#define INPLACE_A_N 128
+#define INPLACE_A_N 256
 #endif
 
 /* ---- the naive reference ---- */
@@ -348,12 +348,12 @@ static void pack_strip(float *dst, int w, const float *src, int64_t rs, int64_t 
         return;
     }
     for (int64_t p = 0; p < kc; p++, dst += w, src += ps) {
-        r = 0;
-        if (rs == 1)
-            for (; r < rows; r++) dst[r] = src[r];
-        else
-            for (; r < rows; r++) dst[r] = src[r * rs];
-        for (; r < w; r++) dst[r] = 0;
+        if (rs == 1) {
+            memcpy(dst, src, sizeof(float) * (size_t)rows);
+        } else {
+            for (r = 0; r < rows; r++) dst[r] = src[r * rs];
+        }
+        if (rows < w) memset(dst + rows, 0, sizeof(float) * (size_t)(w - rows));
     }
 }
 
