@@ -379,18 +379,21 @@ static void per_image_range(int64_t n0, int64_t n1, int tid, void *ctx) {
  *   forward (cols_from_image): source = the input, padded by p; weights wT[r, o] = W[o, r]
  *   grad_input (image_from_cols at stride 1): source = grad_output padded by q = (K - 1) * d - p, the kernel
  *       flipped: tap (o, k) reads at the offset of K - 1 - k, wT[(o, k), c] = W[o, (c, k)]
- *   grad_weight: W[o, r] = sum_n sum_l' A_wide[n, o, l'] * xp_n[off[r] + l'] with A's garbage columns zero, as
- *       vector partial sums (lane = l' mod vl, in the order n, then l'), the lanes added in order at the end.
+ *   grad_weight: W[o, r] = sum_n sum_l' A_wide[n, o, l'] * xp_n[off[r] + l'] with A's garbage columns zero, either
+ *       with the positions in the lanes (few channels: partial sums per lane = l' mod vl, in the order n, then l',
+ *       the lanes added in order at the end), or with 2 vl channels in the lanes (A transposed per image; every
+ *       sum runs over n, then l', in order).
  * Every destination element is one fixed sequence of fused multiply-adds whatever the thread count: images go to
- * threads whole (forward, grad_input), and the weight gradient splits its output channels, each thread running
- * over every image. The wide grid's garbage columns read real image values and are multiplied by zero in the
+ * threads whole (forward, grad_input), and the weight gradient splits its output (channels, taps), each thread
+ * running over every image. The weights are packed in blocks of 6 channels, tap-major, so a tile of 6 or 12
+ * channels streams them contiguously. The wide grid's garbage columns read real image values and are multiplied by zero in the
  * weight gradient, so it takes this path only when the image is finite (0 * inf would leak a NaN). */
 #define WK_DCONV_SUF _port
 #include "nn_conv_kern.h"
 #if defined(__x86_64__) && defined(__GNUC__)
 extern const wk__dconv_kern wk__dconv_avx2, wk__dconv_avx512;
 #endif
-static const wk__dconv_kern wk__dconv_port = {WK_VL, dconv_fwd__port, dconv_wgrad__port};
+static const wk__dconv_kern wk__dconv_port = {WK_VL, dconv_fwd__port, dconv_wgrad__port, dconv_wgrad_cv__port};
 
 static const wk__dconv_kern *dconv_pick(void) {
     static const wk__dconv_kern *k;
@@ -417,16 +420,18 @@ typedef struct {
     const float *src, *w, *bias, *a; /* source [N, G * Cs, Hs * Ws]; W; bias or NULL; grad_output (weight grad) */
     float *out;                 /* destination [N, G * Cd, Hd * Wd], or the weight gradient [Ca, Rn] */
     int64_t *off;               /* [Rn] tap offsets in xp */
-    float *wT;                  /* [G, Rn, ldw] forward weights */
+    float *wT;                  /* [G, ceil(Cd / 6), Rn, 6] forward weights (wk__dconv's wT per group) */
     wk__dconv D;                /* the kernel's view (wT of group 0) */
-    int64_t ob_n;               /* weight gradient: 4-channel blocks per group */
+    int64_t wTg;                /* floats of wT per group */
+    int64_t ob_n;               /* weight gradient (lanes over positions): 4-channel blocks per group */
+    int64_t nrs;                /* weight gradient (channels in the lanes): tap ranges per channel block */
     atomic_llong next;          /* forward: the next image to take */
     atomic_int failed;
 } dconv_job;
 
-/* xp [Cs, Hp, Wp] (+ zero slack) = image block s [Cs, Hs, Ws] zero-padded */
+/* xp [Cs, Hp, Wp] (+ slack) = image block s [Cs, Hs, Ws] zero-padded: the interior; the border and the slack
+ * are zero from the allocation (calloc) and never written */
 static void dconv_pad(const dconv_job *J, const float *s, float *xp) {
-    memset(xp, 0, sizeof(float) * (size_t)J->xpn);
     for (int64_t c = 0; c < J->Cs; c++)
         for (int64_t h = 0; h < J->Hs; h++)
             memcpy(xp + c * J->P + (h + J->ph) * J->Wp + J->pw, s + (c * J->Hs + h) * J->Ws, sizeof(float) * (size_t)J->Ws);
@@ -437,17 +442,17 @@ static void dconv_images(int64_t t0, int64_t t1, int tid, void *ctx) {
     WK_UNUSED(t0), WK_UNUSED(t1), WK_UNUSED(tid);
     dconv_job *J = ctx;
     const rel *R = J->R;
-    float *xp = malloc(sizeof(float) * (size_t)J->xpn);          /* the padded source block */
-    float *dw = malloc(sizeof(float) * (size_t)(6 * J->D.ldl)); /* [6, ldl]: a block of the wide destination */
+    float *xp = calloc((size_t)J->xpn, sizeof(float));           /* the padded source block */
+    float *dw = malloc(sizeof(float) * (size_t)(12 * J->D.ldl)); /* [12, ldl]: a block of the wide destination */
     if (!xp || !dw) atomic_store(&J->failed, 1);
     for (int64_t n; xp && dw && (n = atomic_fetch_add(&J->next, 1)) < R->N;)
         for (int64_t g = 0; g < R->G; g++) {
             wk__dconv D = J->D;
-            D.wT = J->wT + g * D.Rn * D.ldw;
+            D.wT = J->wT + g * J->wTg;
             dconv_pad(J, J->src + (n * R->G + g) * J->Cs * J->Hs * J->Ws, xp);
             float *o = J->out + (n * R->G + g) * J->Cd * J->Hd * J->Wd;
-            for (int64_t c0 = 0; c0 < J->Cd; c0 += 6) { /* 6 channels at a time, their wide rows still in L1 */
-                int64_t c1 = J->Cd - c0 < 6 ? J->Cd : c0 + 6;
+            for (int64_t c0 = 0; c0 < J->Cd; c0 += 12) { /* 12 channels at a time, their wide rows in L1/L2 */
+                int64_t c1 = J->Cd - c0 < 12 ? J->Cd : c0 + 12;
                 J->K->fwd(&D, xp, c0, c1, dw);
                 for (int64_t c = c0; c < c1; c++)
                     for (int64_t h = 0; h < J->Hd; h++) {
@@ -477,7 +482,7 @@ static void dconv_wgrad_blocks(int64_t b0, int64_t b1, int tid, void *ctx) {
         int64_t o0 = (b - g * J->ob_n) * WK_DCONV_WR, o1 = (e - g * J->ob_n) * WK_DCONV_WR;
         if (o1 > J->Cd) o1 = J->Cd;
         int64_t rows = o1 - o0, ntile = (e - b) * rb;
-        float *xp = malloc(sizeof(float) * (size_t)J->xpn);             /* the padded image block */
+        float *xp = calloc((size_t)J->xpn, sizeof(float));              /* the padded image block */
         float *aw = calloc((size_t)(rows * ldl), sizeof(float));          /* [rows, ldl]: grad_output, wide */
         float *acc = calloc((size_t)(ntile * T * vl), sizeof(float));     /* [tile][WR * WC][vl] partial sums */
         if (!xp || !aw || !acc) atomic_store(&J->failed, 1);
@@ -504,6 +509,38 @@ static void dconv_wgrad_blocks(int64_t b0, int64_t b1, int tid, void *ctx) {
     }
 }
 
+/* weight gradient, channels in the lanes: jobs [j0, j1) of (group, block of CB = 2 vl channels, range of taps), each
+ * over all images; cacc [Rn, CB] holds the block's sums (tap-major), copied into W at the end */
+static void dconv_wgrad_cv_jobs(int64_t j0, int64_t j1, int tid, void *ctx) {
+    WK_UNUSED(tid);
+    dconv_job *J = ctx;
+    const rel *R = J->R;
+    const int64_t CB = 2 * J->K->vl, Rn = J->D.Rn, Lsz = J->Hd * J->Wd, nob = (J->Cd + CB - 1) / CB;
+    for (int64_t j = j0; j < j1; j++) {
+        int64_t g = j / (nob * J->nrs), ob = j / J->nrs % nob, rs = j % J->nrs;
+        int64_t o0 = ob * CB, o1 = o0 + CB < J->Cd ? o0 + CB : J->Cd;
+        int64_t r0 = Rn * rs / J->nrs, r1 = Rn * (rs + 1) / J->nrs;
+        if (r0 >= r1) continue;
+        float *xp = calloc((size_t)J->xpn, sizeof(float));              /* the padded image block */
+        float *at = calloc((size_t)(J->D.ldl * CB), sizeof(float));     /* [ldl, CB]: grad_output, wide, transposed */
+        float *cacc = calloc((size_t)(Rn * CB), sizeof(float));         /* [Rn, CB]: the sums */
+        if (!xp || !at || !cacc) atomic_store(&J->failed, 1);
+        for (int64_t n = 0; xp && at && cacc && n < R->N; n++) {
+            dconv_pad(J, J->src + (n * R->G + g) * J->Cs * J->Hs * J->Ws, xp);
+            const float *a = J->a + ((n * R->G + g) * J->Cd + o0) * Lsz;
+            for (int64_t o = 0; o < o1 - o0; o++)
+                for (int64_t h = 0; h < J->Hd; h++)
+                    for (int64_t w = 0; w < J->Wd; w++) at[(h * J->Wp + w) * CB + o] = a[o * Lsz + h * J->Wd + w];
+            J->K->wgrad_cv(&J->D, at, xp, r0, r1, cacc);
+        }
+        for (int64_t o = o0; xp && at && cacc && o < o1; o++)
+            for (int64_t r = r0; r < r1; r++) J->out[(g * J->Cd + o) * Rn + r] = cacc[r * CB + o - o0];
+        free(xp);
+        free(at);
+        free(cacc);
+    }
+}
+
 /* The direct path (Note [Direct convolution]) for one of the three products; 1 when the shape is not for it */
 static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, const float *B, const float *W,
                        const float *bias, float *out) {
@@ -523,15 +560,15 @@ static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, co
     J.Hd = J.Hp - (KH - 1) * dh, J.Wd = J.Wp - (KW - 1) * dwl;
     if (kind == CONV_IMAGE_FROM_COLS ? (J.Hd != G->in[1] || J.Wd != G->in[2]) : (J.Hd != G->ln[1] || J.Wd != G->ln[2]))
         return 1; /* output_padding rows: not a plain correlation */
-    J.D.Rn = J.Cs * K, J.D.Cd = J.Cd, J.D.ldw = (J.Cd + 5) / 6 * 6, J.D.Lw = J.Hd * J.Wp;
+    J.D.Rn = J.Cs * K, J.D.Cd = J.Cd, J.wTg = (J.Cd + 5) / 6 * 6 * J.D.Rn, J.D.Lw = J.Hd * J.Wp;
     J.D.ldl = (J.D.Lw + 63) / 64 * 64 + 64; /* a tile (<= 64 wide) starting below Lw ends inside */
-    /* where it pays (measured, bench/NOTES.md): the forward kernels re-read the weights [Rn, ldw] for every tile
-     * of every image (they stay in L2 up to ResNet's 128 channels; l3 and l4 have few positions and big weights:
-     * the batched GEMM is better there); the weight gradient keeps its partial sums [Cd * Rn * vl] per thread
-     * across the images, so they should stay in L2 or be amortised over many positions */
-    if (J.D.Lw < 128) return 1;
-    if (kind != CONV_WEIGHT_GRAD && J.D.Rn * J.D.ldw > (160 << 10)) return 1;
-    if (kind == CONV_WEIGHT_GRAD && J.Cd * J.D.Rn * J.K->vl > (128 << 10) && J.D.Lw < 512) return 1;
+    /* where it pays (measured, bench/NOTES.md): few positions per image (ResNet l4: 4x4) re-read the weights for
+     * too few tiles, the batched GEMM is better there; the weight gradient's lane kernel keeps its partial sums
+     * [Cd * Rn * vl] per thread across the images: in L2, or amortised over many positions */
+    if (J.D.Lw < 64) return 1;
+    if (kind == CONV_WEIGHT_GRAD && (J.Cd < 2 * J.K->vl || J.D.Rn < 64) && J.Cd * J.D.Rn * J.K->vl > (128 << 10) &&
+        J.D.Lw < 512)
+        return 1;
     if (kind == CONV_WEIGHT_GRAD)
         for (int64_t i = 0; i < R->N * R->Cb * R->Isz; i++)
             if (!isfinite(B[i])) return 1;
@@ -548,13 +585,19 @@ static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, co
     int rc = 0;
     const int64_t flops = 2 * R->N * R->G * Rn * J.Cd * J.D.Lw;
     int nt = wk_get_num_threads();
-    if (kind == CONV_WEIGHT_GRAD) {
+    if (kind == CONV_WEIGHT_GRAD && J.Cd >= 2 * J.K->vl && Rn >= 64) { /* the channels fill the lanes (few taps:
+                                                                          * the transposition would not pay) */
+        J.src = B, J.a = A;
+        int64_t nob = R->G * ((J.Cd + 2 * J.K->vl - 1) / (2 * J.K->vl)); /* blocks of every group */
+        J.nrs = nob >= nt ? 1 : (nt + nob - 1) / nob; /* tap ranges per block: a job for every thread */
+        wk_parallel_for(0, nob * J.nrs, flops < 200000 ? nob * J.nrs : 1, dconv_wgrad_cv_jobs, &J);
+    } else if (kind == CONV_WEIGHT_GRAD) {
         J.src = B, J.a = A;
         J.ob_n = (J.Cd + WK_DCONV_WR - 1) / WK_DCONV_WR;
         int64_t nb = R->G * J.ob_n;
         wk_parallel_for(0, nb, flops < 200000 ? nb : 1, dconv_wgrad_blocks, &J);
     } else {
-        J.wT = calloc((size_t)(R->G * Rn * J.D.ldw), sizeof(float));
+        J.wT = calloc((size_t)(R->G * J.wTg), sizeof(float));
         if (!J.wT) {
             free(J.off);
             return -1;
@@ -562,7 +605,7 @@ static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, co
         for (int64_t g = 0; g < R->G; g++)
             for (int64_t o = 0; o < J.Cd; o++)
                 for (int64_t r = 0; r < Rn; r++) {
-                    float *d = J.wT + (g * Rn + r) * J.D.ldw + o;
+                    float *d = J.wT + g * J.wTg + (o / 6 * Rn + r) * 6 + o % 6;
                     if (kind == CONV_IMAGE_FROM_COLS) /* tap r = (A channel a, k), read at the flipped offset */
                         *d = W[(g * Cag + r / K) * Rw + o * K + r % K];
                     else

@@ -15,8 +15,7 @@ typedef struct {
     int64_t Rn;         /* taps: source channels x kernel positions */
     const int64_t *off; /* [Rn] offset of each tap in xp */
     int64_t Cd;         /* destination channels */
-    const float *wT;    /* forward: [Rn, ldw] weights, tap-major, columns Cd..ldw zero */
-    int64_t ldw;        /* Cd rounded up to 6 */
+    const float *wT;    /* forward: [ceil(Cd / 6), Rn, 6] weights, blocks of 6 channels (zero past Cd), tap-major */
     int64_t Lw;         /* wide grid positions (Hd * Wp) */
     int64_t ldl;        /* row length of the wide buffers: >= Lw + 64 (tiles are at most 64 positions) */
 } wk__dconv;
@@ -28,6 +27,9 @@ typedef struct {
     /* acc [tile][WR * WC][vl] += aw [rows, ldl] x the taps of xp, tiles = the 4-row blocks of aw (nob) x the
      * 3-tap blocks of [0, Rn); aw rows past `rows` and taps past Rn are clamped (computed, never read) */
     void (*wgrad)(const wk__dconv *D, const float *aw, int64_t rows, const float *xp, float *acc);
+    /* the weight gradient with 2 * vl channels in the lanes: cacc [Rn, 2 * vl] (+)= sum_l' at [l', 2 * vl] times
+     * xp[off[r] + l'], for the taps [r0, r1); at's garbage positions are zero */
+    void (*wgrad_cv)(const wk__dconv *D, const float *at, const float *xp, int64_t r0, int64_t r1, float *cacc);
 } wk__dconv_kern;
 #endif
 
@@ -40,28 +42,29 @@ typedef struct {
 static inline __attribute__((always_inline)) void WK_DCONV_FN(dconv_rows_)(const wk__dconv *D, const float *xp,
                                                                            float *dw, int64_t o0, int rows,
                                                                            const int MR, const int NV) {
-    const int64_t Rn = D->Rn, ldw = D->ldw, ldl = D->ldl;
+    const int64_t Rn = D->Rn, ldl = D->ldl;
     const int64_t *off = D->off;
     for (int64_t l0 = 0; l0 < D->Lw; l0 += NV * WK_VL) {
-        wk_vf acc[6][4];
-#pragma GCC unroll 6
+        wk_vf acc[12][4];
+#pragma GCC unroll 12
         for (int i = 0; i < MR; i++)
 #pragma GCC unroll 4
             for (int v = 0; v < NV; v++) acc[i][v] = vf_zero();
-        const float *w = D->wT + o0;
-        for (int64_t r = 0; r < Rn; r++, w += ldw) {
+        /* rows i < 6 from o0's block (MR <= 6 - o0 % 6), rows 6..11 from the next (MR = 12: o0 % 6 == 0) */
+        const float *w = D->wT + o0 / 6 * Rn * 6 + o0 % 6, *w2 = w + Rn * 6;
+        for (int64_t r = 0; r < Rn; r++, w += 6, w2 += 6) {
             const float *x = xp + off[r] + l0;
             wk_vf xv[4];
 #pragma GCC unroll 4
             for (int v = 0; v < NV; v++) xv[v] = vf_loadu(x + v * WK_VL);
-#pragma GCC unroll 6
+#pragma GCC unroll 12
             for (int i = 0; i < MR; i++) {
-                wk_vf wv = vf_set1(w[i]);
+                wk_vf wv = vf_set1(i < 6 ? w[i] : w2[i - 6]);
 #pragma GCC unroll 4
                 for (int v = 0; v < NV; v++) acc[i][v] = vf_fma(wv, xv[v], acc[i][v]);
             }
         }
-#pragma GCC unroll 6
+#pragma GCC unroll 12
         for (int i = 0; i < MR; i++)
             if (i < rows)
 #pragma GCC unroll 4
@@ -71,6 +74,8 @@ static inline __attribute__((always_inline)) void WK_DCONV_FN(dconv_rows_)(const
 
 static void WK_DCONV_FN(dconv_fwd_)(const wk__dconv *D, const float *xp, int64_t o0, int64_t o1, float *dw) {
     dw -= o0 * D->ldl;
+    for (; WK_VL >= 16 && o1 - o0 >= 10; o0 += 12) /* AVX-512: 12 x 2 vectors (24 of the 32 registers) */
+        WK_DCONV_FN(dconv_rows_)(D, xp, dw, o0, o1 - o0 < 12 ? (int)(o1 - o0) : 12, 12, 2);
     for (; o1 - o0 >= 4; o0 += 6) /* 6-channel blocks (a last one of 4..5 computes zero weights) */
         WK_DCONV_FN(dconv_rows_)(D, xp, dw, o0, o1 - o0 < 6 ? (int)(o1 - o0) : 6, 6, 2);
     for (; o1 - o0 >= 2; o0 += 3)
@@ -108,6 +113,47 @@ static void WK_DCONV_FN(dconv_wgrad_)(const wk__dconv *D, const float *aw, int64
 #pragma GCC unroll 3
                 for (int j = 0; j < WK_DCONV_WC; j++) vf_storeu(acc + (i * WK_DCONV_WC + j) * WK_VL, s[i][j]);
         }
+}
+
+/* taps [r, r + NR) of [r0, r1) by positions in chunks of 256 (at's chunk stays in L1 across the taps); every sum runs
+ * over l' in order, the accumulators reloaded from cacc between chunks (exact). A last partial tile clamps its
+ * taps: the repeated tap computes the same value and stores it again. */
+enum { WK_DCONV_FN(DCV_NR) = WK_VL >= 16 ? 12 : 6 };
+static void WK_DCONV_FN(dconv_wgrad_cv_)(const wk__dconv *D, const float *at, const float *xp, int64_t r0, int64_t r1,
+                                         float *cacc) {
+    enum { NR = WK_DCONV_FN(DCV_NR), CB = 2 * WK_VL };
+    const int64_t Lw = D->Lw;
+    for (int64_t l0 = 0; l0 < Lw; l0 += 256) {
+        const int64_t l1 = Lw - l0 < 256 ? Lw : l0 + 256;
+        for (int64_t r = r0; r < r1; r += NR) {
+            const float *x[NR];
+            float *c[NR];
+            wk_vf acc[NR][2];
+#pragma GCC unroll 12
+            for (int j = 0; j < NR; j++) {
+                int64_t rj = r + j < r1 ? r + j : r1 - 1;
+                x[j] = xp + D->off[rj];
+                c[j] = cacc + rj * CB;
+                acc[j][0] = vf_loadu(c[j]);
+                acc[j][1] = vf_loadu(c[j] + WK_VL);
+            }
+            const float *a = at + l0 * CB;
+            for (int64_t l = l0; l < l1; l++, a += CB) {
+                const wk_vf a0 = vf_loadu(a), a1 = vf_loadu(a + WK_VL);
+#pragma GCC unroll 12
+                for (int j = 0; j < NR; j++) {
+                    const wk_vf xv = vf_set1(x[j][l]);
+                    acc[j][0] = vf_fma(a0, xv, acc[j][0]);
+                    acc[j][1] = vf_fma(a1, xv, acc[j][1]);
+                }
+            }
+#pragma GCC unroll 12
+            for (int j = 0; j < NR; j++) {
+                vf_storeu(c[j], acc[j][0]);
+                vf_storeu(c[j] + WK_VL, acc[j][1]);
+            }
+        }
+    }
 }
 
 #endif

@@ -89,7 +89,8 @@ static void one_case(int t, bool big, bool direct) {
         if (!transposed && In[j] + 2 * pd[j] < ke) In[j] = ke; /* keep the output non-empty */
         if (transposed && (In[j] - 1) * st[j] - 2 * pd[j] + ke + op[j] <= 0) pd[j] = 0;
     }
-    if (direct) Cout = G * irand(1, 8), Cin = G * irand(1, 8);
+    if (direct) /* up to 40 channels: the weight gradient's channel-lane kernel (2 vectors of channels) */
+        Cout = G * irand(1, G == 1 ? 40 : 8), Cin = G * irand(1, G == 1 ? 40 : 8);
     if (!big && irand(0, 4) == 0) /* a pointwise convolution */
         for (int j = 0; j < nd; j++) K[j] = 1, st[j] = 1, pd[j] = 0, op[j] = 0;
     isz[0] = N, isz[1] = Cin;
