@@ -122,6 +122,9 @@ static void r_mul(const float *a, int64_t sa, const float *b, int64_t sb, float 
 static void r_relu(const float *x, int64_t sx, float *o, int64_t n) {
     for (int64_t i = 0; i < n; i++) o[i] = x[i * sx] < 0 ? 0.0f : x[i * sx];
 }
+static void r_gather(const float *x, int64_t sx, float *o, int64_t n) {
+    for (int64_t i = 0; i < n; i++) o[i] = x[i * sx];
+}
 static void r_threshold_bw(const float *g, int64_t sg, const float *x, int64_t sx, float th, float *o, int64_t n) {
     for (int64_t i = 0; i < n; i++) o[i] = x[i * sx] <= th ? 0.0f : g[i * sg];
 }
@@ -130,7 +133,7 @@ static const wk_vec_ops ref_ops = {
     .name = "reference", .exp = r_exp, .sigmoid = r_sigmoid, .exp_sub_sum = r_exp_sub_sum, .scale = r_scale,
     .sub_scalar = r_sub_scalar, .exp_sub_acc = r_exp_sub_acc, .mul_cols = r_mul_cols, .sub2_cols = r_sub2_cols,
     .max = r_max, .max_rows = r_max_rows, .sum_inner = r_sum_inner, .sum_outer = r_sum_outer, .add = r_add,
-    .mul = r_mul, .relu = r_relu, .threshold_bw = r_threshold_bw};
+    .mul = r_mul, .relu = r_relu, .threshold_bw = r_threshold_bw, .gather = r_gather};
 
 const wk_vec_ops *wk__vec_ref(void) { return &ref_ops; }
 const wk_vec_ops *wk__vec_base(void) { return &wk__vec_base_ops; }
@@ -161,13 +164,24 @@ const wk_vec_ops *wk__vec(void) {
  * (Measured: 8 lanes reproduce torch 2.13's float32 sums bit for bit on an AVX512 machine; 16 do not.) */
 int wk__vec_sum_lanes(void) { return 8; }
 
-/* ---- strided-iterator loops: contiguous runs go straight to the kernel; strided ones through a stack buffer ---- */
+/* ---- strided-iterator loops: contiguous runs go straight to the kernel; strided inputs are gathered (into the
+ * output itself when it is contiguous, else into a stack buffer) and computed in place ---- */
 #define VEC_UNARY_LOOP(NAME, FIELD)                                                                 \
     void NAME(char **d, const int64_t *s, int64_t n, void *ctx) {                                   \
         (void)ctx;                                                                                  \
         const wk_vec_ops *v = wk__vec();                                                            \
         if (s[0] == 4 && s[1] == 4) {                                                               \
             v->FIELD((const float *)d[1], (float *)d[0], n);                                        \
+            return;                                                                                 \
+        }                                                                                           \
+        if (s[0] == 4 && s[1] % 4 == 0) {                                                           \
+            const float *x = (const float *)d[1];                                                   \
+            float *y = (float *)d[0];                                                               \
+            for (int64_t i = 0; i < n; i += 1024) { /* 4 KiB pieces, computed while in L1 */        \
+                int64_t m = n - i < 1024 ? n - i : 1024;                                            \
+                v->gather(x + i * (s[1] / 4), s[1] / 4, y + i, m);                                  \
+                v->FIELD(y + i, y + i, m);                                                          \
+            }                                                                                       \
             return;                                                                                 \
         }                                                                                           \
         float buf[256]; /* [chunk] gathered inputs, then outputs */                                 \

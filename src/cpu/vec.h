@@ -39,6 +39,8 @@ typedef struct {
     void (*relu)(const float *x, int64_t sx, float *o, int64_t n);
     /* o[i] = x[i * sx] <= th ? 0 : g[i * sg] (threshold_backward: NaN x passes g through) */
     void (*threshold_bw)(const float *g, int64_t sg, const float *x, int64_t sx, float th, float *o, int64_t n);
+    /* o[i] = x[i * sx], i < n */
+    void (*gather)(const float *x, int64_t sx, float *o, int64_t n);
 } wk_vec_ops;
 
 WK_INTERNAL const wk_vec_ops *wk__vec(void);     /* the fastest the CPU runs */

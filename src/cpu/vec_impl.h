@@ -200,6 +200,15 @@ static void k_mul(const float *a, int64_t sa, const float *b, int64_t sb, float 
 static void k_threshold_bw(const float *g, int64_t sg, const float *x, int64_t sx, float th, float *o, int64_t n) {
     ew_run(EW_THBW, g, sg, x, sx, th, o, n);
 }
+/* o[i] = x[i * sx] (a strided run gathered into a contiguous buffer) */
+static void k_gather(const float *x, int64_t sx, float *o, int64_t n) {
+    int64_t i = 0;
+    if (sx == 1)
+        for (; i + WK_VL <= n; i += WK_VL) vf_storeu(o + i, vf_loadu(x + i));
+    else if (sx == 2)
+        for (; i + WK_VL < n; i += WK_VL) vf_storeu(o + i, vf_load_even(x + 2 * i));
+    for (; i < n; i++) o[i] = x[i * sx];
+}
 /* relu: x < 0 ? 0 : x (NaN and -0.0 pass through, as torch's clamp_min) */
 static void k_relu(const float *x, int64_t sx, float *o, int64_t n) {
     const wk_vf z = vf_zero();
@@ -446,7 +455,7 @@ const wk_vec_ops WK_VEC_TABLE = {
     .name = WK_SIMD_NAME, .exp = k_exp, .sigmoid = k_sigmoid, .exp_sub_sum = k_exp_sub_sum, .scale = k_scale,
     .sub_scalar = k_sub_scalar, .exp_sub_acc = k_exp_sub_acc, .mul_cols = k_mul_cols, .sub2_cols = k_sub2_cols,
     .max = k_max, .max_rows = k_max_rows, .sum_inner = k_sum_inner, .sum_outer = k_sum_outer, .add = k_add,
-    .mul = k_mul, .relu = k_relu, .threshold_bw = k_threshold_bw};
+    .mul = k_mul, .relu = k_relu, .threshold_bw = k_threshold_bw, .gather = k_gather};
 #else
 const wk_vec_ops WK_VEC_TABLE = {
     .name = WK_SIMD_NAME, .exp = k_exp, .sigmoid = k_sigmoid, .exp_sub_sum = k_exp_sub_sum, .scale = k_scale,

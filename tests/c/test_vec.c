@@ -200,8 +200,9 @@ static int test_kernels(const wk_vec_ops *v) {
                     if (op == 1) v->mul(pa, sa, pb, sb, o1, n), r->mul(pa, sa, pb, sb, o2, n);
                     if (op == 2) v->threshold_bw(pa, sa, pb, sb, 0.25f, o1, n), r->threshold_bw(pa, sa, pb, sb, 0.25f, o2, n);
                     if (op == 3) {
-                        if (kb) continue;
-                        v->relu(pa, sa, o1, n), r->relu(pa, sa, o2, n);
+                        if (kb > 1) continue;
+                        if (kb == 0) v->relu(pa, sa, o1, n), r->relu(pa, sa, o2, n);
+                        else v->gather(pa, sa, o1, n), r->gather(pa, sa, o2, n);
                     }
                     for (int64_t i = 0; i < n; i++)
                         if (!same_bits(o1[i], o2[i])) {
