@@ -171,6 +171,47 @@ typedef struct {
     int64_t *oi;    /* [P, osz] flat positions within the plane */
 } maxpool_job;
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define POOL_K2_AVX2 1
+static bool pool_have_avx2(void) {
+    static int have = -1;
+    if (have < 0) have = __builtin_cpu_supports("avx2") ? 1 : 0;
+    return have == 1;
+}
+/* MaxPool2d(2) on one output row, 8 outputs a step: the scalar k2 loop's scan (positions p00, p00 + 1, p00 + IW,
+ * p00 + IW + 1 in that order; a larger value or a NaN takes over) lane by lane, so the same values and indices.
+ * x0, x1: input rows 2 oh and 2 oh + 1; o, oi: the output row; base: 2 oh * IW; returns the outputs done. */
+__attribute__((target("avx2"))) static int64_t max_pool_k2_row_avx2(const float *x0, const float *x1, float *o,
+                                                                     int64_t *oi, int64_t OW, int64_t IW,
+                                                                     int64_t base) {
+    const __m256i off1 = _mm256_set1_epi32(1), off2 = _mm256_set1_epi32((int)IW),
+                  off3 = _mm256_set1_epi32((int)IW + 1), lane2 = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
+    int64_t ow = 0;
+    for (; ow + 8 <= OW; ow += 8) {
+        __m256 a0 = _mm256_loadu_ps(x0 + 2 * ow), a1 = _mm256_loadu_ps(x0 + 2 * ow + 8);
+        __m256 b0 = _mm256_loadu_ps(x1 + 2 * ow), b1 = _mm256_loadu_ps(x1 + 2 * ow + 8);
+        /* even / odd columns of each row, in output order */
+        __m256 v[4] = {_mm256_shuffle_ps(a0, a1, _MM_SHUFFLE(2, 0, 2, 0)), _mm256_shuffle_ps(a0, a1, _MM_SHUFFLE(3, 1, 3, 1)),
+                       _mm256_shuffle_ps(b0, b1, _MM_SHUFFLE(2, 0, 2, 0)), _mm256_shuffle_ps(b0, b1, _MM_SHUFFLE(3, 1, 3, 1))};
+        const __m256i offs[4] = {_mm256_setzero_si256(), off1, off2, off3};
+        __m256 mv = _mm256_set1_ps(-INFINITY);
+        __m256i bo = _mm256_setzero_si256();
+        for (int t = 0; t < 4; t++) {
+            __m256 vt = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(v[t]), _MM_SHUFFLE(3, 1, 2, 0)));
+            __m256 take = _mm256_or_ps(_mm256_cmp_ps(vt, mv, _CMP_GT_OQ), _mm256_cmp_ps(vt, vt, _CMP_UNORD_Q));
+            mv = _mm256_blendv_ps(mv, vt, take);
+            bo = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(bo), _mm256_castsi256_ps(offs[t]), take));
+        }
+        _mm256_storeu_ps(o + ow, mv);
+        __m256i idx = _mm256_add_epi32(_mm256_add_epi32(_mm256_set1_epi32((int)(base + 2 * ow)), lane2), bo);
+        _mm256_storeu_si256((__m256i *)(oi + ow), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(idx)));
+        _mm256_storeu_si256((__m256i *)(oi + ow + 4), _mm256_cvtepi32_epi64(_mm256_extracti128_si256(idx, 1)));
+    }
+    return ow;
+}
+#endif
+
 static void max_pool2d_f32_planes(int64_t p0, int64_t p1, int tid, void *ctx) {
     WK_UNUSED(tid);
     const maxpool_job *J = ctx;
@@ -178,13 +219,22 @@ static void max_pool2d_f32_planes(int64_t p0, int64_t p1, int tid, void *ctx) {
     const int64_t IH = g->in[0], IW = g->in[1], OH = g->out[0], OW = g->out[1];
     const bool k2 = g->k[0] == 2 && g->k[1] == 2 && g->s[0] == 2 && g->s[1] == 2 && g->p[0] == 0 && g->p[1] == 0 &&
                     g->d[0] == 1 && g->d[1] == 1 && 2 * OH <= IH && 2 * OW <= IW;
+#ifdef POOL_K2_AVX2
+    const bool vec = pool_have_avx2() && g->isz < INT32_MAX; /* in-plane positions fit the int32 lanes */
+#endif
     for (int64_t pl = p0; pl < p1; pl++) {
         const float *xp = J->x + pl * g->isz;
         float *o = J->o + pl * g->osz;
         int64_t *oi = J->oi + pl * g->osz;
         if (k2) { /* MaxPool2d(2): every window is the 2x2 block at (2 oh, 2 ow), inside the plane */
-            for (int64_t oh = 0; oh < OH; oh++)
-                for (int64_t ow = 0; ow < OW; ow++) {
+            for (int64_t oh = 0; oh < OH; oh++) {
+                int64_t ow = 0;
+#ifdef POOL_K2_AVX2
+                if (vec)
+                    ow = max_pool_k2_row_avx2(xp + 2 * oh * IW, xp + (2 * oh + 1) * IW, o + oh * OW, oi + oh * OW, OW,
+                                              IW, 2 * oh * IW);
+#endif
+                for (; ow < OW; ow++) {
                     int64_t p00 = 2 * oh * IW + 2 * ow, best = p00;
                     float mv = -INFINITY;
                     const int64_t pos[4] = {p00, p00 + 1, p00 + IW, p00 + IW + 1};
@@ -201,6 +251,7 @@ static void max_pool2d_f32_planes(int64_t p0, int64_t p1, int tid, void *ctx) {
                     o[oh * OW + ow] = mv;
                     oi[oh * OW + ow] = best;
                 }
+            }
             continue;
         }
         for (int64_t oh = 0; oh < OH; oh++) {
