@@ -179,18 +179,25 @@ static bool pool_have_avx2(void) {
     if (have < 0) have = __builtin_cpu_supports("avx2") ? 1 : 0;
     return have == 1;
 }
-/* MaxPool2d(2) on one output row, 8 outputs a step: the scalar k2 loop's scan (positions p00, p00 + 1, p00 + IW,
+/* MaxPool2d(2) on one output row, 8 outputs a step (the last through lane masks): the scalar k2 loop's scan (positions p00, p00 + 1, p00 + IW,
  * p00 + IW + 1 in that order; a larger value or a NaN takes over) lane by lane, so the same values and indices.
- * x0, x1: input rows 2 oh and 2 oh + 1; o, oi: the output row; base: 2 oh * IW; returns the outputs done. */
+ * x0, x1: input rows 2 oh and 2 oh + 1 (2 OW <= IW floats read); o, oi: the output row; base: 2 oh * IW.
+ * Returns the outputs done (all). */
 __attribute__((target("avx2"))) static int64_t max_pool_k2_row_avx2(const float *x0, const float *x1, float *o,
                                                                      int64_t *oi, int64_t OW, int64_t IW,
                                                                      int64_t base) {
     const __m256i off1 = _mm256_set1_epi32(1), off2 = _mm256_set1_epi32((int)IW),
                   off3 = _mm256_set1_epi32((int)IW + 1), lane2 = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     int64_t ow = 0;
-    for (; ow + 8 <= OW; ow += 8) {
-        __m256 a0 = _mm256_loadu_ps(x0 + 2 * ow), a1 = _mm256_loadu_ps(x0 + 2 * ow + 8);
-        __m256 b0 = _mm256_loadu_ps(x1 + 2 * ow), b1 = _mm256_loadu_ps(x1 + 2 * ow + 8);
+    for (; ow < OW; ow += 8) {
+        /* the last group of a row (short rows: LeNet's are 14 and 5 wide) reads and writes through lane masks */
+        int rem = OW - ow < 8 ? (int)(OW - ow) : 8;
+        __m256i m0 = _mm256_cmpgt_epi32(_mm256_set1_epi32(2 * rem), lane);     /* input floats 0..7 of the group */
+        __m256i m1 = _mm256_cmpgt_epi32(_mm256_set1_epi32(2 * rem - 8), lane); /* input floats 8..15 */
+        __m256i mo = _mm256_cmpgt_epi32(_mm256_set1_epi32(rem), lane);         /* outputs */
+        __m256 a0 = _mm256_maskload_ps(x0 + 2 * ow, m0), a1 = _mm256_maskload_ps(x0 + 2 * ow + 8, m1);
+        __m256 b0 = _mm256_maskload_ps(x1 + 2 * ow, m0), b1 = _mm256_maskload_ps(x1 + 2 * ow + 8, m1);
         /* even / odd columns of each row, in output order */
         __m256 v[4] = {_mm256_shuffle_ps(a0, a1, _MM_SHUFFLE(2, 0, 2, 0)), _mm256_shuffle_ps(a0, a1, _MM_SHUFFLE(3, 1, 3, 1)),
                        _mm256_shuffle_ps(b0, b1, _MM_SHUFFLE(2, 0, 2, 0)), _mm256_shuffle_ps(b0, b1, _MM_SHUFFLE(3, 1, 3, 1))};
@@ -203,12 +210,14 @@ __attribute__((target("avx2"))) static int64_t max_pool_k2_row_avx2(const float 
             mv = _mm256_blendv_ps(mv, vt, take);
             bo = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(bo), _mm256_castsi256_ps(offs[t]), take));
         }
-        _mm256_storeu_ps(o + ow, mv);
+        _mm256_maskstore_ps(o + ow, mo, mv);
         __m256i idx = _mm256_add_epi32(_mm256_add_epi32(_mm256_set1_epi32((int)(base + 2 * ow)), lane2), bo);
-        _mm256_storeu_si256((__m256i *)(oi + ow), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(idx)));
-        _mm256_storeu_si256((__m256i *)(oi + ow + 4), _mm256_cvtepi32_epi64(_mm256_extracti128_si256(idx, 1)));
+        _mm256_maskstore_epi64((long long *)(oi + ow), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(mo)),
+                               _mm256_cvtepi32_epi64(_mm256_castsi256_si128(idx)));
+        _mm256_maskstore_epi64((long long *)(oi + ow + 4), _mm256_cvtepi32_epi64(_mm256_extracti128_si256(mo, 1)),
+                               _mm256_cvtepi32_epi64(_mm256_extracti128_si256(idx, 1)));
     }
-    return ow;
+    return OW;
 }
 #endif
 
