@@ -222,6 +222,24 @@ static wk_tensor *softmax_bwd(wk_tensor *grad_output, wk_tensor *output, int64_t
                                 output->dtype);
         return NULL;
     }
+    if (output->dtype == WK_FLOAT32 && s.inner == 1 && wk__is_contiguous(grad_output) && wk__is_contiguous(output)) {
+        /* float32 rows (the cross-entropy backward): the float64 loop below on the floats in place, each result
+         * rounded once to float as wk__nn_finish does: the same bits without the float64 copies */
+        wk_tensor *out = wk__empty(output->ndim, output->sizes, WK_FLOAT32);
+        if (!out) return NULL;
+        const float *gf = (const float *)wk__data(grad_output), *of = (const float *)wk__data(output);
+        float *rf = (float *)wk__data(out);
+        for (int64_t a = 0; a < s.outer; a++) {
+            const float *gr = gf + a * s.n, *orow = of + a * s.n;
+            float *rr = rf + a * s.n;
+            double acc = 0;
+            for (int64_t j = 0; j < s.n; j++) acc += is_log ? (double)gr[j] : (double)gr[j] * (double)orow[j];
+            for (int64_t j = 0; j < s.n; j++)
+                rr[j] = (float)(is_log ? (double)gr[j] - exp((double)orow[j]) * acc
+                                       : (double)orow[j] * ((double)gr[j] - acc));
+        }
+        return out;
+    }
     double *g = wk__nn_load(grad_output), *o = wk__nn_load(output);
     wk_tensor *w = g && o ? wk__nn_work(output->ndim, output->sizes) : NULL;
     if (!w) {
