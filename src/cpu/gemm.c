@@ -3,7 +3,8 @@
  *   C[M,N] = beta * C + A[M,K] @ B[K,N]      (any element strides for A, B and C)
  *
  * Structure (Note [GEMM blocking]):
- *   one pool job for the whole product (a block of C at a time when the packed copies would pass PACK_MAX):
+ *   one pool job for the whole product (for a chunk of KB_MAX depths and a block of C at a time when the
+ *   packed copies would pass PACK_MAX floats; the chunks of depth in order, so the sums keep their order):
  *   pack:    A in MR-row panels [K][MR] and B in NR-column panels [K][NR], all of K, by all threads together:
  *            each claims the next panel to pack (an atomic counter), then waits until every claimed panel is
  *            packed — no barrier and no count of the threads needed, so a pool that runs the job serially works
@@ -63,6 +64,9 @@
 #endif
 #ifndef PACK_MAX
 #define PACK_MAX (1 << 22) /* floats of packed A (and of packed B) at most: larger products go by blocks of C */
+#endif
+#ifndef KB_MAX
+#define KB_MAX (16 * KC) /* depths packed at once at most (a multiple of KC): a long K goes by chunks of depth */
 #endif
 #define GEMM_SMALL_FLOPS (2.0 * 128 * 128 * 128) /* Note [GEMM small] */
 /* Packing an operand costs about one cycle an element; an element of B is used in 2 M flops (A: 2 N), a few
@@ -415,9 +419,10 @@ typedef struct {
     int64_t rsc, csc;
     ukernel uk;
     int64_t i0, m, j0, n;  /* the current block of C: rows [i0, i0 + m), columns [j0, j0 + n) */
+    int64_t k0, kd;        /* the current chunk of depths [k0, k0 + kd) (k0 a multiple of KC) */
     int64_t mp, np;        /* its MR-row panels and NR-column panels */
-    float *pa;             /* packed A by KC blocks: depths [pc, pc + kc) of panel i (rows i0 + i * MR ...) at
-                            * pa + pc * mp * MR + i * kc * MR, [kc][MR] (a block's panels side by side) */
+    float *pa;             /* packed A by KC blocks: depths k0 + [pc, pc + kc) of panel i (rows i0 + i * MR ...)
+                            * at pa + pc * mp * MR + i * kc * MR, [kc][MR] (a block's panels side by side) */
     float *pb;             /* packed B likewise: pb + pc * np * NR + j * kc * NR, [kc][NR] */
     int64_t a_packed;      /* panels of A read in place (Note [GEMM small]): [0, a_packed) are, the rest packed */
     int64_t b_packed;      /* likewise for B (row-contiguous B only) */
@@ -429,7 +434,7 @@ typedef struct {
     atomic_llong next_unit; /* next unit of work to claim */
 } gemm_task;
 
-/* One MR x NR tile of C (panel ip, panel jp of the block) over depths [pc, pc + kc) */
+/* One MR x NR tile of C (panel ip, panel jp of the block) over depths k0 + [pc, pc + kc) */
 static void tile(const gemm_task *g, int64_t ip, int64_t jp, int64_t pc, int64_t kc, int mode) {
     const int mr = g->uk.mr, nr = g->uk.nr;
     const int64_t i = g->i0 + ip * mr, j = g->j0 + jp * nr;
@@ -439,12 +444,12 @@ static void tile(const gemm_task *g, int64_t ip, int64_t jp, int64_t pc, int64_t
     int64_t lr = 1, lp = mr, ldb = nr;
     ukernel_fn fn = g->uk.fn;
     if (ip < g->a_packed) {
-        a = g->A + i * g->rsa + pc * g->csa, lr = g->rsa, lp = g->csa, fn = g->uk.fn_a;
+        a = g->A + i * g->rsa + (g->k0 + pc) * g->csa, lr = g->rsa, lp = g->csa, fn = g->uk.fn_a;
     } else {
         a = g->pa + pc * g->mp * mr + ip * kc * mr;
     }
     if (jp < g->b_packed)
-        b = g->B + pc * g->rsb + j, ldb = g->rsb; /* csb == 1 */
+        b = g->B + (g->k0 + pc) * g->rsb + j, ldb = g->rsb; /* csb == 1 */
     else
         b = g->pb + pc * g->np * nr + jp * kc * nr;
     float *c = g->C + i * g->rsc + j * g->csc;
@@ -468,9 +473,9 @@ static void tile(const gemm_task *g, int64_t ip, int64_t jp, int64_t pc, int64_t
 static void compute(const gemm_task *g, int64_t u) {
     const int64_t r0 = u / ((g->np + g->un - 1) / g->un) * g->um, c0 = u % ((g->np + g->un - 1) / g->un) * g->un;
     const int64_t r1 = r0 + g->um < g->mp ? r0 + g->um : g->mp, c1 = c0 + g->un < g->np ? c0 + g->un : g->np;
-    for (int64_t pc = 0; pc < g->K; pc += KC) {
-        const int64_t kc = g->K - pc < KC ? g->K - pc : KC;
-        const int mode = pc > 0 ? ADD : g->beta == 0 ? SET : BETA;
+    for (int64_t pc = 0; pc < g->kd; pc += KC) {
+        const int64_t kc = g->kd - pc < KC ? g->kd - pc : KC;
+        const int mode = g->k0 + pc > 0 ? ADD : g->beta == 0 ? SET : BETA;
         for (int64_t jp = c0; jp < c1; jp++)
             for (int64_t ip = r0; ip < r1; ip++) tile(g, ip, jp, pc, kc, mode);
     }
@@ -503,18 +508,18 @@ static void member(int64_t t0, int64_t t1, int tid, void *ctx) {
         if (s < g->a_todo) {
             int64_t ip = g->mp - g->a_todo + s, i = g->i0 + ip * mr;
             int rows = g->m - ip * mr < mr ? (int)(g->m - ip * mr) : mr;
-            for (int64_t pc = 0; pc < g->K; pc += KC) {
-                const int64_t kc = g->K - pc < KC ? g->K - pc : KC;
-                pack_strip(g->pa + pc * g->mp * mr + ip * kc * mr, mr, g->A + i * g->rsa + pc * g->csa, g->rsa,
-                           g->csa, rows, kc);
+            for (int64_t pc = 0; pc < g->kd; pc += KC) {
+                const int64_t kc = g->kd - pc < KC ? g->kd - pc : KC;
+                pack_strip(g->pa + pc * g->mp * mr + ip * kc * mr, mr, g->A + i * g->rsa + (g->k0 + pc) * g->csa,
+                           g->rsa, g->csa, rows, kc);
             }
         } else {
             int64_t jp = g->np - g->b_todo + (s - g->a_todo), j = g->j0 + jp * nr;
             int cols = g->n - jp * nr < nr ? (int)(g->n - jp * nr) : nr;
-            for (int64_t pc = 0; pc < g->K; pc += KC) {
-                const int64_t kc = g->K - pc < KC ? g->K - pc : KC;
-                pack_strip(g->pb + pc * g->np * nr + jp * kc * nr, nr, g->B + j * g->csb + pc * g->rsb, g->csb,
-                           g->rsb, cols, kc);
+            for (int64_t pc = 0; pc < g->kd; pc += KC) {
+                const int64_t kc = g->kd - pc < KC ? g->kd - pc : KC;
+                pack_strip(g->pb + pc * g->np * nr + jp * kc * nr, nr, g->B + j * g->csb + (g->k0 + pc) * g->rsb,
+                           g->csb, g->rsb, cols, kc);
             }
         }
         atomic_fetch_add_explicit(&g->packed, 1, memory_order_release);
@@ -525,6 +530,7 @@ static void member(int64_t t0, int64_t t1, int tid, void *ctx) {
 }
 
 static ukernel the_kernel, the_narrow_kernel;
+static atomic_int kernels_ready; /* set (release) once both are picked */
 
 int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, int64_t csa, const float *B,
                 int64_t rsb, int64_t csb, float beta, float *C, int64_t rsc, int64_t csc) {
@@ -534,9 +540,10 @@ int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, in
             for (int64_t j = 0; j < N; j++) C[i * rsc + j * csc] = beta == 0 ? 0 : beta * C[i * rsc + j * csc];
         return 0;
     }
-    if (!the_kernel.fn) { /* idempotent: a race writes the same values */
+    if (!atomic_load_explicit(&kernels_ready, memory_order_acquire)) { /* a race writes the same values */
         the_narrow_kernel = pick_narrow_kernel();
         the_kernel = pick_kernel();
+        atomic_store_explicit(&kernels_ready, 1, memory_order_release);
     }
     const ukernel uk = N <= 16 ? the_narrow_kernel : the_kernel;
     const int mr = uk.mr, nr = uk.nr;
@@ -546,43 +553,48 @@ int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, in
     if (flops / 2e6 < T) T = flops < 4e6 ? 1 : (int)(flops / 2e6);
     /* Note [GEMM small]: one thread, full panels of A (and of row-contiguous B) read where they lie */
     const bool small = T == 1 && flops <= GEMM_SMALL_FLOPS;
-    /* blocks of C whose packed A and B stay under PACK_MAX floats each */
+    /* chunks of depth (KB_MAX at most) and blocks of C whose packed A and B stay under PACK_MAX floats each */
+    const int64_t kb = K < KB_MAX ? K : KB_MAX;
     int64_t mb = M, nb = N;
-    if (M * K > PACK_MAX) mb = PACK_MAX / K / mr * mr > mr ? PACK_MAX / K / mr * mr : mr;
-    if (N * K > PACK_MAX) nb = PACK_MAX / K / nr * nr > nr ? PACK_MAX / K / nr * nr : nr;
-    float *pa = grow(&tl_bufs.pa, &tl_bufs.pa_n, (size_t)((mb + mr - 1) / mr * mr) * (size_t)K);
-    float *pb = grow(&tl_bufs.pb, &tl_bufs.pb_n, (size_t)((nb + nr - 1) / nr * nr) * (size_t)K);
+    if (M * kb > PACK_MAX) mb = PACK_MAX / kb / mr * mr > mr ? PACK_MAX / kb / mr * mr : mr;
+    if (N * kb > PACK_MAX) nb = PACK_MAX / kb / nr * nr > nr ? PACK_MAX / kb / nr * nr : nr;
+    float *pa = grow(&tl_bufs.pa, &tl_bufs.pa_n, (size_t)((mb + mr - 1) / mr * mr) * (size_t)kb);
+    float *pb = grow(&tl_bufs.pb, &tl_bufs.pb_n, (size_t)((nb + nr - 1) / nr * nr) * (size_t)kb);
     if (!pa || !pb) {
         wk__error(WK_MEMORY_ERROR, "out of memory in gemm");
         return -1;
     }
     gemm_task g = {.M = M, .N = N, .K = K, .A = A, .rsa = rsa, .csa = csa, .B = B, .rsb = rsb, .csb = csb,
                    .beta = beta, .C = C, .rsc = rsc, .csc = csc, .uk = uk, .pa = pa, .pb = pb};
-    for (int64_t j0 = 0; j0 < N; j0 += nb) {
-        for (int64_t i0 = 0; i0 < M; i0 += mb) {
-            g.i0 = i0, g.m = M - i0 < mb ? M - i0 : mb, g.j0 = j0, g.n = N - j0 < nb ? N - j0 : nb;
-            g.mp = (g.m + mr - 1) / mr, g.np = (g.n + nr - 1) / nr;
-            g.a_packed = small || N <= INPLACE_A_N ? g.m / mr : 0;
-            g.b_packed = (small || M <= INPLACE_B_M) && csb == 1 ? g.n / nr : 0;
-            /* packed A is still valid when it is the same rows (one row block), packed B for one column block */
-            g.a_todo = j0 > 0 && mb == M ? 0 : g.mp - g.a_packed;
-            g.b_todo = i0 > 0 ? 0 : g.np - g.b_packed;
-            /* units of work: MC rows x NC_COLS columns at most, split further (the larger side first) until
-             * each thread can take about 4, so that a late or slow thread delays the end little */
-            g.um = MC_ROWS / mr > 1 ? MC_ROWS / mr : 1, g.un = NC_COLS / nr > 1 ? NC_COLS / nr : 1;
-            if (g.um > g.mp) g.um = g.mp;
-            if (g.un > g.np) g.un = g.np;
-            for (;;) {
-                g.nunits = ((g.mp + g.um - 1) / g.um) * ((g.np + g.un - 1) / g.un);
-                if (T == 1 || g.nunits >= 4 * T || (g.um == 1 && g.un == 1)) break;
-                if (g.um * mr >= g.un * nr && g.um > 1) g.um = (g.um + 1) / 2;
-                else if (g.un > 1) g.un = (g.un + 1) / 2;
-                else g.um = (g.um + 1) / 2;
+    for (int64_t k0 = 0; k0 < K; k0 += kb) {
+        g.k0 = k0, g.kd = K - k0 < kb ? K - k0 : kb;
+        for (int64_t j0 = 0; j0 < N; j0 += nb) {
+            for (int64_t i0 = 0; i0 < M; i0 += mb) {
+                g.i0 = i0, g.m = M - i0 < mb ? M - i0 : mb, g.j0 = j0, g.n = N - j0 < nb ? N - j0 : nb;
+                g.mp = (g.m + mr - 1) / mr, g.np = (g.n + nr - 1) / nr;
+                g.a_packed = small || N <= INPLACE_A_N ? g.m / mr : 0;
+                g.b_packed = (small || M <= INPLACE_B_M) && csb == 1 ? g.n / nr : 0;
+                /* packed A is still valid (same depths) when it is the same rows (one row block), packed B for the
+                 * same columns (the row blocks of one column block) */
+                g.a_todo = j0 > 0 && mb == M ? 0 : g.mp - g.a_packed;
+                g.b_todo = i0 > 0 ? 0 : g.np - g.b_packed;
+                /* units of work: MC rows x NC_COLS columns at most, split further (the larger side first) until
+                 * each thread can take about 4, so that a late or slow thread delays the end little */
+                g.um = MC_ROWS / mr > 1 ? MC_ROWS / mr : 1, g.un = NC_COLS / nr > 1 ? NC_COLS / nr : 1;
+                if (g.um > g.mp) g.um = g.mp;
+                if (g.un > g.np) g.un = g.np;
+                for (;;) {
+                    g.nunits = ((g.mp + g.um - 1) / g.um) * ((g.np + g.un - 1) / g.un);
+                    if (T == 1 || g.nunits >= 4 * T || (g.um == 1 && g.un == 1)) break;
+                    if (g.um * mr >= g.un * nr && g.um > 1) g.um = (g.um + 1) / 2;
+                    else if (g.un > 1) g.un = (g.un + 1) / 2;
+                    else g.um = (g.um + 1) / 2;
+                }
+                atomic_store(&g.next, 0);
+                atomic_store(&g.packed, 0);
+                atomic_store(&g.next_unit, 0);
+                wk_parallel_for(0, T, 1, member, &g);
             }
-            atomic_store(&g.next, 0);
-            atomic_store(&g.packed, 0);
-            atomic_store(&g.next_unit, 0);
-            wk_parallel_for(0, T, 1, member, &g);
         }
     }
     return 0;
