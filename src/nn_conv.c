@@ -372,10 +372,13 @@ static void per_image_range(int64_t n0, int64_t n1, int tid, void *ctx) {
 }
 
 /* ---- Note [Direct convolution] ----
- * Stride-1 2-D (and 1-D) convolutions skip im2col: the source image is zero-padded into xp (planes Hp x Wp, rows
- * Wp wide) and the destination is computed on the "wide grid" l' = oh * Wp + ow (Hd x Wp positions), where tap
- * r = (source channel c, kernel offset kh, kw) reads xp[off[r] + l'], off[r] = c * Hp * Wp + kh * dh * Wp + kw * dw:
- * the im2col matrix is read in place, one shifted copy of xp per row (nn_conv_kern.h has the SIMD kernels).
+ * 2-D (and 1-D) convolutions skip im2col: the source image is zero-padded into xp (planes Hp x Wp, rows Wp wide)
+ * and the destination is computed on the "wide grid" l' = oh * Wp + ow (Hd x Wp positions), where tap r = (source
+ * channel c, kernel offset kh, kw) reads xp[off[r] + l'], off[r] = c * Hp * Wp + kh * dh * Wp + kw * dw: the im2col
+ * matrix is read in place, one shifted copy of xp per row (nn_conv_kern.h has the SIMD kernels). A stride s splits
+ * the padded image into s_h * s_w phases (position (h, w) -> phase (h % s_h, w % s_w) at (h / s_h, w / s_w)), so a
+ * tap reads one phase at stride 1: off[r] = c * P + phase(kh * dh, kw * dw) + (kh * dh / s_h) * Wq + kw * dw / s_w,
+ * rows Wq = Wp / s_w wide (the forward only: see conv_direct).
  *   forward (cols_from_image): source = the input, padded by p; weights wT[r, o] = W[o, r]
  *   grad_input (image_from_cols at stride 1): source = grad_output padded by q = (K - 1) * d - p, the kernel
  *       flipped: tap (o, k) reads at the offset of K - 1 - k, wT[(o, k), c] = W[o, (c, k)]
@@ -415,7 +418,9 @@ typedef struct {
     const wk__dconv_kern *K;
     int kind;
     int64_t Cs, Hs, Ws, ph, pw; /* source channels (a group's), sizes, padding */
-    int64_t Hp, Wp, P, xpn;     /* padded sizes, plane stride Hp * Wp, floats of xp */
+    int64_t Hp, Wp, sh, sw;     /* padded sizes; stride (Note [Direct convolution]: phases) */
+    int64_t Hq, Wq, P, xpn;     /* a phase's sizes (Hp / sh, Wp / sw rounded up; Wq is the wide grid's row), a
+                                 * channel's stride in xp (sh * sw * Hq * Wq), floats of xp */
     int64_t Cd, Hd, Wd;         /* destination channels (a group's) and sizes */
     const float *src, *w, *bias, *a; /* source [N, G * Cs, Hs * Ws]; W; bias or NULL; grad_output (weight grad) */
     float *out;                 /* destination [N, G * Cd, Hd * Wd], or the weight gradient [Ca, Rn] */
@@ -429,12 +434,24 @@ typedef struct {
     atomic_int failed;
 } dconv_job;
 
-/* xp [Cs, Hp, Wp] (+ slack) = image block s [Cs, Hs, Ws] zero-padded: the interior; the border and the slack
- * are zero from the allocation (calloc) and never written */
+/* xp [Cs, sh * sw phases, Hq, Wq] (+ slack) = image block s [Cs, Hs, Ws] zero-padded, padded position (h, w) in
+ * phase (h % sh, w % sw) at (h / sh, w / sw): the interior; the border and the slack are zero from the allocation
+ * (calloc) and never written */
 static void dconv_pad(const dconv_job *J, const float *s, float *xp) {
     for (int64_t c = 0; c < J->Cs; c++)
-        for (int64_t h = 0; h < J->Hs; h++)
-            memcpy(xp + c * J->P + (h + J->ph) * J->Wp + J->pw, s + (c * J->Hs + h) * J->Ws, sizeof(float) * (size_t)J->Ws);
+        for (int64_t h = 0; h < J->Hs; h++) {
+            const int64_t hp = h + J->ph;
+            float *d = xp + c * J->P + (hp % J->sh) * J->sw * J->Hq * J->Wq + hp / J->sh * J->Wq;
+            const float *r = s + (c * J->Hs + h) * J->Ws;
+            if (J->sw == 1)
+                memcpy(d + J->pw, r, sizeof(float) * (size_t)J->Ws);
+            else /* phase b: the padded columns wp = pw + w with wp % sw == b, at wp / sw */
+                for (int64_t b = 0; b < J->sw; b++) {
+                    float *db = d + b * J->Hq * J->Wq;
+                    int64_t w = ((b - J->pw) % J->sw + J->sw) % J->sw;
+                    for (int64_t q = (J->pw + w) / J->sw; w < J->Ws; w += J->sw, q++) db[q] = r[w];
+                }
+        }
 }
 
 /* forward / grad_input: whole images, taken one at a time by whichever thread is free */
@@ -456,7 +473,7 @@ static void dconv_images(int64_t t0, int64_t t1, int tid, void *ctx) {
                 J->K->fwd(&D, xp, c0, c1, dw);
                 for (int64_t c = c0; c < c1; c++)
                     for (int64_t h = 0; h < J->Hd; h++) {
-                        const float *s = dw + (c - c0) * D.ldl + h * J->Wp;
+                        const float *s = dw + (c - c0) * D.ldl + h * J->Wq;
                         float *d = o + (c * J->Hd + h) * J->Wd;
                         const float bv = J->bias ? J->bias[g * J->Cd + c] : 0.0f;
                         if (J->bias)
@@ -491,7 +508,7 @@ static void dconv_wgrad_blocks(int64_t b0, int64_t b1, int tid, void *ctx) {
             const float *a = J->a + ((n * R->G + g) * J->Cd + o0) * Lsz;
             for (int64_t c = 0; c < rows; c++)
                 for (int64_t h = 0; h < J->Hd; h++)
-                    memcpy(aw + c * ldl + h * J->Wp, a + (c * J->Hd + h) * J->Wd, sizeof(float) * (size_t)J->Wd);
+                    memcpy(aw + c * ldl + h * J->Wq, a + (c * J->Hd + h) * J->Wd, sizeof(float) * (size_t)J->Wd);
             J->K->wgrad(&J->D, aw, rows, xp, acc);
         }
         for (int64_t o = o0; xp && aw && acc && o < o1; o++) /* the lanes, added in order */
@@ -530,7 +547,7 @@ static void dconv_wgrad_cv_jobs(int64_t j0, int64_t j1, int tid, void *ctx) {
             const float *a = J->a + ((n * R->G + g) * J->Cd + o0) * Lsz;
             for (int64_t o = 0; o < o1 - o0; o++)
                 for (int64_t h = 0; h < J->Hd; h++)
-                    for (int64_t w = 0; w < J->Wd; w++) at[(h * J->Wp + w) * CB + o] = a[o * Lsz + h * J->Wd + w];
+                    for (int64_t w = 0; w < J->Wd; w++) at[(h * J->Wq + w) * CB + o] = a[o * Lsz + h * J->Wd + w];
             J->K->wgrad_cv(&J->D, at, xp, r0, r1, cacc);
         }
         for (int64_t o = o0; xp && at && cacc && o < o1; o++)
@@ -544,7 +561,10 @@ static void dconv_wgrad_cv_jobs(int64_t j0, int64_t j1, int tid, void *ctx) {
 /* The direct path (Note [Direct convolution]) for one of the three products; 1 when the shape is not for it */
 static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, const float *B, const float *W,
                        const float *bias, float *out) {
-    if (G->in[0] != 1 || G->kn[0] != 1 || G->ln[0] != 1 || G->st[1] != 1 || G->st[2] != 1) return 1;
+    if (G->in[0] != 1 || G->kn[0] != 1 || G->ln[0] != 1) return 1;
+    /* strided: the forward only (grad_input is a strided scatter; the weight gradient measured slower than the
+     * batched GEMM for ResNet's l2_down, the phase split and A's transposition per image against half the work) */
+    if (kind != CONV_COLS_FROM_IMAGE && (G->st[1] != 1 || G->st[2] != 1)) return 1;
     const int64_t KH = G->kn[1], KW = G->kn[2], dh = G->dl[1], dwl = G->dl[2], K = KH * KW;
     const int64_t Cag = R->Ca / R->G, Cbg = R->Cb / R->G;
     dconv_job J = {.R = R, .K = dconv_pick(), .kind = kind, .bias = bias, .out = out};
@@ -556,11 +576,13 @@ static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, co
         J.Cd = Cag, J.src = B, J.a = A;
     }
     if (J.ph < 0 || J.pw < 0) return 1;
-    J.Hp = J.Hs + 2 * J.ph, J.Wp = J.Ws + 2 * J.pw, J.P = J.Hp * J.Wp;
-    J.Hd = J.Hp - (KH - 1) * dh, J.Wd = J.Wp - (KW - 1) * dwl;
+    J.sh = G->st[1], J.sw = G->st[2];
+    J.Hp = J.Hs + 2 * J.ph, J.Wp = J.Ws + 2 * J.pw;
+    J.Hq = (J.Hp + J.sh - 1) / J.sh, J.Wq = (J.Wp + J.sw - 1) / J.sw, J.P = J.sh * J.sw * J.Hq * J.Wq;
+    J.Hd = (J.Hp - (KH - 1) * dh - 1) / J.sh + 1, J.Wd = (J.Wp - (KW - 1) * dwl - 1) / J.sw + 1;
     if (kind == CONV_IMAGE_FROM_COLS ? (J.Hd != G->in[1] || J.Wd != G->in[2]) : (J.Hd != G->ln[1] || J.Wd != G->ln[2]))
         return 1; /* output_padding rows: not a plain correlation */
-    J.D.Rn = J.Cs * K, J.D.Cd = J.Cd, J.wTg = (J.Cd + 5) / 6 * 6 * J.D.Rn, J.D.Lw = J.Hd * J.Wp;
+    J.D.Rn = J.Cs * K, J.D.Cd = J.Cd, J.wTg = (J.Cd + 5) / 6 * 6 * J.D.Rn, J.D.Lw = J.Hd * J.Wq;
     J.D.ldl = (J.D.Lw + 63) / 64 * 64 + 64; /* a tile (<= 64 wide) starting below Lw ends inside */
     /* where it pays (measured, bench/NOTES.md): few positions per image (ResNet l4: 4x4) re-read the weights for
      * too few tiles, the batched GEMM is better there; the weight gradient's lane kernel keeps its partial sums
@@ -579,7 +601,8 @@ static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, co
     for (int64_t c = 0; c < J.Cs; c++)
         for (int64_t k = 0; k < K; k++) {
             int64_t kk = kind == CONV_IMAGE_FROM_COLS ? K - 1 - k : k; /* the flipped kernel */
-            J.off[c * K + k] = c * J.P + kk / KW * dh * J.Wp + kk % KW * dwl;
+            int64_t y = kk / KW * dh, x = kk % KW * dwl; /* in the padded image: phase (y % sh, x % sw) */
+            J.off[c * K + k] = c * J.P + (y % J.sh * J.sw + x % J.sw) * J.Hq * J.Wq + y / J.sh * J.Wq + x / J.sw;
         }
     J.D.off = J.off;
     int rc = 0;

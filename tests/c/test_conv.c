@@ -85,7 +85,9 @@ static void one_case(int t, bool big, bool direct) {
         int64_t ke = dl[j] * (K[j] - 1) + 1;
         In[j] = big ? 16 : irand(1, nd == 3 ? 6 : 12);
         if (big) K[j] = 3, st[j] = 1, dl[j] = 1, pd[j] = 1;
-        if (direct) st[j] = 1, In[j] = irand(12, 20), op[j] = transposed ? irand(0, dl[j] - 1) : 0;
+        if (direct) /* stride 2 too: the phases of the forward and the weight gradient */
+            st[j] = irand(1, 2), In[j] = irand(12, 20),
+            op[j] = transposed ? irand(0, (st[j] > dl[j] ? st[j] : dl[j]) - 1) : 0;
         if (!transposed && In[j] + 2 * pd[j] < ke) In[j] = ke; /* keep the output non-empty */
         if (transposed && (In[j] - 1) * st[j] - 2 * pd[j] + ke + op[j] <= 0) pd[j] = 0;
     }
