@@ -384,7 +384,7 @@ static void per_image_range(int64_t n0, int64_t n1, int tid, void *ctx) {
  *       flipped: tap (o, k) reads at the offset of K - 1 - k, wT[(o, k), c] = W[o, (c, k)]
  *   grad_weight: W[o, r] = sum_n sum_l' A_wide[n, o, l'] * xp_n[off[r] + l'] with A's garbage columns zero, either
  *       with the positions in the lanes (few channels: partial sums per lane = l' mod vl, in the order n, then l',
- *       the lanes added in order at the end), or with 2 vl channels in the lanes (A transposed per image; every
+ *       the lanes added in order at the end), or with 1-2 vectors of channels in the lanes (A transposed per image; every
  *       sum runs over n, then l', in order).
  * Every destination element is one fixed sequence of fused multiply-adds whatever the thread count: images go to
  * threads whole (forward, grad_input), and the weight gradient splits its output (channels, taps), each thread
@@ -430,6 +430,7 @@ typedef struct {
     int64_t wTg;                /* floats of wT per group */
     int64_t ob_n;               /* weight gradient (lanes over positions): 4-channel blocks per group */
     int64_t nrs;                /* weight gradient (channels in the lanes): tap ranges per channel block */
+    int nv;                     /* ... and vectors of channels per block */
     atomic_llong next;          /* forward: the next image to take */
     atomic_int failed;
 } dconv_job;
@@ -532,7 +533,7 @@ static void dconv_wgrad_cv_jobs(int64_t j0, int64_t j1, int tid, void *ctx) {
     WK_UNUSED(tid);
     dconv_job *J = ctx;
     const rel *R = J->R;
-    const int64_t CB = 2 * J->K->vl, Rn = J->D.Rn, Lsz = J->Hd * J->Wd, nob = (J->Cd + CB - 1) / CB;
+    const int64_t CB = J->nv * J->K->vl, Rn = J->D.Rn, Lsz = J->Hd * J->Wd, nob = (J->Cd + CB - 1) / CB;
     for (int64_t j = j0; j < j1; j++) {
         int64_t g = j / (nob * J->nrs), ob = j / J->nrs % nob, rs = j % J->nrs;
         int64_t o0 = ob * CB, o1 = o0 + CB < J->Cd ? o0 + CB : J->Cd;
@@ -548,7 +549,7 @@ static void dconv_wgrad_cv_jobs(int64_t j0, int64_t j1, int tid, void *ctx) {
             for (int64_t o = 0; o < o1 - o0; o++)
                 for (int64_t h = 0; h < J->Hd; h++)
                     for (int64_t w = 0; w < J->Wd; w++) at[(h * J->Wq + w) * CB + o] = a[o * Lsz + h * J->Wd + w];
-            J->K->wgrad_cv(&J->D, at, xp, r0, r1, cacc);
+            J->K->wgrad_cv(&J->D, at, xp, r0, r1, J->nv, cacc);
         }
         for (int64_t o = o0; xp && at && cacc && o < o1; o++)
             for (int64_t r = r0; r < r1; r++) J->out[(g * J->Cd + o) * Rn + r] = cacc[r * CB + o - o0];
@@ -588,7 +589,7 @@ static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, co
      * too few tiles, the batched GEMM is better there; the weight gradient's lane kernel keeps its partial sums
      * [Cd * Rn * vl] per thread across the images: in L2, or amortised over many positions */
     if (J.D.Lw < 64) return 1;
-    if (kind == CONV_WEIGHT_GRAD && (J.Cd < 2 * J.K->vl || J.D.Rn < 64) && J.Cd * J.D.Rn * J.K->vl > (128 << 10) &&
+    if (kind == CONV_WEIGHT_GRAD && (J.Cd < J.K->vl || J.D.Rn < 64) && J.Cd * J.D.Rn * J.K->vl > (128 << 10) &&
         J.D.Lw < 512)
         return 1;
     if (kind == CONV_WEIGHT_GRAD)
@@ -608,10 +609,11 @@ static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, co
     int rc = 0;
     const int64_t flops = 2 * R->N * R->G * Rn * J.Cd * J.D.Lw;
     int nt = wk_get_num_threads();
-    if (kind == CONV_WEIGHT_GRAD && J.Cd >= 2 * J.K->vl && Rn >= 64) { /* the channels fill the lanes (few taps:
-                                                                          * the transposition would not pay) */
+    if (kind == CONV_WEIGHT_GRAD && J.Cd >= J.K->vl && Rn >= 64) { /* the channels fill the lanes (few taps: the
+                                                                      * transposition would not pay) */
         J.src = B, J.a = A;
-        int64_t nob = R->G * ((J.Cd + 2 * J.K->vl - 1) / (2 * J.K->vl)); /* blocks of every group */
+        J.nv = J.Cd >= 2 * J.K->vl ? 2 : 1;
+        int64_t nob = R->G * ((J.Cd + J.nv * J.K->vl - 1) / (J.nv * J.K->vl)); /* blocks of every group */
         J.nrs = nob >= nt ? 1 : (nt + nob - 1) / nob; /* tap ranges per block: a job for every thread */
         wk_parallel_for(0, nob * J.nrs, flops < 200000 ? nob * J.nrs : 1, dconv_wgrad_cv_jobs, &J);
     } else if (kind == CONV_WEIGHT_GRAD) {

@@ -27,9 +27,10 @@ typedef struct {
     /* acc [tile][WR * WC][vl] += aw [rows, ldl] x the taps of xp, tiles = the 4-row blocks of aw (nob) x the
      * 3-tap blocks of [0, Rn); aw rows past `rows` and taps past Rn are clamped (computed, never read) */
     void (*wgrad)(const wk__dconv *D, const float *aw, int64_t rows, const float *xp, float *acc);
-    /* the weight gradient with 2 * vl channels in the lanes: cacc [Rn, 2 * vl] (+)= sum_l' at [l', 2 * vl] times
-     * xp[off[r] + l'], for the taps [r0, r1); at's garbage positions are zero */
-    void (*wgrad_cv)(const wk__dconv *D, const float *at, const float *xp, int64_t r0, int64_t r1, float *cacc);
+    /* the weight gradient with CB = nv * vl channels (nv 1 or 2) in the lanes: cacc [Rn, CB] (+)= sum_l' at [l', CB]
+     * times xp[off[r] + l'], for the taps [r0, r1); at's garbage positions are zero */
+    void (*wgrad_cv)(const wk__dconv *D, const float *at, const float *xp, int64_t r0, int64_t r1, int nv,
+                     float *cacc);
 } wk__dconv_kern;
 #endif
 
@@ -115,14 +116,15 @@ static void WK_DCONV_FN(dconv_wgrad_)(const wk__dconv *D, const float *aw, int64
         }
 }
 
-/* taps [r, r + NR) of [r0, r1) by positions in chunks of 256 (at's chunk stays in L1 across the taps); every sum runs
- * over l' in order, the accumulators reloaded from cacc between chunks (exact). A last partial tile clamps its
- * taps: the repeated tap computes the same value and stores it again. */
-enum { WK_DCONV_FN(DCV_NR) = WK_VL >= 16 ? 12 : 6 };
-static void WK_DCONV_FN(dconv_wgrad_cv_)(const wk__dconv *D, const float *at, const float *xp, int64_t r0, int64_t r1,
-                                         float *cacc) {
-    enum { NR = WK_DCONV_FN(DCV_NR), CB = 2 * WK_VL };
-    const int64_t Lw = D->Lw;
+/* taps [r, r + NR) of [r0, r1) by positions in chunks of 256 (at's chunk stays in L1 across the taps), NV vectors of
+ * channels (CB = NV * vl); every sum runs over l' in order, the accumulators reloaded from cacc between chunks (exact).
+ * A last partial tile clamps its taps: the repeated tap computes the same value and stores it again. */
+static inline __attribute__((always_inline)) void WK_DCONV_FN(dconv_wgrad_cv_body_)(const wk__dconv *D,
+                                                                                    const float *at, const float *xp,
+                                                                                    int64_t r0, int64_t r1,
+                                                                                    float *cacc, const int NV) {
+    enum { NR = WK_VL >= 16 ? 12 : 6 };
+    const int64_t Lw = D->Lw, CB = NV * WK_VL;
     for (int64_t l0 = 0; l0 < Lw; l0 += 256) {
         const int64_t l1 = Lw - l0 < 256 ? Lw : l0 + 256;
         for (int64_t r = r0; r < r1; r += NR) {
@@ -134,26 +136,35 @@ static void WK_DCONV_FN(dconv_wgrad_cv_)(const wk__dconv *D, const float *at, co
                 int64_t rj = r + j < r1 ? r + j : r1 - 1;
                 x[j] = xp + D->off[rj];
                 c[j] = cacc + rj * CB;
-                acc[j][0] = vf_loadu(c[j]);
-                acc[j][1] = vf_loadu(c[j] + WK_VL);
+#pragma GCC unroll 2
+                for (int v = 0; v < NV; v++) acc[j][v] = vf_loadu(c[j] + v * WK_VL);
             }
             const float *a = at + l0 * CB;
             for (int64_t l = l0; l < l1; l++, a += CB) {
-                const wk_vf a0 = vf_loadu(a), a1 = vf_loadu(a + WK_VL);
+                wk_vf av[2];
+#pragma GCC unroll 2
+                for (int v = 0; v < NV; v++) av[v] = vf_loadu(a + v * WK_VL);
 #pragma GCC unroll 12
                 for (int j = 0; j < NR; j++) {
                     const wk_vf xv = vf_set1(x[j][l]);
-                    acc[j][0] = vf_fma(a0, xv, acc[j][0]);
-                    acc[j][1] = vf_fma(a1, xv, acc[j][1]);
+#pragma GCC unroll 2
+                    for (int v = 0; v < NV; v++) acc[j][v] = vf_fma(av[v], xv, acc[j][v]);
                 }
             }
 #pragma GCC unroll 12
-            for (int j = 0; j < NR; j++) {
-                vf_storeu(c[j], acc[j][0]);
-                vf_storeu(c[j] + WK_VL, acc[j][1]);
-            }
+            for (int j = 0; j < NR; j++)
+#pragma GCC unroll 2
+                for (int v = 0; v < NV; v++) vf_storeu(c[j] + v * WK_VL, acc[j][v]);
         }
     }
+}
+
+static void WK_DCONV_FN(dconv_wgrad_cv_)(const wk__dconv *D, const float *at, const float *xp, int64_t r0, int64_t r1,
+                                         int nv, float *cacc) {
+    if (nv == 2)
+        WK_DCONV_FN(dconv_wgrad_cv_body_)(D, at, xp, r0, r1, cacc, 2);
+    else
+        WK_DCONV_FN(dconv_wgrad_cv_body_)(D, at, xp, r0, r1, cacc, 1);
 }
 
 #endif
