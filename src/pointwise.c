@@ -134,8 +134,12 @@ static int alpha_check(wk_dtype dt, wk_scalar alpha, wk_scalar_ctx *c) {
 WK_BINARY_FLOAT(add_k, wk_scalar_ctx, C->f == 1 ? a + b : fma(b, C->f, a))
 WK_BINARY_INT(add_k, wk_scalar_ctx, (int64_t)((uint64_t)a + (uint64_t)b * (uint64_t)C->i))
 WK_BINARY_BOOL(add_k, wk_scalar_ctx, a + b * C->i)
-static void add_f32(char **d, const int64_t *s, int64_t n, void *ctx) { /* alpha 1: the vector kernel */
-    if (((const wk_scalar_ctx *)ctx)->f == 1 && wk__add_f32_run(d, s, n)) return;
+/* alpha 1 and -1 (sub) take the vector kernels: fma(b, -1, a) in double rounds to float as a - b does (the
+ * difference of two floats is exact in double, or within 1/32 ulp of a float where it is not) */
+static void add_f32(char **d, const int64_t *s, int64_t n, void *ctx) {
+    double alpha = ((const wk_scalar_ctx *)ctx)->f;
+    if (alpha == 1 && wk__add_f32_run(d, s, n)) return;
+    if (alpha == -1 && wk__sub_f32_run(d, s, n)) return;
     add_k_FLOAT32(d, s, n, ctx);
 }
 static const wk_loop_fn ADD[WK_NUM_DTYPES] = {[WK_FLOAT32] = add_f32,        [WK_FLOAT64] = add_k_FLOAT64,

@@ -116,6 +116,9 @@ static void r_sum_outer(const float *x, int64_t rows, int64_t cols, int64_t ld, 
 static void r_add(const float *a, int64_t sa, const float *b, int64_t sb, float *o, int64_t n) {
     for (int64_t i = 0; i < n; i++) o[i] = a[i * sa] + b[i * sb];
 }
+static void r_sub(const float *a, int64_t sa, const float *b, int64_t sb, float *o, int64_t n) {
+    for (int64_t i = 0; i < n; i++) o[i] = a[i * sa] - b[i * sb];
+}
 static void r_mul(const float *a, int64_t sa, const float *b, int64_t sb, float *o, int64_t n) {
     for (int64_t i = 0; i < n; i++) o[i] = a[i * sa] * b[i * sb];
 }
@@ -133,7 +136,7 @@ static const wk_vec_ops ref_ops = {
     .name = "reference", .exp = r_exp, .sigmoid = r_sigmoid, .exp_sub_sum = r_exp_sub_sum, .scale = r_scale,
     .sub_scalar = r_sub_scalar, .exp_sub_acc = r_exp_sub_acc, .mul_cols = r_mul_cols, .sub2_cols = r_sub2_cols,
     .max = r_max, .max_rows = r_max_rows, .sum_inner = r_sum_inner, .sum_outer = r_sum_outer, .add = r_add,
-    .mul = r_mul, .relu = r_relu, .threshold_bw = r_threshold_bw, .gather = r_gather};
+    .sub = r_sub, .mul = r_mul, .relu = r_relu, .threshold_bw = r_threshold_bw, .gather = r_gather};
 
 const wk_vec_ops *wk__vec_ref(void) { return &ref_ops; }
 const wk_vec_ops *wk__vec_base(void) { return &wk__vec_base_ops; }
@@ -209,6 +212,12 @@ int wk__add_f32_run(char **d, const int64_t *s, int64_t n) {
     int64_t e[3];
     if (!f32_strides(s, 2, e)) return 0;
     wk__vec()->add((const float *)d[1], e[1], (const float *)d[2], e[2], (float *)d[0], n);
+    return 1;
+}
+int wk__sub_f32_run(char **d, const int64_t *s, int64_t n) {
+    int64_t e[3];
+    if (!f32_strides(s, 2, e)) return 0;
+    wk__vec()->sub((const float *)d[1], e[1], (const float *)d[2], e[2], (float *)d[0], n);
     return 1;
 }
 int wk__mul_f32_run(char **d, const int64_t *s, int64_t n) {

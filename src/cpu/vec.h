@@ -34,6 +34,7 @@ typedef struct {
     void (*sum_outer)(const float *x, int64_t rows, int64_t cols, int64_t ld, float *out, int lanes);
     /* o[i] = a[i * sa] + b[i * sb] and a[i * sa] * b[i * sb], i < n: element strides, any (0: a broadcast scalar) */
     void (*add)(const float *a, int64_t sa, const float *b, int64_t sb, float *o, int64_t n);
+    void (*sub)(const float *a, int64_t sa, const float *b, int64_t sb, float *o, int64_t n); /* a - b */
     void (*mul)(const float *a, int64_t sa, const float *b, int64_t sb, float *o, int64_t n);
     /* o[i] = x < 0 ? 0 : x with x = x[i * sx] (relu: NaN and -0.0 pass through) */
     void (*relu)(const float *x, int64_t sx, float *o, int64_t n);
@@ -54,6 +55,7 @@ WK_INTERNAL void wk__sigmoid_f32_loop(char **d, const int64_t *s, int64_t n, voi
 /* The float32 loops above with a contiguous output and element-aligned inputs: 1 when handled, 0 for the caller's
  * generic loop (a strided or misaligned output). */
 WK_INTERNAL int wk__add_f32_run(char **d, const int64_t *s, int64_t n);
+WK_INTERNAL int wk__sub_f32_run(char **d, const int64_t *s, int64_t n);
 WK_INTERNAL int wk__mul_f32_run(char **d, const int64_t *s, int64_t n);
 WK_INTERNAL int wk__relu_f32_run(char **d, const int64_t *s, int64_t n);
 WK_INTERNAL int wk__threshold_bw_f32_run(char **d, const int64_t *s, int64_t n, float th);

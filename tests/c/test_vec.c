@@ -195,8 +195,9 @@ static int test_kernels(const wk_vec_ops *v) {
                 int64_t sa = strides[ka], sb = strides[kb];
                 /* the element i * s of a buffer of 2 * span floats, centred so that negative strides stay inside */
                 const float *pa = a + span, *pb = b + span;
-                for (int op = 0; op < 4; op++) {
+                for (int op = 0; op < 5; op++) {
                     if (op == 0) v->add(pa, sa, pb, sb, o1, n), r->add(pa, sa, pb, sb, o2, n);
+                    if (op == 4) v->sub(pa, sa, pb, sb, o1, n), r->sub(pa, sa, pb, sb, o2, n);
                     if (op == 1) v->mul(pa, sa, pb, sb, o1, n), r->mul(pa, sa, pb, sb, o2, n);
                     if (op == 2) v->threshold_bw(pa, sa, pb, sb, 0.25f, o1, n), r->threshold_bw(pa, sa, pb, sb, 0.25f, o2, n);
                     if (op == 3) {

@@ -84,6 +84,10 @@ static void check_tensor(wk_tensor *x, const char *layout, int threads) {
     a = wk_mul(x, c), b = f32(wk_mul(xd, cd));
     compare(what, a, b, 0, 0);
     wk_release(a), wk_release(b);
+    snprintf(what, sizeof what, "sub %s t%d", layout, threads);
+    a = wk_sub(x, c, wk_int(1)), b = f32(wk_sub(xd, cd, wk_int(1)));
+    compare(what, a, b, 0, 0);
+    wk_release(a), wk_release(b);
     snprintf(what, sizeof what, "add scalar %s t%d", layout, threads);
     a = wk_add(c, x, wk_int(1)), b = f32(wk_add(cd, xd, wk_int(1)));
     compare(what, a, b, 0, 0);
