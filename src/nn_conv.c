@@ -396,7 +396,8 @@ static void per_image_range(int64_t n0, int64_t n1, int tid, void *ctx) {
 #if defined(__x86_64__) && defined(__GNUC__)
 extern const wk__dconv_kern wk__dconv_avx2, wk__dconv_avx512;
 #endif
-static const wk__dconv_kern wk__dconv_port = {WK_VL, dconv_fwd__port, dconv_wgrad__port, dconv_wgrad_cv__port};
+static const wk__dconv_kern wk__dconv_port = {WK_VL,           dconv_fwd__port, dconv_wgrad__port, dconv_wgrad_cv__port,
+                                               dconv_fwd_cv__port};
 
 static const wk__dconv_kern *dconv_pick(void) {
     static const wk__dconv_kern *k;
@@ -425,12 +426,14 @@ typedef struct {
     const float *src, *w, *bias, *a; /* source [N, G * Cs, Hs * Ws]; W; bias or NULL; grad_output (weight grad) */
     float *out;                 /* destination [N, G * Cd, Hd * Wd], or the weight gradient [Ca, Rn] */
     int64_t *off;               /* [Rn] tap offsets in xp */
-    float *wT;                  /* [G, ceil(Cd / 6), Rn, 6] forward weights (wk__dconv's wT per group) */
+    float *wT;                  /* [G, ceil(Cd / 6), Rn, 6] forward weights (wk__dconv's wT per group), or for
+                                 * small images [G, ceil(Cd / CB), Rn, CB] (dconv_images_cv) */
     wk__dconv D;                /* the kernel's view (wT of group 0) */
     int64_t wTg;                /* floats of wT per group */
     int64_t ob_n;               /* weight gradient (lanes over positions): 4-channel blocks per group */
     int64_t nrs;                /* weight gradient (channels in the lanes): tap ranges per channel block */
     int nv;                     /* ... and vectors of channels per block */
+    int64_t gi;                 /* forward on small images: images per job */
     atomic_llong next;          /* forward: the next image to take */
     atomic_int failed;
 } dconv_job;
@@ -486,6 +489,44 @@ static void dconv_images(int64_t t0, int64_t t1, int tid, void *ctx) {
         }
     free(xp);
     free(dw);
+}
+
+/* forward / grad_input on small images (ResNet l3, l4), the destination channels in the lanes: groups of gi images
+ * taken by whichever thread is free, their valid positions only (no wide-grid garbage), every block of CB = 2 vl
+ * channels; each sum runs over the taps in order, as in dconv_images */
+static void dconv_images_cv(int64_t t0, int64_t t1, int tid, void *ctx) {
+    WK_UNUSED(t0), WK_UNUSED(t1), WK_UNUSED(tid);
+    dconv_job *J = ctx;
+    const rel *R = J->R;
+    const int64_t CB = 2 * J->K->vl, nob = (J->Cd + CB - 1) / CB, Lsz = J->Hd * J->Wd, Rn = J->D.Rn;
+    float *xp = calloc((size_t)(J->gi * J->xpn), sizeof(float));        /* gi padded images, xpn floats apart */
+    float *dst = malloc(sizeof(float) * (size_t)((J->gi * Lsz + 16) * CB)); /* [positions + a tile, CB] */
+    int64_t *base = malloc(sizeof(int64_t) * (size_t)(J->gi * Lsz));      /* each position's offset in xp */
+    if (!xp || !dst || !base) atomic_store(&J->failed, 1);
+    for (int64_t k; xp && dst && base && (k = atomic_fetch_add(&J->next, 1)) * J->gi < R->N;) {
+        const int64_t n0 = k * J->gi, ni = R->N - n0 < J->gi ? R->N - n0 : J->gi, npos = ni * Lsz;
+        for (int64_t i = 0; i < ni; i++)
+            for (int64_t h = 0; h < J->Hd; h++)
+                for (int64_t w = 0; w < J->Wd; w++) base[(i * J->Hd + h) * J->Wd + w] = i * J->xpn + h * J->Wq + w;
+        for (int64_t g = 0; g < R->G; g++) {
+            for (int64_t i = 0; i < ni; i++)
+                dconv_pad(J, J->src + ((n0 + i) * R->G + g) * J->Cs * J->Hs * J->Ws, xp + i * J->xpn);
+            for (int64_t ob = 0; ob < nob; ob++) {
+                J->K->fwd_cv(&J->D, J->wT + (g * nob + ob) * Rn * CB, xp, base, npos, dst);
+                const int64_t o1 = (ob + 1) * CB < J->Cd ? (ob + 1) * CB : J->Cd;
+                for (int64_t o = ob * CB; o < o1; o++) {
+                    const float bv = J->bias ? J->bias[g * J->Cd + o] : 0.0f;
+                    for (int64_t p = 0; p < npos; p++) {
+                        float *d = J->out + (((n0 + p / Lsz) * R->G + g) * J->Cd + o) * Lsz + p % Lsz;
+                        *d = J->bias ? dst[p * CB + o - ob * CB] + bv : dst[p * CB + o - ob * CB];
+                    }
+                }
+            }
+        }
+    }
+    free(xp);
+    free(dst);
+    free(base);
 }
 
 /* weight gradient: blocks [b0, b1) of 4 output channels (of every group, flattened), all images */
@@ -588,7 +629,9 @@ static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, co
     /* where it pays (measured, bench/NOTES.md): few positions per image (ResNet l4: 4x4) re-read the weights for
      * too few tiles, the batched GEMM is better there; the weight gradient's lane kernel keeps its partial sums
      * [Cd * Rn * vl] per thread across the images: in L2, or amortised over many positions */
-    if (J.D.Lw < 64) return 1;
+    /* small images with many channels: the channels in the lanes, positions of several images per tile */
+    const bool cv = kind != CONV_WEIGHT_GRAD && J.Cd >= 4 * J.K->vl && J.Hd * J.Wd <= 64;
+    if (J.D.Lw < 64 && !cv) return 1;
     if (kind == CONV_WEIGHT_GRAD && (J.Cd < J.K->vl || J.D.Rn < 64) && J.Cd * J.D.Rn * J.K->vl > (128 << 10) &&
         J.D.Lw < 512)
         return 1;
@@ -622,6 +665,8 @@ static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, co
         int64_t nb = R->G * J.ob_n;
         wk_parallel_for(0, nb, flops < 200000 ? nb : 1, dconv_wgrad_blocks, &J);
     } else {
+        const int64_t CB = 2 * J.K->vl, nob = (J.Cd + CB - 1) / CB;
+        if (cv) J.wTg = nob * CB * Rn; /* [G, nob, Rn, CB] */
         J.wT = calloc((size_t)(R->G * J.wTg), sizeof(float));
         if (!J.wT) {
             free(J.off);
@@ -630,7 +675,8 @@ static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, co
         for (int64_t g = 0; g < R->G; g++)
             for (int64_t o = 0; o < J.Cd; o++)
                 for (int64_t r = 0; r < Rn; r++) {
-                    float *d = J.wT + g * J.wTg + (o / 6 * Rn + r) * 6 + o % 6;
+                    float *d = cv ? J.wT + g * J.wTg + (o / CB * Rn + r) * CB + o % CB
+                                  : J.wT + g * J.wTg + (o / 6 * Rn + r) * 6 + o % 6;
                     if (kind == CONV_IMAGE_FROM_COLS) /* tap r = (A channel a, k), read at the flipped offset */
                         *d = W[(g * Cag + r / K) * Rw + o * K + r % K];
                     else
@@ -639,7 +685,11 @@ static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, co
         if (flops < 200000 || R->N < 2) nt = 1;
         if (nt > R->N) nt = (int)R->N;
         atomic_init(&J.next, 0);
-        wk_parallel_for(0, nt, 1, dconv_images, &J);
+        if (cv) {
+            J.gi = (96 + J.Hd * J.Wd - 1) / (J.Hd * J.Wd); /* about 96 positions a job */
+            if (nt > (R->N + J.gi - 1) / J.gi) nt = (int)((R->N + J.gi - 1) / J.gi);
+        }
+        wk_parallel_for(0, nt, 1, cv ? dconv_images_cv : dconv_images, &J);
         free(J.wT);
     }
     free(J.off);

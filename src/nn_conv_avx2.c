@@ -14,7 +14,7 @@
 #include "nn_conv_kern.h"
 WK_INTERNAL extern const wk__dconv_kern wk__dconv_avx2;
 const wk__dconv_kern wk__dconv_avx2 = {WK_VL, dconv_fwd__avx2, dconv_wgrad__avx2,
-                                     dconv_wgrad_cv__avx2};
+                                     dconv_wgrad_cv__avx2, dconv_fwd_cv__avx2};
 #if defined(__clang__)
 #pragma clang attribute pop
 #else

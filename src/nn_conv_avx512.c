@@ -14,7 +14,7 @@
 #include "nn_conv_kern.h"
 WK_INTERNAL extern const wk__dconv_kern wk__dconv_avx512;
 const wk__dconv_kern wk__dconv_avx512 = {WK_VL, dconv_fwd__avx512, dconv_wgrad__avx512,
-                                     dconv_wgrad_cv__avx512};
+                                     dconv_wgrad_cv__avx512, dconv_fwd_cv__avx512};
 #if defined(__clang__)
 #pragma clang attribute pop
 #else

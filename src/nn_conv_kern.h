@@ -31,6 +31,9 @@ typedef struct {
      * times xp[off[r] + l'], for the taps [r0, r1); at's garbage positions are zero */
     void (*wgrad_cv)(const wk__dconv *D, const float *at, const float *xp, int64_t r0, int64_t r1, int nv,
                      float *cacc);
+    /* forward with 2 vl destination channels in the lanes, for any positions: dst [npos (rounded up to a tile),
+     * 2 vl] = sum_r wc [r, 2 vl] * xp[base[p] + off[r]] (small images: no wide-grid garbage, several images) */
+    void (*fwd_cv)(const wk__dconv *D, const float *wc, const float *xp, const int64_t *base, int64_t npos, float *dst);
 } wk__dconv_kern;
 #endif
 
@@ -165,6 +168,38 @@ static void WK_DCONV_FN(dconv_wgrad_cv_)(const wk__dconv *D, const float *at, co
         WK_DCONV_FN(dconv_wgrad_cv_body_)(D, at, xp, r0, r1, cacc, 2);
     else
         WK_DCONV_FN(dconv_wgrad_cv_body_)(D, at, xp, r0, r1, cacc, 1);
+}
+
+static void WK_DCONV_FN(dconv_fwd_cv_)(const wk__dconv *D, const float *wc, const float *xp, const int64_t *base,
+                                      int64_t npos, float *dst) {
+    enum { NP = WK_VL >= 16 ? 12 : 6, CB = 2 * WK_VL };
+    const int64_t Rn = D->Rn;
+    const int64_t *off = D->off;
+    for (int64_t p0 = 0; p0 < npos; p0 += NP) {
+        const float *x[NP];
+        wk_vf acc[NP][2];
+#pragma GCC unroll 12
+        for (int j = 0; j < NP; j++) {
+            x[j] = xp + base[p0 + j < npos ? p0 + j : npos - 1]; /* a last partial tile repeats a position */
+            acc[j][0] = acc[j][1] = vf_zero();
+        }
+        const float *w = wc;
+        for (int64_t r = 0; r < Rn; r++, w += CB) {
+            const wk_vf w0 = vf_loadu(w), w1 = vf_loadu(w + WK_VL);
+            const int64_t o = off[r];
+#pragma GCC unroll 12
+            for (int j = 0; j < NP; j++) {
+                const wk_vf xv = vf_set1(x[j][o]);
+                acc[j][0] = vf_fma(w0, xv, acc[j][0]);
+                acc[j][1] = vf_fma(w1, xv, acc[j][1]);
+            }
+        }
+#pragma GCC unroll 12
+        for (int j = 0; j < NP; j++) {
+            vf_storeu(dst + (p0 + j) * CB, acc[j][0]);
+            vf_storeu(dst + (p0 + j) * CB + WK_VL, acc[j][1]);
+        }
+    }
 }
 
 #endif

@@ -85,14 +85,16 @@ static void one_case(int t, bool big, bool direct) {
         int64_t ke = dl[j] * (K[j] - 1) + 1;
         In[j] = big ? 16 : irand(1, nd == 3 ? 6 : 12);
         if (big) K[j] = 3, st[j] = 1, dl[j] = 1, pd[j] = 1;
-        if (direct) /* stride 2 too: the phases of the forward and the weight gradient */
-            st[j] = irand(1, 2), In[j] = irand(12, 20),
+        if (direct) /* stride 2 too: the phases of the forward and the weight gradient; every 3rd case small */
+            st[j] = irand(1, 2), In[j] = t % 3 ? irand(12, 20) : irand(3, 9),
             op[j] = transposed ? irand(0, (st[j] > dl[j] ? st[j] : dl[j]) - 1) : 0;
         if (!transposed && In[j] + 2 * pd[j] < ke) In[j] = ke; /* keep the output non-empty */
         if (transposed && (In[j] - 1) * st[j] - 2 * pd[j] + ke + op[j] <= 0) pd[j] = 0;
     }
     if (direct) /* up to 40 channels: the weight gradient's channel-lane kernel (2 vectors of channels) */
         Cout = G * irand(1, G == 1 ? 40 : 8), Cin = G * irand(1, G == 1 ? 40 : 8);
+    if (direct && t % 3 == 0 && G == 1) /* small images, many channels: the channel-lane forward */
+        Cout = irand(30, 100), Cin = irand(30, 100);
     if (!big && irand(0, 4) == 0) /* a pointwise convolution */
         for (int j = 0; j < nd; j++) K[j] = 1, st[j] = 1, pd[j] = 0, op[j] = 0;
     isz[0] = N, isz[1] = Cin;
@@ -101,7 +103,7 @@ static void one_case(int t, bool big, bool direct) {
     int64_t bsz = transposed ? Cout : Cout;
     int64_t ni = 1, nw = 1;
     for (int j = 0; j < nd + 2; j++) ni *= isz[j], nw *= wsz[j];
-    float *bi = malloc(sizeof(float) * (size_t)ni), *bw = malloc(sizeof(float) * (size_t)nw), bb[64]; /* bias <= 64 */
+    float *bi = malloc(sizeof(float) * (size_t)ni), *bw = malloc(sizeof(float) * (size_t)nw), bb[128]; /* bias <= 128 */
     wk_tensor *x32 = rand_tensor(nd + 2, isz, WK_FLOAT32, bi), *w32 = rand_tensor(nd + 2, wsz, WK_FLOAT32, bw);
     wk_tensor *b32 = rand_tensor(1, &bsz, WK_FLOAT32, bb);
     wk_tensor *x64 = wk_to_dtype(x32, WK_FLOAT64, false, false), *w64 = wk_to_dtype(w32, WK_FLOAT64, false, false);
