@@ -434,8 +434,12 @@ static wk_tensor *amax_f32_fast(const wk_tensor *self, const bool *mask) {
 typedef struct {
     sum_job *j;
     const float *m; /* keepdim maxes: 1 / A / A*C */
-    float *e;       /* the temporary, self's layout */
+    float *e;       /* the temporary, self's layout (NULL for fused rows) */
+    float *out;     /* fused rows: [A] the sums of exp, torch's order */
 } lse_job;
+/* Rows of at most LSE_ROW elements: each row's exp(x - m) goes to a stack buffer and is summed there, by the same
+ * sum_inner as sum_f32_torch's SUM_ROWS over the temporary (so the same bits), without the 16 MB round trip. */
+#define LSE_ROW 8192
 static void lse_task(int64_t b, int64_t e, int tid, void *job_) {
     (void)tid;
     const lse_job *l = (const lse_job *)job_;
@@ -445,6 +449,10 @@ static void lse_task(int64_t b, int64_t e, int tid, void *job_) {
         if (j->kind == SUM_FULL) { /* chunk t of 65536 */
             int64_t c0 = t * 65536, c1 = c0 + 65536 < j->B ? c0 + 65536 : j->B;
             v->exp_sub_sum(j->x + c0, l->e + c0, c1 - c0, l->m[0], 1);
+        } else if (j->kind == SUM_ROWS && !l->e) {
+            float row[LSE_ROW]; /* [B] exp(x - m) of row t */
+            v->exp_sub_sum(j->x + t * j->B, row, j->B, l->m[t], 1);
+            l->out[t] = 0.0f + v->sum_inner(row, j->B, j->lanes);
         } else if (j->kind == SUM_ROWS) {
             v->exp_sub_sum(j->x + t * j->B, l->e + t * j->B, j->B, l->m[t], 1);
         } else { /* row t of all A * B rows */
@@ -464,7 +472,11 @@ static wk_tensor *lse_f32_fast(const wk_tensor *self, const bool *mask) {
     if (self->dtype != WK_FLOAT32 || wk__numel(self) <= 1 || sum_layout(self, mask, &j) < 0) return NULL;
     wk_tensor *m = amax_f32_fast(self, mask);
     if (!m) return NULL;
-    wk_tensor *et = wk__empty_strided(self->ndim, self->sizes, self->strides, WK_FLOAT32);
+    bool fused = j.kind == SUM_ROWS && j.B <= LSE_ROW;
+    int64_t shape[WK_MAX_DIM];
+    int nd = wk__reduce_shape(self, mask, true, shape);
+    wk_tensor *et = fused ? wk__empty(nd, shape, WK_FLOAT32) /* the sums themselves */
+                          : wk__empty_strided(self->ndim, self->sizes, self->strides, WK_FLOAT32);
     if (!et) {
         wk_release(m);
         return NULL;
@@ -474,11 +486,12 @@ static wk_tensor *lse_f32_fast(const wk_tensor *self, const bool *mask) {
     for (int64_t i = 0; i < nm; i++)
         if (isinf(mp[i])) mp[i] = 0;
     j.x = (const float *)wk__data(self);
-    lse_job l = {&j, mp, (float *)wk__data(et)};
+    j.lanes = wk__vec_sum_lanes();
+    lse_job l = {&j, mp, fused ? NULL : (float *)wk__data(et), fused ? (float *)wk__data(et) : NULL};
     int64_t ntask = j.kind == SUM_FULL ? (j.B + 65535) / 65536 : j.kind == SUM_ROWS ? j.A : j.A * j.B;
     int64_t per = j.kind == SUM_FULL ? 65536 : j.kind == SUM_ROWS ? j.B : j.C;
     wk_parallel_for(0, ntask, WK_GRAIN_SIZE / per + 1, lse_task, &l);
-    wk_tensor *s = sum_f32_torch(et, mask);
+    wk_tensor *s = fused ? wk_retain(et) : sum_f32_torch(et, mask);
     wk_release(et);
     if (s) {
         float *sp = (float *)wk__data(s);
