@@ -11,12 +11,10 @@
  * last product. Inputs are clamped to [-104, 88.7228317] (below: 0; the top is the largest x with a finite expf);
  * x > 88.7228317 gives inf and NaN gives NaN, as libm. Checked against exp in double over every float in
  * [-104, 89] and random others (tests/c/test_vec.c, WK_VEC_EXHAUSTIVE=1): max error < 1 ulp, inf / nan / 0 exact. */
-static inline wk_vf v_exp_poly(wk_vf x) {
-    const wk_vf hi = vf_set1(88.72283172607421875f);
-    wk_vm over = vf_gt(x, hi), nan = vf_isnan(x);
-    wk_vf xc = vf_min(vf_max(x, vf_set1(-104.0f)), hi);
-    wk_vf n = vf_round(vf_mul(xc, vf_set1(1.44269504088896341f)));
-    wk_vf r = vf_fma(n, vf_set1(-0.693359375f), xc);
+/* e^r with n = round(x / ln 2) and r = x - n ln 2 (the range reduction and polynomial both paths share) */
+static inline wk_vf v_exp_core(wk_vf x, wk_vf *n_out) {
+    wk_vf n = vf_round(vf_mul(x, vf_set1(1.44269504088896341f)));
+    wk_vf r = vf_fma(n, vf_set1(-0.693359375f), x);
     r = vf_fma(n, vf_set1(2.12194440e-4f), r);
     wk_vf p = vf_set1(1.9875691500e-4f);
     p = vf_fma(p, r, vf_set1(1.3981999507e-3f));
@@ -24,11 +22,17 @@ static inline wk_vf v_exp_poly(wk_vf x) {
     p = vf_fma(p, r, vf_set1(4.1665795894e-2f));
     p = vf_fma(p, r, vf_set1(1.6666665459e-1f));
     p = vf_fma(p, r, vf_set1(5.0000001201e-1f));
+    *n_out = n;
 #if WK_VF_FUSED
-    wk_vf y = vf_fma(r, vf_fma(r, p, vf_set1(1.0f)), vf_set1(1.0f)); /* 1 + r (1 + r p): one rounding last */
+    return vf_fma(r, vf_fma(r, p, vf_set1(1.0f)), vf_set1(1.0f)); /* 1 + r (1 + r p): one rounding last */
 #else
-    wk_vf y = vf_add(vf_add(vf_mul(p, vf_mul(r, r)), r), vf_set1(1.0f)); /* 1 + (r + r^2 p) without FMA */
+    return vf_add(vf_add(vf_mul(p, vf_mul(r, r)), r), vf_set1(1.0f)); /* 1 + (r + r^2 p) without FMA */
 #endif
+}
+static inline wk_vf v_exp_poly(wk_vf x) {
+    const wk_vf hi = vf_set1(88.72283172607421875f);
+    wk_vm over = vf_gt(x, hi), nan = vf_isnan(x);
+    wk_vf n, y = v_exp_core(vf_min(vf_max(x, vf_set1(-104.0f)), hi), &n);
     wk_vi ni = vf_to_vi(n), n1 = vi_srai1(ni), n2 = vi_sub(ni, n1);
     y = vf_mul(y, vf_from_bits(vi_shl23(vi_add(n1, vi_set1(127)))));
     y = vf_mul(y, vf_from_bits(vi_shl23(vi_add(n2, vi_set1(127)))));
@@ -40,20 +44,7 @@ static inline wk_vf v_exp_poly(wk_vf x) {
  * AVX-512, the exactly rounded y * 2^n too. Bit for bit the value of v_exp_poly (checked over every float in the
  * range, AVX2 and AVX-512); about half the instructions. */
 static inline wk_vf v_exp_inrange(wk_vf x) {
-    wk_vf n = vf_round(vf_mul(x, vf_set1(1.44269504088896341f)));
-    wk_vf r = vf_fma(n, vf_set1(-0.693359375f), x);
-    r = vf_fma(n, vf_set1(2.12194440e-4f), r);
-    wk_vf p = vf_set1(1.9875691500e-4f);
-    p = vf_fma(p, r, vf_set1(1.3981999507e-3f));
-    p = vf_fma(p, r, vf_set1(8.3334519073e-3f));
-    p = vf_fma(p, r, vf_set1(4.1665795894e-2f));
-    p = vf_fma(p, r, vf_set1(1.6666665459e-1f));
-    p = vf_fma(p, r, vf_set1(5.0000001201e-1f));
-#if WK_VF_FUSED
-    wk_vf y = vf_fma(r, vf_fma(r, p, vf_set1(1.0f)), vf_set1(1.0f));
-#else
-    wk_vf y = vf_add(vf_add(vf_mul(p, vf_mul(r, r)), r), vf_set1(1.0f));
-#endif
+    wk_vf n, y = v_exp_core(x, &n);
     return vf_ldexp(y, n);
 }
 static inline wk_vf v_exp_vec(wk_vf x) {
