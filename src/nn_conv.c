@@ -204,6 +204,33 @@ static void inner_range(int64_t base, int64_t s, int64_t In, int64_t Ln, int64_t
 static void im2col_f32(const geo3 *G, const float *b, int64_t C, float *col, int64_t ldcol) {
     const int64_t Isz = G->in[0] * G->in[1] * G->in[2];
     float *dst = col;
+    const int64_t Hp = G->in[1] + 2 * G->pd[1], Wp = G->in[2] + 2 * G->pd[2];
+    const bool plane = G->in[0] == 1 && G->kn[0] == 1 && G->ln[0] == 1 && G->pd[0] == 0; /* 2-D (or 1-D) */
+    /* every tap inside the padded plane: not so for output_padding's extra rows, which the general loop zero-fills */
+    const bool inside = (G->ln[1] - 1) * G->st[1] + (G->kn[1] - 1) * G->dl[1] < Hp &&
+                        G->ln[2] - 1 + (G->kn[2] - 1) * G->dl[2] < Wp;
+    if (plane && inside && G->st[2] == 1 && Hp * Wp <= 1024) {
+        /* 2-D, stride 1 along a row, a plane that fits: each channel zero-padded once into pad, then every tap's
+         * rows are plain copies with no bounds logic (the rows of a deep layer's 4x4 or 8x8 planes are a few
+         * floats long: the per-row logic below cost more than the copy). The same col buffer, value for value. */
+        float pad[1024]; /* [Hp, Wp]: one channel, zero borders (4 KiB of stack: planes up to 32x32 padded) */
+        memset(pad, 0, sizeof(float) * (size_t)(Hp * Wp));
+        const int64_t Ho = G->ln[1], Wo = G->ln[2];
+        for (int64_t c = 0; c < C; c++) {
+            for (int64_t h = 0; h < G->in[1]; h++)
+                memcpy(pad + (h + G->pd[1]) * Wp + G->pd[2], b + c * Isz + h * G->in[2], sizeof(float) * (size_t)G->in[2]);
+            for (int64_t kh = 0; kh < G->kn[1]; kh++)
+                for (int64_t kw = 0; kw < G->kn[2]; kw++, dst += ldcol) {
+                    const float *s = pad + kh * G->dl[1] * Wp + kw * G->dl[2];
+                    float *d = dst;
+                    for (int64_t oh = 0; oh < Ho; oh++, d += Wo) {
+                        const float *sr = s + oh * G->st[1] * Wp;
+                        for (int64_t l = 0; l < Wo; l++) d[l] = sr[l];
+                    }
+                }
+        }
+        return;
+    }
     for (int64_t c = 0; c < C; c++)
         for (int64_t kd = 0; kd < G->kn[0]; kd++)
             for (int64_t kh = 0; kh < G->kn[1]; kh++)
