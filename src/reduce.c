@@ -321,18 +321,26 @@ static void sum_task(int64_t b, int64_t e, int tid, void *job_) {
     }
 }
 
-/* self's float32 sum over the masked dims as a keepdim tensor, in torch's order; NULL (no error) when the layout is
- * not one of Note [Cascade sum]'s (or self is empty / one element) */
-static wk_tensor *sum_f32_torch(const wk_tensor *self, const bool *mask) {
-    sum_job j;
-    memset(&j, 0, sizeof j);
-    if (self->dtype != WK_FLOAT32 || wk__numel(self) <= 1 || sum_layout(self, mask, &j) < 0) return NULL;
+/* The float32 fast reductions' common start: j set up for self's layout and a fresh keepdim float32 output, or
+ * NULL (no error) when the layout is not one of Note [Cascade sum]'s (or self is empty / one element) */
+static wk_tensor *f32_reduce_begin(const wk_tensor *self, const bool *mask, sum_job *j) {
+    memset(j, 0, sizeof *j);
+    if (self->dtype != WK_FLOAT32 || wk__numel(self) <= 1 || sum_layout(self, mask, j) < 0) return NULL;
     int64_t shape[WK_MAX_DIM];
     int nd = wk__reduce_shape(self, mask, true, shape);
     wk_tensor *out = wk__empty(nd, shape, WK_FLOAT32);
     if (!out) return NULL;
-    j.x = (const float *)wk__data(self);
-    j.out = (float *)wk__data(out);
+    j->x = (const float *)wk__data(self);
+    j->out = (float *)wk__data(out);
+    return out;
+}
+
+/* self's float32 sum over the masked dims as a keepdim tensor, in torch's order; NULL (no error) when the layout is
+ * not one of Note [Cascade sum]'s (or self is empty / one element) */
+static wk_tensor *sum_f32_torch(const wk_tensor *self, const bool *mask) {
+    sum_job j;
+    wk_tensor *out = f32_reduce_begin(self, mask, &j);
+    if (!out) return NULL;
     j.lanes = wk__vec_sum_lanes();
     int T = wk_get_num_threads();
     int64_t numel = wk__numel(self);
@@ -399,14 +407,8 @@ static void amax_task(int64_t b, int64_t e, int tid, void *job_) {
 /* keepdim float32 amax of self over the masked dims, or NULL (no error) for layouts sum_layout() does not take */
 static wk_tensor *amax_f32_fast(const wk_tensor *self, const bool *mask) {
     sum_job j;
-    memset(&j, 0, sizeof j);
-    if (self->dtype != WK_FLOAT32 || wk__numel(self) <= 1 || sum_layout(self, mask, &j) < 0) return NULL;
-    int64_t shape[WK_MAX_DIM];
-    int nd = wk__reduce_shape(self, mask, true, shape);
-    wk_tensor *out = wk__empty(nd, shape, WK_FLOAT32);
+    wk_tensor *out = f32_reduce_begin(self, mask, &j);
     if (!out) return NULL;
-    j.x = (const float *)wk__data(self);
-    j.out = (float *)wk__data(out);
     if (j.kind == SUM_FULL) {
         int T = wk_get_num_threads();
         j.nt = (j.B + WK_GRAIN_SIZE - 1) / WK_GRAIN_SIZE;
