@@ -18,6 +18,7 @@
 
 #include <stdatomic.h>
 
+#include "cpu/alloc.h"
 #include "cpu/gemm.h"
 #include "cpu/simd.h"
 #include "cpu/threadpool.h"
@@ -465,6 +466,14 @@ typedef struct {
     atomic_int failed;
 } dconv_job;
 
+/* e [n] = r[0], r[2], ...; o [n] = r[1], r[3], ... (a row split into the two column phases of stride 2) */
+static void dconv_deint2(const float *restrict r, int64_t n, float *restrict e, float *restrict o) {
+    for (int64_t i = 0; i < n; i++) {
+        e[i] = r[2 * i];
+        o[i] = r[2 * i + 1];
+    }
+}
+
 /* xp [Cs, sh * sw phases, Hq, Wq] (+ slack) = image block s [Cs, Hs, Ws] zero-padded, padded position (h, w) in
  * phase (h % sh, w % sw) at (h / sh, w / sw): the interior; the border and the slack are zero from the allocation
  * (calloc) and never written */
@@ -474,14 +483,20 @@ static void dconv_pad(const dconv_job *J, const float *s, float *xp) {
             const int64_t hp = h + J->ph;
             float *d = xp + c * J->P + (hp % J->sh) * J->sw * J->Hq * J->Wq + hp / J->sh * J->Wq;
             const float *r = s + (c * J->Hs + h) * J->Ws;
-            if (J->sw == 1)
+            if (J->sw == 1) {
                 memcpy(d + J->pw, r, sizeof(float) * (size_t)J->Ws);
-            else /* phase b: the padded columns wp = pw + w with wp % sw == b, at wp / sw */
+            } else if (J->sw == 2) { /* r[w] to phase (pw + w) % 2 at (pw + w) / 2: pairs, then an odd last column */
+                float *p0 = d + J->pw % 2 * J->Hq * J->Wq + J->pw / 2;           /* where r[0], r[2], ... go */
+                float *p1 = d + (1 - J->pw % 2) * J->Hq * J->Wq + (J->pw + 1) / 2; /* where r[1], r[3], ... go */
+                dconv_deint2(r, J->Ws / 2, p0, p1);
+                if (J->Ws % 2) p0[J->Ws / 2] = r[J->Ws - 1];
+            } else { /* phase b: the padded columns wp = pw + w with wp % sw == b, at wp / sw */
                 for (int64_t b = 0; b < J->sw; b++) {
                     float *db = d + b * J->Hq * J->Wq;
                     int64_t w = ((b - J->pw) % J->sw + J->sw) % J->sw;
                     for (int64_t q = (J->pw + w) / J->sw; w < J->Ws; w += J->sw, q++) db[q] = r[w];
                 }
+            }
         }
 }
 
@@ -627,6 +642,186 @@ static void dconv_wgrad_cv_jobs(int64_t j0, int64_t j1, int tid, void *ctx) {
     }
 }
 
+/* ---- Note [Weight gradient, channels last] ----
+ * W[o, (c, k)] = sum_n sum_l A[n, o, l] * xpad_n[c, pos(l) + shift(k)] as one product over the P = N * Hd * Wd valid
+ * positions p = (n, oh, ow) of all images: at [nob, P, CB] = A channels-last in blocks of CB = 2 vl destination
+ * channels (zero past Cd), xt [N, Hp, Wp, ldx] = the source zero-padded and channels-last (zero past Cs; ldx, the
+ * floats per pixel, an odd number of cache lines so that a tile's pixels do not crowd a few L1 sets). Position p reads
+ * xt at rowoff[p] = ((n Hp + oh sh) Wp + ow sw) ldx, tap (kh, kw) adds (kh dh Wp + kw dw) ldx: any stride and
+ * dilation, and no wide-grid garbage — only im2col's entries enter the sums, its zeros included, so 0 * inf gives
+ * NaN exactly where the reference does and no finiteness check is needed. A tile (nn_conv_kern.h) = nr source
+ * channels x CB destination channels: per position 2 vector loads of at and nr broadcasts from one pixel of xt.
+ * Jobs = (destination blocks, source tiles) of one group, taken by whichever thread is free, each over all positions
+ * in order, in chunks of PC (the chunk's at rows, 16 KiB, stay in L1 across the tiles; the job's sums cacc in L2):
+ * every sum is the same chain of fused multiply-adds whatever the thread count. */
+#if defined(__x86_64__) && defined(__GNUC__)
+extern const wk__dconv_wgrad_cl_fn wk__dconv_wgrad_cl_avx2, wk__dconv_wgrad_cl_avx512;
+#endif
+
+typedef struct {
+    const rel *R;
+    wk__dconv_wgrad_cl_fn fn;
+    int64_t g, Cs, Hs, Ws, Cd, Hd, Wd; /* the group; source (B side) and destination (A side) channels and sizes */
+    int64_t ph, pw, sh, sw, dh, dw, KH, KW, Hp, Wp;
+    int64_t Csp, Cdp, CB, nr, PC;     /* padded channel counts, lanes of a tile, its source channels, chunk */
+    int64_t ldx;                      /* floats per pixel of xt (>= Csp) */
+    int64_t nob, nct, jo, jc, njc;    /* destination blocks, source tiles; per job; jobs along the tiles */
+    int64_t njobs;
+    const float *A, *B; /* A [N, G * Cd, Hd * Wd] (grad_output side), B [N, G * Cs, Hs * Ws] (image side) */
+    float *W;           /* [G * Cd, Cs * K] */
+    float *xt, *at;     /* [N, Hp, Wp, ldx] (channels past Cs zero); [nob, N * Hd * Wd, CB] (past Cd zero) */
+    int64_t *rowoff;    /* [N * Hd * Wd] */
+    atomic_llong next;
+    atomic_int failed;
+} wgcl_job;
+
+/* images [n0, n1): their xt and at blocks and row offsets */
+static void wgcl_prep(int64_t n0, int64_t n1, int tid, void *ctx) {
+    WK_UNUSED(tid);
+    wgcl_job *J = ctx;
+    const rel *R = J->R;
+    const int64_t Csp = J->ldx, L = J->Hd * J->Wd, HW = J->Hs * J->Ws, CB = J->CB, P = R->N * L;
+    for (int64_t n = n0; n < n1; n++) {
+        float *xn = J->xt + n * J->Hp * J->Wp * Csp;
+        const float *bn = J->B + (n * R->G + J->g) * J->Cs * HW;
+        for (int64_t hp = 0; hp < J->Hp; hp++) {
+            float *row = xn + hp * J->Wp * Csp;
+            const int64_t h = hp - J->ph;
+            if (h < 0 || h >= J->Hs) {
+                memset(row, 0, sizeof(float) * (size_t)(J->Wp * Csp));
+                continue;
+            }
+            memset(row, 0, sizeof(float) * (size_t)(J->pw * Csp));
+            memset(row + (J->pw + J->Ws) * Csp, 0, sizeof(float) * (size_t)((J->Wp - J->pw - J->Ws) * Csp));
+            float *d = row + J->pw * Csp;
+            for (int64_t c = 0; c < J->Cs; c++) {
+                const float *s = bn + c * HW + h * J->Ws;
+                for (int64_t w = 0; w < J->Ws; w++) d[w * Csp + c] = s[w];
+            }
+            for (int64_t w = 0; Csp > J->Cs && w < J->Ws; w++)
+                memset(d + w * Csp + J->Cs, 0, sizeof(float) * (size_t)(Csp - J->Cs));
+        }
+        const float *a = J->A + (n * R->G + J->g) * J->Cd * L;
+        for (int64_t ob = 0; ob < J->nob; ob++) { /* block ob: [P, CB] rows n L .. n L + L */
+            float *an = J->at + (ob * P + n * L) * CB;
+            const int64_t o0 = ob * CB, o1 = o0 + CB < J->Cd ? o0 + CB : J->Cd;
+            for (int64_t o = o0; o < o1; o++)
+                for (int64_t l = 0; l < L; l++) an[l * CB + o - o0] = a[o * L + l];
+            for (int64_t l = 0; o1 - o0 < CB && l < L; l++)
+                memset(an + l * CB + o1 - o0, 0, sizeof(float) * (size_t)(CB - (o1 - o0)));
+        }
+        int64_t *ro = J->rowoff + n * L;
+        for (int64_t oh = 0; oh < J->Hd; oh++)
+            for (int64_t ow = 0; ow < J->Wd; ow++)
+                ro[oh * J->Wd + ow] = ((n * J->Hp + oh * J->sh) * J->Wp + ow * J->sw) * Csp;
+    }
+}
+
+/* jobs taken one at a time: (blocks [ob0, ob1) of CB destination channels) x (tiles [ct0, ct1) of nr source channels) */
+static void wgcl_jobs(int64_t t0, int64_t t1, int tid, void *ctx) {
+    WK_UNUSED(t0), WK_UNUSED(t1), WK_UNUSED(tid);
+    wgcl_job *J = ctx;
+    const rel *R = J->R;
+    const int64_t K = J->KH * J->KW, CB = J->CB, nr = J->nr, P = R->N * J->Hd * J->Wd, Rn = J->Cs * K;
+    float *cacc = malloc(sizeof(float) * (size_t)(J->jo * CB * J->jc * nr * K)); /* [ob][ct][k][nr][CB] sums */
+    int64_t *toff = malloc(sizeof(int64_t) * (size_t)(J->jc * K));                /* [ct][k] tile offsets in xt */
+    if (!cacc || !toff) atomic_store(&J->failed, 1);
+    for (int64_t j; cacc && toff && (j = atomic_fetch_add(&J->next, 1)) < J->njobs;) {
+        const int64_t ob0 = j / J->njc * J->jo, ob1 = ob0 + J->jo < J->nob ? ob0 + J->jo : J->nob;
+        const int64_t ct0 = j % J->njc * J->jc, ct1 = ct0 + J->jc < J->nct ? ct0 + J->jc : J->nct;
+        const int64_t nt = (ct1 - ct0) * K; /* tiles per destination block */
+        for (int64_t ct = ct0; ct < ct1; ct++)
+            for (int64_t k = 0; k < K; k++)
+                toff[(ct - ct0) * K + k] = (k / J->KW * J->dh * J->Wp + k % J->KW * J->dw) * J->ldx + ct * nr;
+        memset(cacc, 0, sizeof(float) * (size_t)((ob1 - ob0) * nt * nr * CB));
+        for (int64_t p0 = 0; p0 < P; p0 += J->PC) {
+            const int64_t np = P - p0 < J->PC ? P - p0 : J->PC;
+            for (int64_t ob = ob0; ob < ob1; ob++)
+                J->fn(J->at + (ob * P + p0) * CB, CB, J->xt, J->rowoff + p0, np, toff, nt, (int)nr,
+                      cacc + (ob - ob0) * nt * nr * CB);
+        }
+        const int64_t c1 = ct1 * nr < J->Cs ? ct1 * nr : J->Cs, o1 = ob1 * CB < J->Cd ? ob1 * CB : J->Cd;
+        for (int64_t o = ob0 * CB; o < o1; o++) /* W's rows written in order (c, k): contiguous */
+            for (int64_t c = ct0 * nr; c < c1; c++) {
+                const float *s = cacc + (((o / CB - ob0) * (ct1 - ct0) + c / nr - ct0) * K * nr + c % nr) * CB + o % CB;
+                float *w = J->W + (J->g * J->Cd + o) * Rn + c * K;
+                for (int64_t k = 0; k < K; k++) w[k] = s[k * nr * CB];
+            }
+    }
+    free(cacc);
+    free(toff);
+}
+
+/* The weight gradient by Note [Weight gradient, channels last]; 1 when the shape is not for it */
+static int conv_wgrad_cl(const rel *R, const geo3 *G, const float *A, const float *B, float *W) {
+    if (G->in[0] != 1 || G->kn[0] != 1 || G->ln[0] != 1) return 1;
+    const int vl = dconv_pick()->vl;
+    wgcl_job J = {.R = R, .A = A, .B = B, .W = W};
+    J.Cs = R->Cb / R->G, J.Cd = R->Ca / R->G;
+    J.Hs = G->in[1], J.Ws = G->in[2], J.Hd = G->ln[1], J.Wd = G->ln[2];
+    J.ph = G->pd[1], J.pw = G->pd[2], J.sh = G->st[1], J.sw = G->st[2], J.dh = G->dl[1], J.dw = G->dl[2];
+    J.KH = G->kn[1], J.KW = G->kn[2];
+    const int64_t K = J.KH * J.KW;
+    /* where it pays: a vector of destination channels, enough source channels for a tile, taps to amortise */
+    if (vl < 4 || J.Cd < vl || J.Cs < 8 || J.Cs * K < 64) return 1;
+    /* and images of at most 256 positions (ResNet l2-l4): on bigger ones (l1, l2_down) the channels-last copy of the
+     * image measured slower than the paths below */
+    if (J.Hs * J.Ws > 256) return 1;
+#if defined(__x86_64__) && defined(__GNUC__)
+    J.fn = vl >= 16 ? wk__dconv_wgrad_cl_avx512 : vl == 8 ? wk__dconv_wgrad_cl_avx2 : dconv_wgrad_cl__port;
+#else
+    J.fn = dconv_wgrad_cl__port;
+#endif
+    J.nr = vl < 16 ? 6 : J.Cs % 12 == 0 || J.Cs >= 192 ? 12 : 8; /* AVX-512: 12 x 2 vectors, unless it pads Cs much */
+    J.CB = 2 * vl;
+    J.Hp = J.Hs + 2 * J.ph, J.Wp = J.Ws + 2 * J.pw;
+    J.nct = (J.Cs + J.nr - 1) / J.nr, J.nob = (J.Cd + J.CB - 1) / J.CB;
+    J.Csp = J.nct * J.nr, J.Cdp = J.nob * J.CB;
+    /* strides of an odd number of 64-byte lines (+ 16 floats where even): consecutive pixels / rows of at then fall in
+     * different L1 sets (a 1 or 2 KiB stride keeps a tile's 128 rows in 4-8 sets of 64: measured 10-15% slower) */
+    J.ldx = (J.Csp + 15) / 16 * 16;
+    if (J.ldx / 16 % 2 == 0) J.ldx += 16;
+    J.PC = 4096 / J.CB; /* a chunk of at: 16 KiB */
+    const int64_t P = R->N * J.Hd * J.Wd, nxt = R->N * J.Hp * J.Wp * J.ldx;
+    if (nxt > (16 << 20) || P * J.Cdp > (16 << 20)) return 1; /* the channels-last copies: at most 64 MiB each */
+    /* jobs: blocks of jo destination blocks x jc source tiles, their sums (jo CB x jc nr x K floats) in L2; split
+     * until every thread has about two jobs */
+    int nt = wk_get_num_threads();
+    J.jo = J.nob, J.jc = J.nct;
+    for (;;) {
+        int64_t njobs = ((J.nob + J.jo - 1) / J.jo) * ((J.nct + J.jc - 1) / J.jc);
+        bool big = J.jo * J.CB * J.jc * J.nr * K > (128 << 10);
+        if (!big && njobs >= 2 * nt) break;
+        if (J.jo == 1 && J.jc == 1) break;
+        if (J.jc == 1 || (J.jo > 1 && J.jo * J.CB >= J.jc * J.nr))
+            J.jo = (J.jo + 1) / 2;
+        else
+            J.jc = (J.jc + 1) / 2;
+    }
+    J.njc = (J.nct + J.jc - 1) / J.jc;
+    J.njobs = ((J.nob + J.jo - 1) / J.jo) * J.njc;
+    const size_t bx = sizeof(float) * (size_t)nxt, ba = sizeof(float) * (size_t)(P * J.Cdp);
+    J.xt = wk__cache_alloc(bx);
+    J.at = wk__cache_alloc(ba);
+    J.rowoff = malloc(sizeof(int64_t) * (size_t)P);
+    int rc = J.xt && J.at && J.rowoff ? 0 : -1;
+    const int64_t flops = 2 * P * J.Cd * J.Cs * K;
+    if (flops < 200000) nt = 1;
+    for (int64_t g = 0; g < R->G && rc == 0; g++) {
+        J.g = g;
+        wk_parallel_for(0, R->N, nt == 1 ? R->N : 1, wgcl_prep, &J);
+        atomic_init(&J.next, 0);
+        atomic_init(&J.failed, 0);
+        wk_parallel_for(0, nt < J.njobs ? nt : J.njobs, 1, wgcl_jobs, &J);
+        if (atomic_load(&J.failed)) rc = -1;
+    }
+    if (J.xt) wk__cache_free(J.xt, bx);
+    if (J.at) wk__cache_free(J.at, ba);
+    free(J.rowoff);
+    if (rc < 0) return wk__error(WK_MEMORY_ERROR, "out of memory in convolution"), -1;
+    return 0;
+}
+
 /* The direct path (Note [Direct convolution]) for one of the three products; 1 when the shape is not for it */
 static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, const float *B, const float *W,
                        const float *bias, float *out) {
@@ -750,7 +945,9 @@ static int conv_f32(int kind, const rel *R, const float *A, const float *B, cons
             memset(out, 0, sizeof(float) * (size_t)(R->Ca * Rn));
         return 0;
     }
-    int drc = conv_direct(kind, R, &C.G, A, B, W, bias, out);
+    int drc = kind == CONV_WEIGHT_GRAD ? conv_wgrad_cl(R, &C.G, A, B, out) : 1;
+    if (drc <= 0) return drc;
+    drc = conv_direct(kind, R, &C.G, A, B, W, bias, out);
     if (drc <= 0) return drc;
     int64_t per = (Rn + Cag) * Lsz, nb;
     if (kind == CONV_WEIGHT_GRAD) {

@@ -15,6 +15,8 @@
 WK_INTERNAL extern const wk__dconv_kern wk__dconv_avx2;
 const wk__dconv_kern wk__dconv_avx2 = {WK_VL, dconv_fwd__avx2, dconv_wgrad__avx2,
                                      dconv_wgrad_cv__avx2, dconv_fwd_cv__avx2};
+WK_INTERNAL extern const wk__dconv_wgrad_cl_fn wk__dconv_wgrad_cl_avx2;
+const wk__dconv_wgrad_cl_fn wk__dconv_wgrad_cl_avx2 = dconv_wgrad_cl__avx2;
 #if defined(__clang__)
 #pragma clang attribute pop
 #else

@@ -15,6 +15,8 @@
 WK_INTERNAL extern const wk__dconv_kern wk__dconv_avx512;
 const wk__dconv_kern wk__dconv_avx512 = {WK_VL, dconv_fwd__avx512, dconv_wgrad__avx512,
                                      dconv_wgrad_cv__avx512, dconv_fwd_cv__avx512};
+WK_INTERNAL extern const wk__dconv_wgrad_cl_fn wk__dconv_wgrad_cl_avx512;
+const wk__dconv_wgrad_cl_fn wk__dconv_wgrad_cl_avx512 = dconv_wgrad_cl__avx512;
 #if defined(__clang__)
 #pragma clang attribute pop
 #else

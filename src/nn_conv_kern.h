@@ -203,3 +203,58 @@ static void WK_DCONV_FN(dconv_fwd_cv_)(const wk__dconv *D, const float *wc, cons
 }
 
 #endif
+
+/* The weight gradient on channels-last operands (Note [Weight gradient, channels last], nn_conv.c): for each tile t,
+ * cacc [t][nr][2 vl] (+)= sum_{p < np} xt[toff[t] + rowoff[p] + j] * at[p * lda + (0 .. 2 vl)], j < nr; nr is
+ * 6, 8 or 12 (12 only where vl >= 16: 24 accumulators) */
+#ifndef WK_DCONV_CL_DESC
+#define WK_DCONV_CL_DESC
+typedef void (*wk__dconv_wgrad_cl_fn)(const float *at, int64_t lda, const float *xt, const int64_t *rowoff,
+                                      int64_t np, const int64_t *toff, int64_t ntile, int nr, float *cacc);
+#endif
+
+#ifdef WK_DCONV_SUF
+/* NR source channels (broadcast from one xt row per position) x 2 vectors of destination channels (at's row); the
+ * accumulators loaded from and stored back to cacc around the positions, so chunks of positions continue exactly */
+static inline __attribute__((always_inline)) void WK_DCONV_FN(dconv_wgrad_cl_body_)(const float *at, int64_t lda,
+                                                                                    const float *xt,
+                                                                                    const int64_t *rowoff, int64_t np,
+                                                                                    const int64_t *toff, int64_t ntile,
+                                                                                    float *cacc, const int NR) {
+    enum { CB = 2 * WK_VL };
+    for (int64_t t = 0; t < ntile; t++, cacc += NR * CB) {
+        wk_vf acc[12][2];
+#pragma GCC unroll 12
+        for (int j = 0; j < NR; j++) {
+            acc[j][0] = vf_loadu(cacc + j * CB);
+            acc[j][1] = vf_loadu(cacc + j * CB + WK_VL);
+        }
+        const float *x = xt + toff[t], *a = at;
+        for (int64_t p = 0; p < np; p++, a += lda) {
+            const float *xr = x + rowoff[p];
+            const wk_vf a0 = vf_loadu(a), a1 = vf_loadu(a + WK_VL);
+#pragma GCC unroll 12
+            for (int j = 0; j < NR; j++) {
+                const wk_vf xv = vf_set1(xr[j]);
+                acc[j][0] = vf_fma(a0, xv, acc[j][0]);
+                acc[j][1] = vf_fma(a1, xv, acc[j][1]);
+            }
+        }
+#pragma GCC unroll 12
+        for (int j = 0; j < NR; j++) {
+            vf_storeu(cacc + j * CB, acc[j][0]);
+            vf_storeu(cacc + j * CB + WK_VL, acc[j][1]);
+        }
+    }
+}
+
+static void WK_DCONV_FN(dconv_wgrad_cl_)(const float *at, int64_t lda, const float *xt, const int64_t *rowoff,
+                                         int64_t np, const int64_t *toff, int64_t ntile, int nr, float *cacc) {
+    if (WK_VL >= 16 && nr == 12)
+        WK_DCONV_FN(dconv_wgrad_cl_body_)(at, lda, xt, rowoff, np, toff, ntile, cacc, 12);
+    else if (nr == 8)
+        WK_DCONV_FN(dconv_wgrad_cl_body_)(at, lda, xt, rowoff, np, toff, ntile, cacc, 8);
+    else
+        WK_DCONV_FN(dconv_wgrad_cl_body_)(at, lda, xt, rowoff, np, toff, ntile, cacc, 6);
+}
+#endif

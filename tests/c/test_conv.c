@@ -19,6 +19,7 @@ static double urand(void) {
 static int64_t irand(int64_t lo, int64_t hi) { return lo + (int64_t)((rng = rng * 6364136223846793005ULL + 1) >> 33) % (hi - lo + 1); }
 
 static int failures = 0, checked = 0;
+static bool wgcl_mode = false; /* the channels-last weight gradient's shapes (Note [Weight gradient, channels last]) */
 
 static wk_tensor *rand_tensor(int nd, const int64_t *sizes, wk_dtype dt, float *keep) {
     int64_t n = 1;
@@ -95,6 +96,8 @@ static void one_case(int t, bool big, bool direct) {
         Cout = G * irand(1, G == 1 ? 40 : 8), Cin = G * irand(1, G == 1 ? 40 : 8);
     if (direct && t % 3 == 0 && G == 1) /* small images, many channels: the channel-lane forward */
         Cout = irand(30, 100), Cin = irand(30, 100);
+    if (wgcl_mode) /* >= 8 source and >= 16 destination channels a group, 1-2 groups */
+        G = irand(1, 2), Cin = G * irand(8, 40), Cout = G * irand(16, 40);
     if (!big && irand(0, 4) == 0) /* a pointwise convolution */
         for (int j = 0; j < nd; j++) K[j] = 1, st[j] = 1, pd[j] = 0, op[j] = 0;
     isz[0] = N, isz[1] = Cin;
@@ -167,11 +170,56 @@ static void one_case(int t, bool big, bool direct) {
     free(bw);
 }
 
+/* an inf / NaN in the image or in grad_output: the float32 weight gradient is non-finite exactly where the float64
+ * reference is (the channels-last path multiplies only im2col's entries, zeros included, as the reference does) */
+static void nonfinite_case(int t, bool in_image) {
+    int64_t isz[4] = {2, 24, 7, 6}, wsz[4] = {32, 24, 3, 3}, st[2] = {1, 2}, pd[2] = {1, 1}, dl[2] = {1, 1}, op[2] = {0, 0};
+    int64_t ni = 2 * 24 * 7 * 6, nw = 32 * 24 * 9;
+    float *bi = malloc(sizeof(float) * (size_t)ni), *bw = malloc(sizeof(float) * (size_t)nw);
+    wk_tensor *x32 = rand_tensor(4, isz, WK_FLOAT32, bi), *w32 = rand_tensor(4, wsz, WK_FLOAT32, bw);
+    wk_intlist S = wk_ints(st, 2), P = wk_ints(pd, 2), D = wk_ints(dl, 2), O = wk_ints(op, 2);
+    wk_tensor *y = wk_convolution(x32, w32, NULL, S, P, D, false, O, 1);
+    int64_t osz[4];
+    for (int j = 0; j < 4; j++) osz[j] = wk_sizes(y)[j];
+    int64_t no = wk_numel(y);
+    float *bg = malloc(sizeof(float) * (size_t)no);
+    wk_tensor *g32 = rand_tensor(4, osz, WK_FLOAT32, bg);
+    if (in_image) { /* an inf and a NaN in the image, buffers rebuilt */
+        bi[t % ni] = INFINITY, bi[(t * 7 + 100) % ni] = NAN;
+        wk_release(x32), x32 = wk_from_data(bi, WK_FLOAT32, 4, isz);
+    } else {
+        bg[t % no] = -INFINITY, bg[(t * 5 + 17) % no] = NAN;
+        wk_release(g32), g32 = wk_from_data(bg, WK_FLOAT32, 4, osz);
+    }
+    wk_tensor *x64 = wk_to_dtype(x32, WK_FLOAT64, false, false), *g64 = wk_to_dtype(g32, WK_FLOAT64, false, false);
+    wk_tensor *gw32 = wk__nn_conv_backward_weight(g32, x32, wk_ints(wsz, 4), S, P, D, false, O, 1);
+    wk_tensor *gw64 = wk__nn_conv_backward_weight(g64, x64, wk_ints(wsz, 4), S, P, D, false, O, 1);
+    double *a = malloc(sizeof(double) * (size_t)nw), *b = malloc(sizeof(double) * (size_t)nw);
+    wk_copy_to_buffer(gw32, WK_FLOAT64, a);
+    wk_copy_to_buffer(gw64, WK_FLOAT64, b);
+    bool ok = true;
+    for (int64_t i = 0; i < nw; i++)
+        if (isfinite(b[i]) ? !(fabs(a[i] - b[i]) <= 1e-3) : !(isnan(b[i]) ? isnan(a[i]) : a[i] == b[i])) ok = false;
+    checked++;
+    if (!ok) {
+        failures++;
+        printf("FAIL nonfinite case %d (%s): the weight gradient's inf / NaN differ from the reference\n", t,
+               in_image ? "image" : "grad_output");
+    }
+    free(a), free(b), free(bi), free(bw), free(bg);
+    wk_release(x32), wk_release(w32), wk_release(y), wk_release(g32), wk_release(x64), wk_release(g64);
+    wk_release(gw32), wk_release(gw64);
+}
+
 int main(void) {
     wk_set_num_threads(2);
     for (int t = 0; t < 300; t++) one_case(t, false, false);
     one_case(300, true, false);
     for (int t = 301; t < 400; t++) one_case(t, false, true);
+    wgcl_mode = true;
+    for (int t = 400; t < 460; t++) one_case(t, false, true);
+    wgcl_mode = false;
+    for (int t = 0; t < 6; t++) nonfinite_case(t * 37, t % 2 == 0);
     printf("test_conv: %d checks, %d failures\n", checked, failures);
     return failures ? 1 : 0;
 }
