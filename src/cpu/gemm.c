@@ -39,6 +39,10 @@
 #include <wasm_simd128.h>
 #endif
 #include <stdatomic.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+#define HUGE_BYTES ((size_t)1 << 21)
 
 #ifndef A5_MR
 #define A5_MR 12 /* rows of the AVX-512 tile: A5_NV x A5_MR accumulators of the 32 zmm registers */
@@ -343,6 +347,20 @@ static void pack_strip(float *dst, int w, const float *src, int64_t rs, int64_t 
         for (; p < kc; p++)
             for (r = 0; r < r4; r++) dst[p * w + r] = src[r * rs + p];
         r = r4;
+        if (rows - r >= 2) { /* two more lines (MR = 6): interleaved 4 depths at a time, pairs stored */
+            const float *s0 = src + r * rs, *s1 = s0 + rs;
+            for (p = 0; p + 4 <= kc; p += 4) {
+                __m128 x0 = _mm_loadu_ps(s0 + p), x1 = _mm_loadu_ps(s1 + p);
+                __m128 lo = _mm_unpacklo_ps(x0, x1), hi = _mm_unpackhi_ps(x0, x1); /* a0 b0 a1 b1, a2 b2 a3 b3 */
+                float *d = dst + p * w + r;
+                _mm_storel_pi((__m64 *)d, lo);
+                _mm_storeh_pi((__m64 *)(d + w), lo);
+                _mm_storel_pi((__m64 *)(d + 2 * w), hi);
+                _mm_storeh_pi((__m64 *)(d + 3 * w), hi);
+            }
+            for (; p < kc; p++) dst[p * w + r] = s0[p], dst[p * w + r + 1] = s1[p];
+            r += 2;
+        }
         }
 #endif
         for (; r < rows; r++)
@@ -351,6 +369,13 @@ static void pack_strip(float *dst, int w, const float *src, int64_t rs, int64_t 
             for (int64_t p = 0; p < kc; p++) memset(dst + p * w + rows, 0, sizeof(float) * (size_t)(w - rows));
         return;
     }
+#if defined(WK_X86)
+    if (rs == 1 && rows == w && w % 4 == 0) { /* a full panel of side-by-side lines: vector copies, no calls */
+        for (int64_t p = 0; p < kc; p++, dst += w, src += ps)
+            for (r = 0; r < w; r += 4) _mm_storeu_ps(dst + r, _mm_loadu_ps(src + r));
+        return;
+    }
+#endif
     for (int64_t p = 0; p < kc; p++, dst += w, src += ps) {
         if (rs == 1) {
             memcpy(dst, src, sizeof(float) * (size_t)rows);
@@ -379,7 +404,21 @@ typedef struct {
 } gemm_bufs;
 static GEMM_TLS gemm_bufs tl_bufs;
 
-static float *falloc(size_t n) { return aligned_alloc(64, (sizeof(float) * n + 63) / 64 * 64); }
+/* packing buffers of 2 MiB or more are 2 MiB aligned and advised as transparent huge pages (Linux): the packed B
+ * of a 1024-wide product is 4 MB, read by every unit of work (measured: ~2% faster; user operands on huge pages,
+ * as wick's own allocator gives tensors of 4 MiB or more, another ~5%) */
+static float *falloc(size_t n) {
+    size_t b = (sizeof(float) * n + 63) / 64 * 64;
+#if defined(MADV_HUGEPAGE)
+    if (b >= HUGE_BYTES) {
+        b = (b + HUGE_BYTES - 1) / HUGE_BYTES * HUGE_BYTES;
+        float *p = aligned_alloc(HUGE_BYTES, b);
+        if (p) madvise(p, b, MADV_HUGEPAGE); /* advice only: failure changes nothing */
+        return p;
+    }
+#endif
+    return aligned_alloc(64, b);
+}
 
 #ifdef _REENTRANT
 static pthread_key_t bufs_key;
@@ -421,21 +460,24 @@ typedef struct {
     int64_t i0, m, j0, n;  /* the current block of C: rows [i0, i0 + m), columns [j0, j0 + n) */
     int64_t k0, kd;        /* the current chunk of depths [k0, k0 + kd) (k0 a multiple of KC) */
     int64_t mp, np;        /* its MR-row panels and NR-column panels */
-    float *pa;             /* packed A by KC blocks: depths k0 + [pc, pc + kc) of panel i (rows i0 + i * MR ...)
-                            * at pa + pc * mp * MR + i * kc * MR, [kc][MR] (a block's panels side by side) */
-    float *pb;             /* packed B likewise: pb + pc * np * NR + j * kc * NR, [kc][NR] */
+    float *pa;             /* one slot of pa_slot floats per member: the A panels of its current unit, packed for
+                            * one KC block (MC x KC, in L2): panel ip of unit rows r0.. at slot + (ip - r0) * kc * MR */
+    int64_t pa_slot;
+    float *pb;             /* packed B by KC blocks, all of the chunk's depths: depths k0 + [pc, pc + kc) of panel j
+                            * (columns j0 + j * NR ...) at pb + pc * np * NR + j * kc * NR, [kc][NR] */
     int64_t a_packed;      /* panels of A read in place (Note [GEMM small]): [0, a_packed) are, the rest packed */
     int64_t b_packed;      /* likewise for B (row-contiguous B only) */
-    int64_t a_todo, b_todo; /* strips to pack for this block: A panels [mp - a_todo, mp), B [np - b_todo, np) */
+    int64_t b_todo;        /* strips of B to pack for this block: panels [np - b_todo, np) */
     int64_t um, un;        /* a unit of work: um row panels x un column panels of C, all of K */
     int64_t nunits;        /* units in the block: ceil(mp / um) x ceil(np / un), row-major */
-    atomic_llong next;     /* next strip to claim: A strips first, then B strips */
+    atomic_llong next;     /* next strip of B to claim */
     atomic_llong packed;   /* strips packed so far */
     atomic_llong next_unit; /* next unit of work to claim */
+    atomic_int slots;      /* slots of pa handed out (one per member; at most T members run) */
 } gemm_task;
 
 /* One MR x NR tile of C (panel ip, panel jp of the block) over depths k0 + [pc, pc + kc) */
-static void tile(const gemm_task *g, int64_t ip, int64_t jp, int64_t pc, int64_t kc, int mode) {
+static void tile(const gemm_task *g, const float *pa, int64_t ip, int64_t jp, int64_t pc, int64_t kc, int mode) {
     const int mr = g->uk.mr, nr = g->uk.nr;
     const int64_t i = g->i0 + ip * mr, j = g->j0 + jp * nr;
     const int rows = g->m - ip * mr < mr ? (int)(g->m - ip * mr) : mr;
@@ -446,7 +488,7 @@ static void tile(const gemm_task *g, int64_t ip, int64_t jp, int64_t pc, int64_t
     if (ip < g->a_packed) {
         a = g->A + i * g->rsa + (g->k0 + pc) * g->csa, lr = g->rsa, lp = g->csa, fn = g->uk.fn_a;
     } else {
-        a = g->pa + pc * g->mp * mr + ip * kc * mr;
+        a = pa;
     }
     if (jp < g->b_packed)
         b = g->B + (g->k0 + pc) * g->rsb + j, ldb = g->rsb; /* csb == 1 */
@@ -469,15 +511,38 @@ static void tile(const gemm_task *g, int64_t ip, int64_t jp, int64_t pc, int64_t
 }
 
 /* one unit of work: its tiles over all of K, KC depths at a time (C read and written once per block, the KC
- * blocks in order), each NR panel of B (KC x NR, in L1) against the unit's MR panels of A (in L2) */
-static void compute(const gemm_task *g, int64_t u) {
+ * blocks in order): the unit's MR panels of A packed for the block into this member's slot (MC x KC, so they stay
+ * in L2), then each NR panel of B (KC x NR, in L1) against them */
+static void compute(const gemm_task *g, float *slot, int64_t u) {
+    const int mr = g->uk.mr;
     const int64_t r0 = u / ((g->np + g->un - 1) / g->un) * g->um, c0 = u % ((g->np + g->un - 1) / g->un) * g->un;
     const int64_t r1 = r0 + g->um < g->mp ? r0 + g->um : g->mp, c1 = c0 + g->un < g->np ? c0 + g->un : g->np;
     for (int64_t pc = 0; pc < g->kd; pc += KC) {
         const int64_t kc = g->kd - pc < KC ? g->kd - pc : KC;
         const int mode = g->k0 + pc > 0 ? ADD : g->beta == 0 ? SET : BETA;
-        for (int64_t jp = c0; jp < c1; jp++)
-            for (int64_t ip = r0; ip < r1; ip++) tile(g, ip, jp, pc, kc, mode);
+        for (int64_t ip = r0 > g->a_packed ? r0 : g->a_packed; ip < r1; ip++) {
+            const int64_t i = g->i0 + ip * mr;
+            const int rows = g->m - ip * mr < mr ? (int)(g->m - ip * mr) : mr;
+            pack_strip(slot + (ip - r0) * kc * mr, mr, g->A + i * g->rsa + (g->k0 + pc) * g->csa, g->rsa, g->csa,
+                       rows, kc);
+        }
+        for (int64_t jp = c0; jp < c1; jp++) {
+#if defined(WK_X86)
+            /* the next packed panel of B into L2 while this one is in use: a line or a few before each tile, so
+             * the panel's first tile does not wait on memory */
+            const int64_t nl = kc * g->uk.nr / 16, per = (nl + (r1 - r0) - 1) / (r1 - r0);
+            const char *nx = jp + 1 < c1 && jp + 1 >= g->b_packed ? (const char *)(g->pb + pc * g->np * g->uk.nr +
+                                                                               (jp + 1) * kc * g->uk.nr) : NULL;
+#endif
+            for (int64_t ip = r0; ip < r1; ip++) {
+#if defined(WK_X86)
+                if (nx)
+                    for (int64_t l = (ip - r0) * per; l < (ip - r0 + 1) * per && l < nl; l++)
+                        _mm_prefetch(nx + 64 * l, _MM_HINT_T1);
+#endif
+                tile(g, slot + (ip - r0) * kc * mr, ip, jp, pc, kc, mode);
+            }
+        }
     }
 }
 
@@ -496,37 +561,43 @@ static void pause_briefly(int spin) {
 }
 
 /* One member of the team (the pool may run fewer members than asked, or this one serially for all): claims
- * strips of A and B to pack until none is left, waits for the strips others still pack (each was claimed by a
- * thread that is packing it, so this wait needs no count of the members), then claims units of work until none
- * is left. A member that starts late (a worker still waking up) simply finds less to do. */
+ * strips of B to pack until none is left, waits for the strips others still pack (each was claimed by a thread
+ * that is packing it, so this wait needs no count of the members), then claims units of work until none is left,
+ * packing each unit's A itself. A member that starts late (a worker still waking up) simply finds less to do. */
 static void member(int64_t t0, int64_t t1, int tid, void *ctx) {
     WK_UNUSED(t0), WK_UNUSED(t1), WK_UNUSED(tid);
     gemm_task *g = ctx;
-    const int mr = g->uk.mr, nr = g->uk.nr;
-    const int64_t total = g->a_todo + g->b_todo;
+    const int nr = g->uk.nr;
+    const int64_t total = g->b_todo;
     for (int64_t s; (s = atomic_fetch_add_explicit(&g->next, 1, memory_order_relaxed)) < total;) {
-        if (s < g->a_todo) {
-            int64_t ip = g->mp - g->a_todo + s, i = g->i0 + ip * mr;
-            int rows = g->m - ip * mr < mr ? (int)(g->m - ip * mr) : mr;
-            for (int64_t pc = 0; pc < g->kd; pc += KC) {
-                const int64_t kc = g->kd - pc < KC ? g->kd - pc : KC;
-                pack_strip(g->pa + pc * g->mp * mr + ip * kc * mr, mr, g->A + i * g->rsa + (g->k0 + pc) * g->csa,
-                           g->rsa, g->csa, rows, kc);
-            }
-        } else {
-            int64_t jp = g->np - g->b_todo + (s - g->a_todo), j = g->j0 + jp * nr;
-            int cols = g->n - jp * nr < nr ? (int)(g->n - jp * nr) : nr;
-            for (int64_t pc = 0; pc < g->kd; pc += KC) {
-                const int64_t kc = g->kd - pc < KC ? g->kd - pc : KC;
-                pack_strip(g->pb + pc * g->np * nr + jp * kc * nr, nr, g->B + j * g->csb + (g->k0 + pc) * g->rsb,
-                           g->csb, g->rsb, cols, kc);
-            }
+        int64_t jp = g->np - g->b_todo + s, j = g->j0 + jp * nr;
+        int cols = g->n - jp * nr < nr ? (int)(g->n - jp * nr) : nr;
+        for (int64_t pc = 0; pc < g->kd; pc += KC) {
+            const int64_t kc = g->kd - pc < KC ? g->kd - pc : KC;
+            pack_strip(g->pb + pc * g->np * nr + jp * kc * nr, nr, g->B + j * g->csb + (g->k0 + pc) * g->rsb,
+                       g->csb, g->rsb, cols, kc);
         }
         atomic_fetch_add_explicit(&g->packed, 1, memory_order_release);
     }
+    float *slot = g->pa + g->pa_slot * atomic_fetch_add_explicit(&g->slots, 1, memory_order_relaxed);
     for (int spin = 0; atomic_load_explicit(&g->packed, memory_order_acquire) < total; spin++) pause_briefly(spin);
     for (int64_t u; (u = atomic_fetch_add_explicit(&g->next_unit, 1, memory_order_relaxed)) < g->nunits;)
-        compute(g, u);
+        compute(g, slot, u);
+}
+
+/* B read in place (row-contiguous, rows rsb floats apart) keeps its micro-panel (min(K, KC) rows of NR floats) in
+ * L1 only when the rows spread over the cache's sets: rows a multiple of 128 bytes apart fall in a fraction of the
+ * 64 sets (a 1 KiB stride: 4 of them), and the panel then thrashes L1 (256 x 256 x 256: 10% slower than packed).
+ * Allowed when the panel's lines fit in 4 ways of the sets they fall in (half of a 32 KiB 8-way L1). */
+static bool b_rows_spread(int64_t rsb, int64_t K, int nr) {
+#ifdef NO_BSTRIDE_RULE
+    return true;
+#endif
+    const int64_t bytes = rsb * (int64_t)sizeof(float);
+    if (bytes % 128 != 0) return true;
+    int64_t lines = bytes / 64, g = lines & -lines; /* the sets the rows fall in: 64 / g */
+    if (g > 64) g = 64;
+    return (K < KC ? K : KC) * ((nr * (int64_t)sizeof(float) + 63) / 64) <= 64 / g * 4;
 }
 
 static ukernel the_kernel, the_narrow_kernel;
@@ -553,34 +624,33 @@ int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, in
     if (flops / 2e6 < T) T = flops < 4e6 ? 1 : (int)(flops / 2e6);
     /* Note [GEMM small]: one thread, full panels of A (and of row-contiguous B) read where they lie */
     const bool small = T == 1 && flops <= GEMM_SMALL_FLOPS;
-    /* chunks of depth (KB_MAX at most) and blocks of C whose packed A and B stay under PACK_MAX floats each */
+    /* chunks of depth (KB_MAX at most) and blocks of columns of C whose packed B stays under PACK_MAX floats */
     const int64_t kb = K < KB_MAX ? K : KB_MAX;
-    int64_t mb = M, nb = N;
-    if (M * kb > PACK_MAX) mb = PACK_MAX / kb / mr * mr > mr ? PACK_MAX / kb / mr * mr : mr;
+    int64_t nb = N;
     if (N * kb > PACK_MAX) nb = PACK_MAX / kb / nr * nr > nr ? PACK_MAX / kb / nr * nr : nr;
-    float *pa = grow(&tl_bufs.pa, &tl_bufs.pa_n, (size_t)((mb + mr - 1) / mr * mr) * (size_t)kb);
+    const int64_t um_max = MC_ROWS / mr > 1 ? MC_ROWS / mr : 1; /* A panels of a unit at most */
+    const int64_t pa_slot = um_max * mr * (kb < KC ? kb : KC);
+    float *pa = grow(&tl_bufs.pa, &tl_bufs.pa_n, (size_t)pa_slot * (size_t)T);
     float *pb = grow(&tl_bufs.pb, &tl_bufs.pb_n, (size_t)((nb + nr - 1) / nr * nr) * (size_t)kb);
     if (!pa || !pb) {
         wk__error(WK_MEMORY_ERROR, "out of memory in gemm");
         return -1;
     }
     gemm_task g = {.M = M, .N = N, .K = K, .A = A, .rsa = rsa, .csa = csa, .B = B, .rsb = rsb, .csb = csb,
-                   .beta = beta, .C = C, .rsc = rsc, .csc = csc, .uk = uk, .pa = pa, .pb = pb};
+                   .beta = beta, .C = C, .rsc = rsc, .csc = csc, .uk = uk, .pa = pa, .pa_slot = pa_slot, .pb = pb,
+                   .i0 = 0, .m = M, .mp = (M + mr - 1) / mr};
     for (int64_t k0 = 0; k0 < K; k0 += kb) {
         g.k0 = k0, g.kd = K - k0 < kb ? K - k0 : kb;
         for (int64_t j0 = 0; j0 < N; j0 += nb) {
-            for (int64_t i0 = 0; i0 < M; i0 += mb) {
-                g.i0 = i0, g.m = M - i0 < mb ? M - i0 : mb, g.j0 = j0, g.n = N - j0 < nb ? N - j0 : nb;
-                g.mp = (g.m + mr - 1) / mr, g.np = (g.n + nr - 1) / nr;
+            {
+                g.j0 = j0, g.n = N - j0 < nb ? N - j0 : nb;
+                g.np = (g.n + nr - 1) / nr;
                 g.a_packed = small || N <= INPLACE_A_N ? g.m / mr : 0;
-                g.b_packed = (small || M <= INPLACE_B_M) && csb == 1 ? g.n / nr : 0;
-                /* packed A is still valid (same depths) when it is the same rows (one row block), packed B for the
-                 * same columns (the row blocks of one column block) */
-                g.a_todo = j0 > 0 && mb == M ? 0 : g.mp - g.a_packed;
-                g.b_todo = i0 > 0 ? 0 : g.np - g.b_packed;
+                g.b_packed = (small || M <= INPLACE_B_M) && csb == 1 && b_rows_spread(rsb, K, nr) ? g.n / nr : 0;
+                g.b_todo = g.np - g.b_packed;
                 /* units of work: MC rows x NC_COLS columns at most, split further (the larger side first) until
                  * each thread can take about 4, so that a late or slow thread delays the end little */
-                g.um = MC_ROWS / mr > 1 ? MC_ROWS / mr : 1, g.un = NC_COLS / nr > 1 ? NC_COLS / nr : 1;
+                g.um = um_max, g.un = NC_COLS / nr > 1 ? NC_COLS / nr : 1;
                 if (g.um > g.mp) g.um = g.mp;
                 if (g.un > g.np) g.un = g.np;
                 for (;;) {
@@ -593,6 +663,7 @@ int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, in
                 atomic_store(&g.next, 0);
                 atomic_store(&g.packed, 0);
                 atomic_store(&g.next_unit, 0);
+                atomic_store(&g.slots, 0);
                 wk_parallel_for(0, T, 1, member, &g);
             }
         }
