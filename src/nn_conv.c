@@ -461,7 +461,7 @@ typedef struct {
     int64_t ob_n;               /* weight gradient (lanes over positions): 4-channel blocks per group */
     int64_t nrs;                /* weight gradient (channels in the lanes): tap ranges per channel block */
     int nv;                     /* ... and vectors of channels per block */
-    int64_t gi;                 /* forward on small images: images per job */
+    int64_t gi, kc;             /* forward on small images: images per job, taps per chunk */
     atomic_llong next;          /* forward: the next image to take */
     atomic_int failed;
 } dconv_job;
@@ -533,14 +533,49 @@ static void dconv_images(int64_t t0, int64_t t1, int tid, void *ctx) {
     free(dw);
 }
 
+/* channels in a block of the small-image kernel (fwd_cv's CB: 4 vectors on AVX-512, else 2) */
+static int64_t cv_cb(const wk__dconv_kern *K) { return K->vl >= 16 ? 4 * K->vl : 2 * K->vl; }
+
+/* the small-image kernel's weights, blocks [b0, b1) of (group g, CB channels ob): wT [g][ob] [Rn, CB] (zero past Cd,
+ * from the calloc). Forward: wT[r, o] = W[o, r], a transposition by tiles of 64 taps (they stay in L1). grad_input:
+ * tap r = (A channel a, k), wT[(a, k), c] = W[a, (c, k)], for each a a transposition of the contiguous [CB, K] block */
+static void dconv_pack_cv(int64_t b0, int64_t b1, int tid, void *ctx) {
+    WK_UNUSED(tid);
+    const dconv_job *J = ctx;
+    const rel *R = J->R;
+    const int64_t CB = cv_cb(J->K), nob = (J->Cd + CB - 1) / CB, Rn = J->D.Rn, K = R->Ksz;
+    const int64_t Cag = R->Ca / R->G, Rw = R->Cb / R->G * K; /* W [G * Cag, Rw] */
+    for (int64_t b = b0; b < b1; b++) {
+        const int64_t g = b / nob, o0 = b % nob * CB, nc = J->Cd - o0 < CB ? J->Cd - o0 : CB;
+        float *wc = J->wT + g * J->wTg + b % nob * Rn * CB;
+        if (J->kind == CONV_IMAGE_FROM_COLS) {
+            for (int64_t a = 0; a < Cag; a++) {
+                const float *s = J->w + (g * Cag + a) * Rw + o0 * K; /* [nc, K] */
+                float *d = wc + a * K * CB;                          /* [K, CB] */
+                for (int64_t c = 0; c < nc; c++)
+                    for (int64_t k = 0; k < K; k++) d[k * CB + c] = s[c * K + k];
+            }
+        } else {
+            for (int64_t r0 = 0; r0 < Rn; r0 += 64) {
+                const int64_t r1 = Rn - r0 < 64 ? Rn : r0 + 64;
+                for (int64_t c = 0; c < nc; c++) {
+                    const float *s = J->w + (g * Cag + o0 + c) * Rw;
+                    for (int64_t r = r0; r < r1; r++) wc[r * CB + c] = s[r];
+                }
+            }
+        }
+    }
+}
+
 /* forward / grad_input on small images (ResNet l3, l4), the destination channels in the lanes: groups of gi images
- * taken by whichever thread is free, their valid positions only (no wide-grid garbage), every block of CB = 2 vl
- * channels; each sum runs over the taps in order, as in dconv_images */
+ * taken by whichever thread is free, their valid positions only (no wide-grid garbage), every block of CB channels
+ * by chunks of kc taps (the chunk's weights and planes stay in L1 while every tile of positions runs over them;
+ * the tiles' sums continue from dst, exact); each sum runs over the taps in order, as in dconv_images */
 static void dconv_images_cv(int64_t t0, int64_t t1, int tid, void *ctx) {
     WK_UNUSED(t0), WK_UNUSED(t1), WK_UNUSED(tid);
     dconv_job *J = ctx;
     const rel *R = J->R;
-    const int64_t CB = 2 * J->K->vl, nob = (J->Cd + CB - 1) / CB, Lsz = J->Hd * J->Wd, Rn = J->D.Rn;
+    const int64_t CB = cv_cb(J->K), nob = (J->Cd + CB - 1) / CB, Lsz = J->Hd * J->Wd, Rn = J->D.Rn;
     float *xp = calloc((size_t)(J->gi * J->xpn), sizeof(float));        /* gi padded images, xpn floats apart */
     float *dst = malloc(sizeof(float) * (size_t)((J->gi * Lsz + 16) * CB)); /* [positions + a tile, CB] */
     int64_t *base = malloc(sizeof(int64_t) * (size_t)(J->gi * Lsz));      /* each position's offset in xp */
@@ -554,15 +589,19 @@ static void dconv_images_cv(int64_t t0, int64_t t1, int tid, void *ctx) {
             for (int64_t i = 0; i < ni; i++)
                 dconv_pad(J, J->src + ((n0 + i) * R->G + g) * J->Cs * J->Hs * J->Ws, xp + i * J->xpn);
             for (int64_t ob = 0; ob < nob; ob++) {
-                J->K->fwd_cv(&J->D, J->wT + (g * nob + ob) * Rn * CB, xp, base, npos, dst);
+                const float *wc = J->wT + (g * nob + ob) * Rn * CB;
+                for (int64_t r0 = 0; r0 < Rn; r0 += J->kc) /* chunks of taps: their weights and planes in L1 */
+                    J->K->fwd_cv(&J->D, wc, xp, base, npos, r0, Rn - r0 < J->kc ? Rn : r0 + J->kc, dst);
                 const int64_t o1 = (ob + 1) * CB < J->Cd ? (ob + 1) * CB : J->Cd;
-                for (int64_t o = ob * CB; o < o1; o++) {
-                    const float bv = J->bias ? J->bias[g * J->Cd + o] : 0.0f;
-                    for (int64_t p = 0; p < npos; p++) {
-                        float *d = J->out + (((n0 + p / Lsz) * R->G + g) * J->Cd + o) * Lsz + p % Lsz;
-                        *d = J->bias ? dst[p * CB + o - ob * CB] + bv : dst[p * CB + o - ob * CB];
+                for (int64_t i = 0; i < ni; i++)
+                    for (int64_t o = ob * CB; o < o1; o++) {
+                        const float bv = J->bias ? J->bias[g * J->Cd + o] : 0.0f, *s = dst + i * Lsz * CB + o - ob * CB;
+                        float *d = J->out + (((n0 + i) * R->G + g) * J->Cd + o) * Lsz;
+                        if (J->bias)
+                            for (int64_t p = 0; p < Lsz; p++) d[p] = s[p * CB] + bv;
+                        else
+                            for (int64_t p = 0; p < Lsz; p++) d[p] = s[p * CB];
                     }
-                }
             }
         }
     }
@@ -851,9 +890,10 @@ static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, co
     /* where it pays (measured, bench/NOTES.md): few positions per image (ResNet l4: 4x4) re-read the weights for
      * too few tiles, the batched GEMM is better there; the weight gradient's lane kernel keeps its partial sums
      * [Cd * Rn * vl] per thread across the images: in L2, or amortised over many positions */
-    /* small images with many channels: the channels in the lanes, positions of several images per tile; not for
-     * 16 positions or fewer (ResNet l4's 4x4: the batched GEMM measured 4% faster forward, 8-15% grad_input) */
-    const bool cv = kind != CONV_WEIGHT_GRAD && J.Cd >= 4 * J.K->vl && J.Hd * J.Wd <= 64 && J.Hd * J.Wd > 16;
+    /* small images with many channels: the channels in the lanes, positions of several images per tile (ResNet
+     * l4's 4x4 too, since the taps go by chunks and the weights are packed in parallel: 1.5x the batched GEMM's
+     * speed, AVX-512, one thread; 8 positions or fewer not measured: the GEMM) */
+    const bool cv = kind != CONV_WEIGHT_GRAD && J.Cd >= 4 * J.K->vl && J.Hd * J.Wd <= 64 && J.Hd * J.Wd > 8;
     if (J.D.Lw < 64 && !cv) return 1;
     if (kind == CONV_WEIGHT_GRAD && (J.Cd < J.K->vl || J.D.Rn < 64) && J.Cd * J.D.Rn * J.K->vl > (128 << 10) &&
         J.D.Lw < 512)
@@ -888,18 +928,20 @@ static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, co
         int64_t nb = R->G * J.ob_n;
         wk_parallel_for(0, nb, flops < 200000 ? nb : 1, dconv_wgrad_blocks, &J);
     } else {
-        const int64_t CB = 2 * J.K->vl, nob = (J.Cd + CB - 1) / CB;
+        const int64_t CB = cv_cb(J.K), nob = (J.Cd + CB - 1) / CB;
         if (cv) J.wTg = nob * CB * Rn; /* [G, nob, Rn, CB] */
         J.wT = calloc((size_t)(R->G * J.wTg), sizeof(float));
         if (!J.wT) {
             free(J.off);
             return -1;
         }
-        for (int64_t g = 0; g < R->G; g++)
+        J.w = W;
+        if (cv) /* blocks of (group, CB channels) in parallel */
+            wk_parallel_for(0, R->G * nob, 1, dconv_pack_cv, &J);
+        for (int64_t g = 0; g < R->G && !cv; g++)
             for (int64_t o = 0; o < J.Cd; o++)
                 for (int64_t r = 0; r < Rn; r++) {
-                    float *d = cv ? J.wT + g * J.wTg + (o / CB * Rn + r) * CB + o % CB
-                                  : J.wT + g * J.wTg + (o / 6 * Rn + r) * 6 + o % 6;
+                    float *d = J.wT + g * J.wTg + (o / 6 * Rn + r) * 6 + o % 6;
                     if (kind == CONV_IMAGE_FROM_COLS) /* tap r = (A channel a, k), read at the flipped offset */
                         *d = W[(g * Cag + r / K) * Rw + o * K + r % K];
                     else
@@ -909,7 +951,17 @@ static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, co
         if (nt > R->N) nt = (int)R->N;
         atomic_init(&J.next, 0);
         if (cv) {
-            J.gi = (96 + J.Hd * J.Wd - 1) / (J.Hd * J.Wd); /* about 96 positions a job */
+            /* jobs of gi images: about 256 positions, their padded planes at most ~768 KiB (in L2 with the
+             * weights' chunk), a multiple of the thread count of jobs (the sums do not depend on the grouping) */
+            int64_t gmax = 256 / (J.Hd * J.Wd), gx = (768 << 8) / J.xpn;
+            if (gmax > gx) gmax = gx;
+            if (gmax < 1) gmax = 1;
+            int64_t nj = (R->N + gmax - 1) / gmax;
+            nj = (nj + nt - 1) / nt * nt;
+            J.gi = (R->N + nj - 1) / nj;
+            /* taps per chunk: whole source channels, their CB-wide weights ~24 KiB (L1 with the planes they read) */
+            J.kc = (24576 / (4 * CB)) / K * K;
+            if (J.kc < K) J.kc = K;
             if (nt > (R->N + J.gi - 1) / J.gi) nt = (int)((R->N + J.gi - 1) / J.gi);
         }
         wk_parallel_for(0, nt, 1, cv ? dconv_images_cv : dconv_images, &J);

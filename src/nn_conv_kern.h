@@ -31,9 +31,11 @@ typedef struct {
      * times xp[off[r] + l'], for the taps [r0, r1); at's garbage positions are zero */
     void (*wgrad_cv)(const wk__dconv *D, const float *at, const float *xp, int64_t r0, int64_t r1, int nv,
                      float *cacc);
-    /* forward with 2 vl destination channels in the lanes, for any positions: dst [npos (rounded up to a tile),
-     * 2 vl] = sum_r wc [r, 2 vl] * xp[base[p] + off[r]] (small images: no wide-grid garbage, several images) */
-    void (*fwd_cv)(const wk__dconv *D, const float *wc, const float *xp, const int64_t *base, int64_t npos, float *dst);
+    /* forward with CB = (vl >= 16 ? 4 : 2) vl destination channels in the lanes, for any positions: dst [npos
+     * (rounded up to a tile), CB] (+)= sum_{r in [r0, r1)} wc [r, CB] * xp[base[p] + off[r]] (small images: no wide-grid garbage, several
+     * images); r0 > 0 continues the sums held in dst (exact: the same chain of fused multiply-adds) */
+    void (*fwd_cv)(const wk__dconv *D, const float *wc, const float *xp, const int64_t *base, int64_t npos,
+                   int64_t r0, int64_t r1, float *dst);
 } wk__dconv_kern;
 #endif
 
@@ -170,35 +172,40 @@ static void WK_DCONV_FN(dconv_wgrad_cv_)(const wk__dconv *D, const float *at, co
         WK_DCONV_FN(dconv_wgrad_cv_body_)(D, at, xp, r0, r1, cacc, 1);
 }
 
+/* taps [r0, r1) for every tile of NP positions x NV vectors of channels (CB = NV vl; AVX-512: 6 x 4, AVX2 and
+ * narrower: 6 x 2 — per tap NV weight loads and NP broadcasts feed NP NV fused multiply-adds); the caller keeps wc's
+ * rows [r0, r1) and the xp planes they read in L1 (a chunk of source channels) and runs the chunks in order */
 static void WK_DCONV_FN(dconv_fwd_cv_)(const wk__dconv *D, const float *wc, const float *xp, const int64_t *base,
-                                      int64_t npos, float *dst) {
-    enum { NP = WK_VL >= 16 ? 12 : 6, CB = 2 * WK_VL };
-    const int64_t Rn = D->Rn;
+                                      int64_t npos, int64_t r0, int64_t r1, float *dst) {
+    enum { NV = WK_VL >= 16 ? 4 : 2, NP = 6, CB = NV * WK_VL };
     const int64_t *off = D->off;
     for (int64_t p0 = 0; p0 < npos; p0 += NP) {
         const float *x[NP];
-        wk_vf acc[NP][2];
+        wk_vf acc[NP][NV];
 #pragma GCC unroll 12
         for (int j = 0; j < NP; j++) {
             x[j] = xp + base[p0 + j < npos ? p0 + j : npos - 1]; /* a last partial tile repeats a position */
-            acc[j][0] = acc[j][1] = vf_zero();
+#pragma GCC unroll 4
+            for (int v = 0; v < NV; v++) acc[j][v] = r0 == 0 ? vf_zero() : vf_loadu(dst + (p0 + j) * CB + v * WK_VL);
         }
-        const float *w = wc;
-        for (int64_t r = 0; r < Rn; r++, w += CB) {
-            const wk_vf w0 = vf_loadu(w), w1 = vf_loadu(w + WK_VL);
+        const float *w = wc + r0 * CB;
+#pragma GCC unroll 2 //UNR
+        for (int64_t r = r0; r < r1; r++, w += CB) {
+            wk_vf wv[NV];
+#pragma GCC unroll 4
+            for (int v = 0; v < NV; v++) wv[v] = vf_loadu(w + v * WK_VL);
             const int64_t o = off[r];
 #pragma GCC unroll 12
             for (int j = 0; j < NP; j++) {
                 const wk_vf xv = vf_set1(x[j][o]);
-                acc[j][0] = vf_fma(w0, xv, acc[j][0]);
-                acc[j][1] = vf_fma(w1, xv, acc[j][1]);
+#pragma GCC unroll 4
+                for (int v = 0; v < NV; v++) acc[j][v] = vf_fma(wv[v], xv, acc[j][v]);
             }
         }
 #pragma GCC unroll 12
-        for (int j = 0; j < NP; j++) {
-            vf_storeu(dst + (p0 + j) * CB, acc[j][0]);
-            vf_storeu(dst + (p0 + j) * CB + WK_VL, acc[j][1]);
-        }
+        for (int j = 0; j < NP; j++)
+#pragma GCC unroll 4
+            for (int v = 0; v < NV; v++) vf_storeu(dst + (p0 + j) * CB + v * WK_VL, acc[j][v]);
     }
 }
 

@@ -20,6 +20,7 @@ static int64_t irand(int64_t lo, int64_t hi) { return lo + (int64_t)((rng = rng 
 
 static int failures = 0, checked = 0;
 static bool wgcl_mode = false; /* the channels-last weight gradient's shapes (Note [Weight gradient, channels last]) */
+static bool deep_mode = false; /* deep small images: the small-image forward / grad_input kernel (dconv_images_cv) */
 
 static wk_tensor *rand_tensor(int nd, const int64_t *sizes, wk_dtype dt, float *keep) {
     int64_t n = 1;
@@ -98,7 +99,12 @@ static void one_case(int t, bool big, bool direct) {
         Cout = irand(30, 100), Cin = irand(30, 100);
     if (wgcl_mode) /* >= 8 source and >= 16 destination channels a group, 1-2 groups */
         G = irand(1, 2), Cin = G * irand(8, 40), Cout = G * irand(16, 40);
-    if (!big && irand(0, 4) == 0) /* a pointwise convolution */
+    if (deep_mode) { /* deep small images (ResNet l3/l4-like): several channel blocks and tap chunks of the
+                      * small-image kernel, jobs of several images and a partial last one */
+        G = 1, N = irand(5, 11), Cout = irand(60, 170), Cin = irand(60, 300), transposed = t % 4 == 0;
+        for (int j = 0; j < nd; j++) K[j] = 3, st[j] = 1, dl[j] = 1, pd[j] = 1, op[j] = 0, In[j] = irand(3, 8);
+    }
+    if (!big && irand(0, 4) == 0 && !deep_mode) /* a pointwise convolution */
         for (int j = 0; j < nd; j++) K[j] = 1, st[j] = 1, pd[j] = 0, op[j] = 0;
     isz[0] = N, isz[1] = Cin;
     wsz[0] = transposed ? Cin : Cout, wsz[1] = transposed ? Cout / G : Cin / G;
@@ -106,7 +112,7 @@ static void one_case(int t, bool big, bool direct) {
     int64_t bsz = transposed ? Cout : Cout;
     int64_t ni = 1, nw = 1;
     for (int j = 0; j < nd + 2; j++) ni *= isz[j], nw *= wsz[j];
-    float *bi = malloc(sizeof(float) * (size_t)ni), *bw = malloc(sizeof(float) * (size_t)nw), bb[128]; /* bias <= 128 */
+    float *bi = malloc(sizeof(float) * (size_t)ni), *bw = malloc(sizeof(float) * (size_t)nw), bb[256]; /* bias <= 256 */
     wk_tensor *x32 = rand_tensor(nd + 2, isz, WK_FLOAT32, bi), *w32 = rand_tensor(nd + 2, wsz, WK_FLOAT32, bw);
     wk_tensor *b32 = rand_tensor(1, &bsz, WK_FLOAT32, bb);
     wk_tensor *x64 = wk_to_dtype(x32, WK_FLOAT64, false, false), *w64 = wk_to_dtype(w32, WK_FLOAT64, false, false);
@@ -219,6 +225,9 @@ int main(void) {
     wgcl_mode = true;
     for (int t = 400; t < 460; t++) one_case(t, false, true);
     wgcl_mode = false;
+    deep_mode = true;
+    for (int t = 460; t < 472; t++) one_case(t, false, true);
+    deep_mode = false;
     for (int t = 0; t < 6; t++) nonfinite_case(t * 37, t % 2 == 0);
     printf("test_conv: %d checks, %d failures\n", checked, failures);
     return failures ? 1 : 0;
