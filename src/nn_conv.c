@@ -15,6 +15,9 @@
 #include "nn.h"
 
 #include <stdio.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <stdatomic.h>
 
@@ -468,7 +471,15 @@ typedef struct {
 
 /* e [n] = r[0], r[2], ...; o [n] = r[1], r[3], ... (a row split into the two column phases of stride 2) */
 static void dconv_deint2(const float *restrict r, int64_t n, float *restrict e, float *restrict o) {
-    for (int64_t i = 0; i < n; i++) {
+    int64_t i = 0;
+#if defined(__SSE2__)
+    for (; i + 4 <= n; i += 4) {
+        const __m128 a = _mm_loadu_ps(r + 2 * i), b = _mm_loadu_ps(r + 2 * i + 4);
+        _mm_storeu_ps(e + i, _mm_shuffle_ps(a, b, 0x88)); /* a0 a2 b0 b2 */
+        _mm_storeu_ps(o + i, _mm_shuffle_ps(a, b, 0xDD)); /* a1 a3 b1 b3 */
+    }
+#endif
+    for (; i < n; i++) {
         e[i] = r[2 * i];
         o[i] = r[2 * i + 1];
     }

@@ -44,38 +44,48 @@ typedef struct {
 #define WK_DCONV_CAT(a, b) WK_DCONV_CAT2(a, b)
 #define WK_DCONV_FN(name) WK_DCONV_CAT(name, WK_DCONV_SUF)
 
-/* MR destination channels (o0..) x NV vectors of positions, every wide-grid tile */
+/* MR destination channels (o0..) x NV vectors of positions: the wide-grid tile at l0 */
+static inline __attribute__((always_inline)) void WK_DCONV_FN(dconv_tile_)(const wk__dconv *D, const float *xp,
+                                                                           float *dw, int64_t o0, int rows,
+                                                                           int64_t l0, const int MR, const int NV) {
+    const int64_t Rn = D->Rn, ldl = D->ldl;
+    const int64_t *off = D->off;
+    wk_vf acc[12][4];
+#pragma GCC unroll 12
+    for (int i = 0; i < MR; i++)
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; v++) acc[i][v] = vf_zero();
+    /* rows i < 6 from o0's block (MR <= 6 - o0 % 6), rows 6..11 from the next (MR = 12: o0 % 6 == 0) */
+    const float *w = D->wT + o0 / 6 * Rn * 6 + o0 % 6, *w2 = w + Rn * 6;
+    for (int64_t r = 0; r < Rn; r++, w += 6, w2 += 6) {
+        const float *x = xp + off[r] + l0;
+        wk_vf xv[4];
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; v++) xv[v] = vf_loadu(x + v * WK_VL);
+#pragma GCC unroll 12
+        for (int i = 0; i < MR; i++) {
+            wk_vf wv = vf_set1(i < 6 ? w[i] : w2[i - 6]);
+#pragma GCC unroll 4
+            for (int v = 0; v < NV; v++) acc[i][v] = vf_fma(wv, xv[v], acc[i][v]);
+        }
+    }
+#pragma GCC unroll 12
+    for (int i = 0; i < MR; i++)
+        if (i < rows)
+#pragma GCC unroll 4
+            for (int v = 0; v < NV; v++) vf_storeu(dw + (o0 + i) * ldl + l0 + v * WK_VL, acc[i][v]);
+}
+
+/* every wide-grid tile; with NV = 2, a last tile of at most one vector of positions takes one vector (the strided
+ * forward's wide grid, 16 x 17 = 8.5 tiles of 32 for ResNet l2_down) */
 static inline __attribute__((always_inline)) void WK_DCONV_FN(dconv_rows_)(const wk__dconv *D, const float *xp,
                                                                            float *dw, int64_t o0, int rows,
                                                                            const int MR, const int NV) {
-    const int64_t Rn = D->Rn, ldl = D->ldl;
-    const int64_t *off = D->off;
-    for (int64_t l0 = 0; l0 < D->Lw; l0 += NV * WK_VL) {
-        wk_vf acc[12][4];
-#pragma GCC unroll 12
-        for (int i = 0; i < MR; i++)
-#pragma GCC unroll 4
-            for (int v = 0; v < NV; v++) acc[i][v] = vf_zero();
-        /* rows i < 6 from o0's block (MR <= 6 - o0 % 6), rows 6..11 from the next (MR = 12: o0 % 6 == 0) */
-        const float *w = D->wT + o0 / 6 * Rn * 6 + o0 % 6, *w2 = w + Rn * 6;
-        for (int64_t r = 0; r < Rn; r++, w += 6, w2 += 6) {
-            const float *x = xp + off[r] + l0;
-            wk_vf xv[4];
-#pragma GCC unroll 4
-            for (int v = 0; v < NV; v++) xv[v] = vf_loadu(x + v * WK_VL);
-#pragma GCC unroll 12
-            for (int i = 0; i < MR; i++) {
-                wk_vf wv = vf_set1(i < 6 ? w[i] : w2[i - 6]);
-#pragma GCC unroll 4
-                for (int v = 0; v < NV; v++) acc[i][v] = vf_fma(wv, xv[v], acc[i][v]);
-            }
-        }
-#pragma GCC unroll 12
-        for (int i = 0; i < MR; i++)
-            if (i < rows)
-#pragma GCC unroll 4
-                for (int v = 0; v < NV; v++) vf_storeu(dw + (o0 + i) * ldl + l0 + v * WK_VL, acc[i][v]);
-    }
+    for (int64_t l0 = 0; l0 < D->Lw; l0 += NV * WK_VL)
+        if (NV == 2 && D->Lw - l0 <= WK_VL)
+            WK_DCONV_FN(dconv_tile_)(D, xp, dw, o0, rows, l0, MR, 1);
+        else
+            WK_DCONV_FN(dconv_tile_)(D, xp, dw, o0, rows, l0, MR, NV);
 }
 
 static void WK_DCONV_FN(dconv_fwd_)(const wk__dconv *D, const float *xp, int64_t o0, int64_t o1, float *dw) {
