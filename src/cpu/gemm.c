@@ -3,16 +3,17 @@
  *   C[M,N] = beta * C + A[M,K] @ B[K,N]      (any element strides for A, B and C)
  *
  * Structure (Note [GEMM blocking]):
- *   one pool job for the whole product (for a chunk of KB_MAX depths and a block of C at a time when the
- *   packed copies would pass PACK_MAX floats; the chunks of depth in order, so the sums keep their order):
- *   pack:    A in MR-row panels [K][MR] and B in NR-column panels [K][NR], all of K, by all threads together:
- *            each claims the next panel to pack (an atomic counter), then waits until every claimed panel is
- *            packed — no barrier and no count of the threads needed, so a pool that runs the job serially works
+ *   one pool job for the whole product (for a chunk of KB_MAX depths and a block of columns of C at a time when the
+ *   packed B would pass PACK_MAX floats; the chunks of depth in order, so the sums keep their order):
+ *   pack B:  in NR-column panels [K][NR], all of K, by all threads together: each claims the next panel to pack
+ *            (an atomic counter), then waits until every claimed panel is packed — no barrier and no count of the
+ *            threads needed, so a pool that runs the job serially works
  *   compute: the block of C is cut in units of work (at most MC rows x NC_COLS columns, smaller until each
  *            thread can take about 4); the threads claim units one by one (an atomic counter), so a late or slow
  *            thread costs little; a unit is computed whole by one thread: pc: KC depths at a time (C read and
- *            written once per KC block, the blocks in order); jr: one NR panel of B (KC x NR, in L1); ir: the
- *            unit's MR panels of A (in L2); one MR x NR tile in registers
+ *            written once per KC block, the blocks in order): the unit's A rows packed for the block into the
+ *            thread's own MC x KC buffer (so they are in L2, just written); jr: one NR panel of B (KC x NR, in
+ *            L1; the next one prefetched into L2); ir: the unit's MR panels of A; one MR x NR tile in registers
  * Micro-kernels, chosen once at run time: AVX-512 12x32 (x86 with avx512f; 6x16 AVX2 for products at most 16
  * columns wide), AVX2+FMA 6x16, wasm simd128 6x16, and a portable scalar 6x16, all with the same packing code
  * (MR/NR are run-time values). Every kernel sums each C element's products in the same order (p = 0..kc-1 with
@@ -648,15 +649,17 @@ int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, in
                 g.a_packed = small || N <= INPLACE_A_N ? g.m / mr : 0;
                 g.b_packed = (small || M <= INPLACE_B_M) && csb == 1 && b_rows_spread(rsb, K, nr) ? g.n / nr : 0;
                 g.b_todo = g.np - g.b_packed;
-                /* units of work: MC rows x NC_COLS columns at most, split further (the larger side first) until
-                 * each thread can take about 4, so that a late or slow thread delays the end little */
+                /* units of work: MC rows x NC_COLS columns at most, split further until each thread can take
+                 * about 4, so that a late or slow thread delays the end little: the rows first, down to 48 (a unit
+                 * packs its own A, so more units across the columns would pack A again; more across the rows only
+                 * read the packed B again), then the columns */
                 g.um = um_max, g.un = NC_COLS / nr > 1 ? NC_COLS / nr : 1;
                 if (g.um > g.mp) g.um = g.mp;
                 if (g.un > g.np) g.un = g.np;
                 for (;;) {
                     g.nunits = ((g.mp + g.um - 1) / g.um) * ((g.np + g.un - 1) / g.un);
                     if (T == 1 || g.nunits >= 4 * T || (g.um == 1 && g.un == 1)) break;
-                    if (g.um * mr >= g.un * nr && g.um > 1) g.um = (g.um + 1) / 2;
+                    if (g.um * mr >= 2 * 48 || (g.un == 1 && g.um > 1)) g.um = (g.um + 1) / 2;
                     else if (g.un > 1) g.un = (g.un + 1) / 2;
                     else g.um = (g.um + 1) / 2;
                 }
