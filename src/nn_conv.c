@@ -511,7 +511,23 @@ static void dconv_pad(const dconv_job *J, const float *s, float *xp) {
         }
 }
 
+/* d [n] = s [n] + *bias, or a copy without a bias (a destination row out of the wide buffer) */
+static void dconv_row_out(float *restrict d, const float *restrict s, int64_t n, const float *bias) {
+    if (!bias) {
+        memcpy(d, s, sizeof(float) * (size_t)n);
+        return;
+    }
+    const float bv = *bias;
+    int64_t x = 0;
+#if defined(__SSE2__)
+    const __m128 b = _mm_set1_ps(bv);
+    for (; x + 4 <= n; x += 4) _mm_storeu_ps(d + x, _mm_add_ps(_mm_loadu_ps(s + x), b));
+#endif
+    for (; x < n; x++) d[x] = s[x] + bv;
+}
+
 /* forward / grad_input: whole images, taken one at a time by whichever thread is free */
+
 static void dconv_images(int64_t t0, int64_t t1, int tid, void *ctx) {
     WK_UNUSED(t0), WK_UNUSED(t1), WK_UNUSED(tid);
     dconv_job *J = ctx;
@@ -529,15 +545,9 @@ static void dconv_images(int64_t t0, int64_t t1, int tid, void *ctx) {
                 int64_t c1 = J->Cd - c0 < 12 ? J->Cd : c0 + 12;
                 J->K->fwd(&D, xp, c0, c1, dw);
                 for (int64_t c = c0; c < c1; c++)
-                    for (int64_t h = 0; h < J->Hd; h++) {
-                        const float *s = dw + (c - c0) * D.ldl + h * J->Wq;
-                        float *d = o + (c * J->Hd + h) * J->Wd;
-                        const float bv = J->bias ? J->bias[g * J->Cd + c] : 0.0f;
-                        if (J->bias)
-                            for (int64_t x = 0; x < J->Wd; x++) d[x] = s[x] + bv;
-                        else
-                            for (int64_t x = 0; x < J->Wd; x++) d[x] = s[x];
-                    }
+                    for (int64_t h = 0; h < J->Hd; h++)
+                        dconv_row_out(o + (c * J->Hd + h) * J->Wd, dw + (c - c0) * D.ldl + h * J->Wq, J->Wd,
+                                      J->bias ? J->bias + g * J->Cd + c : NULL);
             }
         }
     free(xp);
