@@ -461,17 +461,22 @@ typedef struct {
     int64_t i0, m, j0, n;  /* the current block of C: rows [i0, i0 + m), columns [j0, j0 + n) */
     int64_t k0, kd;        /* the current chunk of depths [k0, k0 + kd) (k0 a multiple of KC) */
     int64_t mp, np;        /* its MR-row panels and NR-column panels */
-    float *pa;             /* one slot of pa_slot floats per member: the A panels of its current unit, packed for
-                            * one KC block (MC x KC, in L2): panel ip of unit rows r0.. at slot + (ip - r0) * kc * MR */
+    float *pa;             /* packed A, one of two ways (Note [GEMM blocking]):
+                            * a_shared: all of A by KC blocks, packed up front with B: depths k0 + [pc, pc + kc) of
+                            *   panel i at pa + pc * mp * MR + i * kc * MR, [kc][MR] (a block's panels side by side)
+                            * else: one slot of pa_slot floats per member: the A panels of its current unit packed
+                            *   for one KC block (MC x KC, in L2): panel ip of unit rows r0.. at
+                            *   slot + (ip - r0) * kc * MR */
     int64_t pa_slot;
+    bool a_shared;
     float *pb;             /* packed B by KC blocks, all of the chunk's depths: depths k0 + [pc, pc + kc) of panel j
                             * (columns j0 + j * NR ...) at pb + pc * np * NR + j * kc * NR, [kc][NR] */
     int64_t a_packed;      /* panels of A read in place (Note [GEMM small]): [0, a_packed) are, the rest packed */
     int64_t b_packed;      /* likewise for B (row-contiguous B only) */
-    int64_t b_todo;        /* strips of B to pack for this block: panels [np - b_todo, np) */
+    int64_t a_todo, b_todo; /* strips to pack up front: A panels [mp - a_todo, mp), B [np - b_todo, np) */
     int64_t um, un;        /* a unit of work: um row panels x un column panels of C, all of K */
     int64_t nunits;        /* units in the block: ceil(mp / um) x ceil(np / un), row-major */
-    atomic_llong next;     /* next strip of B to claim */
+    atomic_llong next;     /* next strip to claim: A strips first, then B strips */
     atomic_llong packed;   /* strips packed so far */
     atomic_llong next_unit; /* next unit of work to claim */
     atomic_int slots;      /* slots of pa handed out (one per member; at most T members run) */
@@ -521,7 +526,7 @@ static void compute(const gemm_task *g, float *slot, int64_t u) {
     for (int64_t pc = 0; pc < g->kd; pc += KC) {
         const int64_t kc = g->kd - pc < KC ? g->kd - pc : KC;
         const int mode = g->k0 + pc > 0 ? ADD : g->beta == 0 ? SET : BETA;
-        for (int64_t ip = r0 > g->a_packed ? r0 : g->a_packed; ip < r1; ip++) {
+        for (int64_t ip = r0 > g->a_packed ? r0 : g->a_packed; ip < r1 && !g->a_shared; ip++) {
             const int64_t i = g->i0 + ip * mr;
             const int rows = g->m - ip * mr < mr ? (int)(g->m - ip * mr) : mr;
             pack_strip(slot + (ip - r0) * kc * mr, mr, g->A + i * g->rsa + (g->k0 + pc) * g->csa, g->rsa, g->csa,
@@ -541,7 +546,8 @@ static void compute(const gemm_task *g, float *slot, int64_t u) {
                     for (int64_t l = (ip - r0) * per; l < (ip - r0 + 1) * per && l < nl; l++)
                         _mm_prefetch(nx + 64 * l, _MM_HINT_T1);
 #endif
-                tile(g, slot + (ip - r0) * kc * mr, ip, jp, pc, kc, mode);
+                tile(g, g->a_shared ? g->pa + pc * g->mp * mr + ip * kc * mr : slot + (ip - r0) * kc * mr, ip, jp, pc,
+                     kc, mode);
             }
         }
     }
@@ -562,25 +568,33 @@ static void pause_briefly(int spin) {
 }
 
 /* One member of the team (the pool may run fewer members than asked, or this one serially for all): claims
- * strips of B to pack until none is left, waits for the strips others still pack (each was claimed by a thread
- * that is packing it, so this wait needs no count of the members), then claims units of work until none is left,
- * packing each unit's A itself. A member that starts late (a worker still waking up) simply finds less to do. */
+ * strips (of a shared A, then of B) to pack until none is left, waits for the strips others still pack (each was
+ * claimed by a thread that is packing it, so this wait needs no count of the members), then claims units of work
+ * until none is left (packing each unit's A itself unless A is shared). A member that starts late (a worker
+ * still waking up) simply finds less to do. */
 static void member(int64_t t0, int64_t t1, int tid, void *ctx) {
     WK_UNUSED(t0), WK_UNUSED(t1), WK_UNUSED(tid);
     gemm_task *g = ctx;
-    const int nr = g->uk.nr;
-    const int64_t total = g->b_todo;
+    const int mr = g->uk.mr, nr = g->uk.nr;
+    const int64_t total = g->a_todo + g->b_todo;
     for (int64_t s; (s = atomic_fetch_add_explicit(&g->next, 1, memory_order_relaxed)) < total;) {
-        int64_t jp = g->np - g->b_todo + s, j = g->j0 + jp * nr;
-        int cols = g->n - jp * nr < nr ? (int)(g->n - jp * nr) : nr;
         for (int64_t pc = 0; pc < g->kd; pc += KC) {
             const int64_t kc = g->kd - pc < KC ? g->kd - pc : KC;
-            pack_strip(g->pb + pc * g->np * nr + jp * kc * nr, nr, g->B + j * g->csb + (g->k0 + pc) * g->rsb,
-                       g->csb, g->rsb, cols, kc);
+            if (s < g->a_todo) {
+                int64_t ip = g->mp - g->a_todo + s, i = g->i0 + ip * mr;
+                int rows = g->m - ip * mr < mr ? (int)(g->m - ip * mr) : mr;
+                pack_strip(g->pa + pc * g->mp * mr + ip * kc * mr, mr, g->A + i * g->rsa + (g->k0 + pc) * g->csa,
+                           g->rsa, g->csa, rows, kc);
+            } else {
+                int64_t jp = g->np - g->b_todo + (s - g->a_todo), j = g->j0 + jp * nr;
+                int cols = g->n - jp * nr < nr ? (int)(g->n - jp * nr) : nr;
+                pack_strip(g->pb + pc * g->np * nr + jp * kc * nr, nr, g->B + j * g->csb + (g->k0 + pc) * g->rsb,
+                           g->csb, g->rsb, cols, kc);
+            }
         }
         atomic_fetch_add_explicit(&g->packed, 1, memory_order_release);
     }
-    float *slot = g->pa + g->pa_slot * atomic_fetch_add_explicit(&g->slots, 1, memory_order_relaxed);
+    float *slot = g->a_shared ? NULL : g->pa + g->pa_slot * atomic_fetch_add_explicit(&g->slots, 1, memory_order_relaxed);
     for (int spin = 0; atomic_load_explicit(&g->packed, memory_order_acquire) < total; spin++) pause_briefly(spin);
     for (int64_t u; (u = atomic_fetch_add_explicit(&g->next_unit, 1, memory_order_relaxed)) < g->nunits;)
         compute(g, slot, u);
@@ -589,7 +603,8 @@ static void member(int64_t t0, int64_t t1, int tid, void *ctx) {
 /* B read in place (row-contiguous, rows rsb floats apart) keeps its micro-panel (min(K, KC) rows of NR floats) in
  * L1 only when the rows spread over the cache's sets: rows a multiple of 128 bytes apart fall in a fraction of the
  * 64 sets (a 1 KiB stride: 4 of them), and the panel then thrashes L1 (256 x 256 x 256: 10% slower than packed).
- * Allowed when the panel's lines fit in 4 ways of the sets they fall in (half of a 32 KiB 8-way L1). */
+ * Allowed when the panel's lines fit in 4 ways of the sets they fall in (half of a 32 KiB 8-way L1), or when
+ * A has at most 4 panels (the B panel is used that many times: packing it would cost more than the misses). */
 static bool b_rows_spread(int64_t rsb, int64_t K, int nr) {
 #ifdef NO_BSTRIDE_RULE
     return true;
@@ -631,14 +646,13 @@ int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, in
     if (N * kb > PACK_MAX) nb = PACK_MAX / kb / nr * nr > nr ? PACK_MAX / kb / nr * nr : nr;
     const int64_t um_max = MC_ROWS / mr > 1 ? MC_ROWS / mr : 1; /* A panels of a unit at most */
     const int64_t pa_slot = um_max * mr * (kb < KC ? kb : KC);
-    float *pa = grow(&tl_bufs.pa, &tl_bufs.pa_n, (size_t)pa_slot * (size_t)T);
     float *pb = grow(&tl_bufs.pb, &tl_bufs.pb_n, (size_t)((nb + nr - 1) / nr * nr) * (size_t)kb);
-    if (!pa || !pb) {
+    if (!pb) {
         wk__error(WK_MEMORY_ERROR, "out of memory in gemm");
         return -1;
     }
     gemm_task g = {.M = M, .N = N, .K = K, .A = A, .rsa = rsa, .csa = csa, .B = B, .rsb = rsb, .csb = csb,
-                   .beta = beta, .C = C, .rsc = rsc, .csc = csc, .uk = uk, .pa = pa, .pa_slot = pa_slot, .pb = pb,
+                   .beta = beta, .C = C, .rsc = rsc, .csc = csc, .uk = uk, .pa_slot = pa_slot, .pb = pb,
                    .i0 = 0, .m = M, .mp = (M + mr - 1) / mr};
     for (int64_t k0 = 0; k0 < K; k0 += kb) {
         g.k0 = k0, g.kd = K - k0 < kb ? K - k0 : kb;
@@ -647,7 +661,7 @@ int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, in
                 g.j0 = j0, g.n = N - j0 < nb ? N - j0 : nb;
                 g.np = (g.n + nr - 1) / nr;
                 g.a_packed = small || N <= INPLACE_A_N ? g.m / mr : 0;
-                g.b_packed = (small || M <= INPLACE_B_M) && csb == 1 && b_rows_spread(rsb, K, nr) ? g.n / nr : 0;
+                g.b_packed = (small || M <= INPLACE_B_M) && csb == 1 && (g.mp <= 4 || b_rows_spread(rsb, K, nr)) ? g.n / nr : 0;
                 g.b_todo = g.np - g.b_packed;
                 /* units of work: MC rows x NC_COLS columns at most, split further until each thread can take
                  * about 4, so that a late or slow thread delays the end little: the rows first, down to 48 (a unit
@@ -663,6 +677,17 @@ int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, in
                     else if (g.un > 1) g.un = (g.un + 1) / 2;
                     else g.um = (g.um + 1) / 2;
                 }
+                /* A is packed once up front, for all units, when the units split the columns (each would pack
+                 * the same rows again: a short A beside a wide B, the MLP's 64 x 784 x 256), and it is small */
+                const bool shared = (g.un < g.np || nb < N) && g.mp * mr * g.kd <= PACK_MAX;
+                g.a_todo = shared && !(j0 > 0 && g.a_shared) ? g.mp - g.a_packed : 0; /* same depths: still packed */
+                g.a_shared = shared;
+                float *pa = grow(&tl_bufs.pa, &tl_bufs.pa_n, (size_t)(shared ? g.mp * mr * g.kd : pa_slot * T));
+                if (!pa) {
+                    wk__error(WK_MEMORY_ERROR, "out of memory in gemm");
+                    return -1;
+                }
+                g.pa = pa;
                 atomic_store(&g.next, 0);
                 atomic_store(&g.packed, 0);
                 atomic_store(&g.next_unit, 0);
