@@ -22,6 +22,7 @@
 #include <stdatomic.h>
 
 #include "cpu/alloc.h"
+#include "cpu/alloc.h"
 #include "cpu/gemm.h"
 #include "cpu/simd.h"
 #include "cpu/threadpool.h"
@@ -557,8 +558,8 @@ static void dconv_images(int64_t t0, int64_t t1, int tid, void *ctx) {
 /* channels in a block of the small-image kernel (fwd_cv's CB: 4 vectors on AVX-512, else 2) */
 static int64_t cv_cb(const wk__dconv_kern *K) { return K->vl >= 16 ? 4 * K->vl : 2 * K->vl; }
 
-/* the small-image kernel's weights, blocks [b0, b1) of (group g, CB channels ob): wT [g][ob] [Rn, CB] (zero past Cd,
- * from the calloc). Forward: wT[r, o] = W[o, r], a transposition by tiles of 64 taps (they stay in L1). grad_input:
+/* the small-image kernel's weights, blocks [b0, b1) of (group g, CB channels ob): wT [g][ob] [Rn, CB] (zero past
+ * Cd). Forward: wT[r, o] = W[o, r], a transposition by tiles of 64 taps (they stay in L1). grad_input:
  * tap r = (A channel a, k), wT[(a, k), c] = W[a, (c, k)], for each a a transposition of the contiguous [CB, K] block */
 static void dconv_pack_cv(int64_t b0, int64_t b1, int tid, void *ctx) {
     WK_UNUSED(tid);
@@ -569,6 +570,8 @@ static void dconv_pack_cv(int64_t b0, int64_t b1, int tid, void *ctx) {
     for (int64_t b = b0; b < b1; b++) {
         const int64_t g = b / nob, o0 = b % nob * CB, nc = J->Cd - o0 < CB ? J->Cd - o0 : CB;
         float *wc = J->wT + g * J->wTg + b % nob * Rn * CB;
+        if (nc < CB) /* a last partial block: zero weights past Cd */
+            for (int64_t r = 0; r < Rn; r++) memset(wc + r * CB + nc, 0, sizeof(float) * (size_t)(CB - nc));
         if (J->kind == CONV_IMAGE_FROM_COLS) {
             for (int64_t a = 0; a < Cag; a++) {
                 const float *s = J->w + (g * Cag + a) * Rw + o0 * K; /* [nc, K] */
@@ -597,10 +600,14 @@ static void dconv_images_cv(int64_t t0, int64_t t1, int tid, void *ctx) {
     dconv_job *J = ctx;
     const rel *R = J->R;
     const int64_t CB = cv_cb(J->K), nob = (J->Cd + CB - 1) / CB, Lsz = J->Hd * J->Wd, Rn = J->D.Rn;
-    float *xp = calloc((size_t)(J->gi * J->xpn), sizeof(float));        /* gi padded images, xpn floats apart */
-    float *dst = malloc(sizeof(float) * (size_t)((J->gi * Lsz + 16) * CB)); /* [positions + a tile, CB] */
-    int64_t *base = malloc(sizeof(int64_t) * (size_t)(J->gi * Lsz));      /* each position's offset in xp */
+    /* from the caching allocator (warm calls fault no pages in) */
+    const size_t nxp = sizeof(float) * (size_t)(J->gi * J->xpn), ndst = sizeof(float) * (size_t)((J->gi * Lsz + 16) * CB),
+                 nbase = sizeof(int64_t) * (size_t)(J->gi * Lsz);
+    float *xp = wk__cache_alloc(nxp);     /* gi padded images, xpn floats apart (zero borders: dconv_pad) */
+    float *dst = wk__cache_alloc(ndst);   /* [positions + a tile, CB] */
+    int64_t *base = wk__cache_alloc(nbase); /* each position's offset in xp */
     if (!xp || !dst || !base) atomic_store(&J->failed, 1);
+    if (xp) memset(xp, 0, nxp);
     for (int64_t k; xp && dst && base && (k = atomic_fetch_add(&J->next, 1)) * J->gi < R->N;) {
         const int64_t n0 = k * J->gi, ni = R->N - n0 < J->gi ? R->N - n0 : J->gi, npos = ni * Lsz;
         for (int64_t i = 0; i < ni; i++)
@@ -626,9 +633,9 @@ static void dconv_images_cv(int64_t t0, int64_t t1, int tid, void *ctx) {
             }
         }
     }
-    free(xp);
-    free(dst);
-    free(base);
+    if (xp) wk__cache_free(xp, nxp);
+    if (dst) wk__cache_free(dst, ndst);
+    if (base) wk__cache_free(base, nbase);
 }
 
 /* weight gradient: blocks [b0, b1) of 4 output channels (of every group, flattened), all images */
@@ -951,7 +958,8 @@ static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, co
     } else {
         const int64_t CB = cv_cb(J.K), nob = (J.Cd + CB - 1) / CB;
         if (cv) J.wTg = nob * CB * Rn; /* [G, nob, Rn, CB] */
-        J.wT = calloc((size_t)(R->G * J.wTg), sizeof(float));
+        const size_t nwT = sizeof(float) * (size_t)(R->G * J.wTg);
+        J.wT = cv ? wk__cache_alloc(nwT) : calloc((size_t)(R->G * J.wTg), sizeof(float)); /* cv: dconv_pack_cv zeroes */
         if (!J.wT) {
             free(J.off);
             return -1;
@@ -986,7 +994,10 @@ static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, co
             if (nt > (R->N + J.gi - 1) / J.gi) nt = (int)((R->N + J.gi - 1) / J.gi);
         }
         wk_parallel_for(0, nt, 1, cv ? dconv_images_cv : dconv_images, &J);
-        free(J.wT);
+        if (cv)
+            wk__cache_free(J.wT, nwT);
+        else
+            free(J.wT);
     }
     free(J.off);
     if (atomic_load(&J.failed)) rc = -1;
