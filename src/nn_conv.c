@@ -558,8 +558,8 @@ static void dconv_images(int64_t t0, int64_t t1, int tid, void *ctx) {
 /* channels in a block of the small-image kernel (fwd_cv's CB: 4 vectors on AVX-512, else 2) */
 static int64_t cv_cb(const wk__dconv_kern *K) { return K->vl >= 16 ? 4 * K->vl : 2 * K->vl; }
 
-/* the small-image kernel's weights, blocks [b0, b1) of (group g, CB channels ob): wT [g][ob] [Rn, CB] (zero past
- * Cd). Forward: wT[r, o] = W[o, r], a transposition by tiles of 64 taps (they stay in L1). grad_input:
+/* the small-image kernel's weights, blocks [b0, b1) of (group g, CB channels ob), chunk-major as dconv_images_cv
+ * reads them: wT [g][chunk q of kc taps][ob] [taps of q, CB] (zero past Cd). Forward: wT[r, o] = W[o, r]; grad_input:
  * tap r = (A channel a, k), wT[(a, k), c] = W[a, (c, k)], for each a a transposition of the contiguous [CB, K] block */
 static void dconv_pack_cv(int64_t b0, int64_t b1, int tid, void *ctx) {
     WK_UNUSED(tid);
@@ -568,23 +568,23 @@ static void dconv_pack_cv(int64_t b0, int64_t b1, int tid, void *ctx) {
     const int64_t CB = cv_cb(J->K), nob = (J->Cd + CB - 1) / CB, Rn = J->D.Rn, K = R->Ksz;
     const int64_t Cag = R->Ca / R->G, Rw = R->Cb / R->G * K; /* W [G * Cag, Rw] */
     for (int64_t b = b0; b < b1; b++) {
-        const int64_t g = b / nob, o0 = b % nob * CB, nc = J->Cd - o0 < CB ? J->Cd - o0 : CB;
-        float *wc = J->wT + g * J->wTg + b % nob * Rn * CB;
-        if (nc < CB) /* a last partial block: zero weights past Cd */
-            for (int64_t r = 0; r < Rn; r++) memset(wc + r * CB + nc, 0, sizeof(float) * (size_t)(CB - nc));
-        if (J->kind == CONV_IMAGE_FROM_COLS) {
-            for (int64_t a = 0; a < Cag; a++) {
-                const float *s = J->w + (g * Cag + a) * Rw + o0 * K; /* [nc, K] */
-                float *d = wc + a * K * CB;                          /* [K, CB] */
-                for (int64_t c = 0; c < nc; c++)
-                    for (int64_t k = 0; k < K; k++) d[k * CB + c] = s[c * K + k];
-            }
-        } else {
-            for (int64_t r0 = 0; r0 < Rn; r0 += 64) {
-                const int64_t r1 = Rn - r0 < 64 ? Rn : r0 + 64;
+        const int64_t g = b / nob, ob = b % nob, o0 = ob * CB, nc = J->Cd - o0 < CB ? J->Cd - o0 : CB;
+        for (int64_t q0 = 0; q0 < Rn; q0 += J->kc) { /* the chunk [q0, q1) of taps: its block [q1 - q0, CB] */
+            const int64_t q1 = Rn - q0 < J->kc ? Rn : q0 + J->kc;
+            float *wc = J->wT + g * J->wTg + (q0 * nob + ob * (q1 - q0)) * CB - q0 * CB; /* row r at wc + r CB */
+            if (nc < CB) /* a last partial block: zero weights past Cd */
+                for (int64_t r = q0; r < q1; r++) memset(wc + r * CB + nc, 0, sizeof(float) * (size_t)(CB - nc));
+            if (J->kind == CONV_IMAGE_FROM_COLS) { /* chunks of whole A channels a */
+                for (int64_t a = q0 / K; a < q1 / K; a++) {
+                    const float *src = J->w + (g * Cag + a) * Rw + o0 * K; /* [nc, K] */
+                    float *d = wc + a * K * CB;                            /* [K, CB] */
+                    for (int64_t c = 0; c < nc; c++)
+                        for (int64_t k = 0; k < K; k++) d[k * CB + c] = src[c * K + k];
+                }
+            } else {
                 for (int64_t c = 0; c < nc; c++) {
-                    const float *s = J->w + (g * Cag + o0 + c) * Rw;
-                    for (int64_t r = r0; r < r1; r++) wc[r * CB + c] = s[r];
+                    const float *src = J->w + (g * Cag + o0 + c) * Rw;
+                    for (int64_t r = q0; r < q1; r++) wc[r * CB + c] = src[r];
                 }
             }
         }
@@ -601,10 +601,11 @@ static void dconv_images_cv(int64_t t0, int64_t t1, int tid, void *ctx) {
     const rel *R = J->R;
     const int64_t CB = cv_cb(J->K), nob = (J->Cd + CB - 1) / CB, Lsz = J->Hd * J->Wd, Rn = J->D.Rn;
     /* from the caching allocator (warm calls fault no pages in) */
-    const size_t nxp = sizeof(float) * (size_t)(J->gi * J->xpn), ndst = sizeof(float) * (size_t)((J->gi * Lsz + 16) * CB),
+    const int64_t ldd = (J->gi * Lsz + 16) * CB; /* floats of dst per block */
+    const size_t nxp = sizeof(float) * (size_t)(J->gi * J->xpn), ndst = sizeof(float) * (size_t)(nob * ldd),
                  nbase = sizeof(int64_t) * (size_t)(J->gi * Lsz);
     float *xp = wk__cache_alloc(nxp);     /* gi padded images, xpn floats apart (zero borders: dconv_pad) */
-    float *dst = wk__cache_alloc(ndst);   /* [positions + a tile, CB] */
+    float *dst = wk__cache_alloc(ndst);   /* [nob][positions + a tile, CB]: the sums of every block */
     int64_t *base = wk__cache_alloc(nbase); /* each position's offset in xp */
     if (!xp || !dst || !base) atomic_store(&J->failed, 1);
     if (xp) memset(xp, 0, nxp);
@@ -616,14 +617,20 @@ static void dconv_images_cv(int64_t t0, int64_t t1, int tid, void *ctx) {
         for (int64_t g = 0; g < R->G; g++) {
             for (int64_t i = 0; i < ni; i++)
                 dconv_pad(J, J->src + ((n0 + i) * R->G + g) * J->Cs * J->Hs * J->Ws, xp + i * J->xpn);
+            /* chunks of taps outer (their planes stay in L1 for every block), the blocks' weights streamed in
+             * order (the kernel prefetches the next block's) */
+            for (int64_t r0 = 0; r0 < Rn; r0 += J->kc) {
+                const int64_t r1 = Rn - r0 < J->kc ? Rn : r0 + J->kc;
+                for (int64_t ob = 0; ob < nob; ob++)
+                    J->K->fwd_cv(&J->D, J->wT + g * J->wTg + (r0 * nob + ob * (r1 - r0)) * CB - r0 * CB, xp, base, npos,
+                                 r0, r1, dst + ob * ldd);
+            }
             for (int64_t ob = 0; ob < nob; ob++) {
-                const float *wc = J->wT + (g * nob + ob) * Rn * CB;
-                for (int64_t r0 = 0; r0 < Rn; r0 += J->kc) /* chunks of taps: their weights and planes in L1 */
-                    J->K->fwd_cv(&J->D, wc, xp, base, npos, r0, Rn - r0 < J->kc ? Rn : r0 + J->kc, dst);
                 const int64_t o1 = (ob + 1) * CB < J->Cd ? (ob + 1) * CB : J->Cd;
                 for (int64_t i = 0; i < ni; i++)
                     for (int64_t o = ob * CB; o < o1; o++) {
-                        const float bv = J->bias ? J->bias[g * J->Cd + o] : 0.0f, *s = dst + i * Lsz * CB + o - ob * CB;
+                        const float bv = J->bias ? J->bias[g * J->Cd + o] : 0.0f;
+                        const float *s = dst + ob * ldd + i * Lsz * CB + o - ob * CB;
                         float *d = J->out + (((n0 + i) * R->G + g) * J->Cd + o) * Lsz;
                         if (J->bias)
                             for (int64_t p = 0; p < Lsz; p++) d[p] = s[p * CB] + bv;
@@ -965,6 +972,9 @@ static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, co
             return -1;
         }
         J.w = W;
+        /* taps per chunk: whole source channels, their CB-wide weights ~24 KiB (L1 with the planes they read) */
+        J.kc = (24576 / (4 * CB)) / K * K;
+        if (J.kc < K) J.kc = K;
         if (cv) /* blocks of (group, CB channels) in parallel */
             wk_parallel_for(0, R->G * nob, 1, dconv_pack_cv, &J);
         for (int64_t g = 0; g < R->G && !cv; g++)
@@ -980,17 +990,14 @@ static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, co
         if (nt > R->N) nt = (int)R->N;
         atomic_init(&J.next, 0);
         if (cv) {
-            /* jobs of gi images: about 256 positions, their padded planes at most ~768 KiB (in L2 with the
-             * weights' chunk), a multiple of the thread count of jobs (the sums do not depend on the grouping) */
-            int64_t gmax = 256 / (J.Hd * J.Wd), gx = (768 << 8) / J.xpn;
+            /* jobs of gi images: about 256 positions, their padded planes at most ~768 KiB (in L2), a multiple of the thread count of jobs (the sums do not depend on the grouping) */
+            int64_t gmax = 256 / (J.Hd * J.Wd), gx = (768 << 8) / J.xpn, gd = (512 << 8) / (J.Hd * J.Wd * nob * CB);
             if (gmax > gx) gmax = gx;
+            if (gmax > gd) gmax = gd; /* and the sums of all blocks at most ~512 KiB */
             if (gmax < 1) gmax = 1;
             int64_t nj = (R->N + gmax - 1) / gmax;
             nj = (nj + nt - 1) / nt * nt;
             J.gi = (R->N + nj - 1) / nj;
-            /* taps per chunk: whole source channels, their CB-wide weights ~24 KiB (L1 with the planes they read) */
-            J.kc = (24576 / (4 * CB)) / K * K;
-            if (J.kc < K) J.kc = K;
             if (nt > (R->N + J.gi - 1) / J.gi) nt = (int)((R->N + J.gi - 1) / J.gi);
         }
         wk_parallel_for(0, nt, 1, cv ? dconv_images_cv : dconv_images, &J);
