@@ -13,7 +13,7 @@
  *            thread costs little; a unit is computed whole by one thread: pc: KC depths at a time (C read and
  *            written once per KC block, the blocks in order): the unit's A rows packed for the block into the
  *            thread's own MC x KC buffer (so they are in L2, just written); jr: one NR panel of B (KC x NR, in
- *            L1; the next one prefetched into L2); ir: the unit's MR panels of A; one MR x NR tile in registers
+ *            L1); ir: the unit's MR panels of A; one MR x NR tile in registers
  * Micro-kernels, chosen once at run time: AVX-512 12x32 (x86 with avx512f; 6x16 AVX2 for products at most 16
  * columns wide), AVX2+FMA 6x16, wasm simd128 6x16, and a portable scalar 6x16, all with the same packing code
  * (MR/NR are run-time values). Every kernel sums each C element's products in the same order (p = 0..kc-1 with
@@ -532,24 +532,10 @@ static void compute(const gemm_task *g, float *slot, int64_t u) {
             pack_strip(slot + (ip - r0) * kc * mr, mr, g->A + i * g->rsa + (g->k0 + pc) * g->csa, g->rsa, g->csa,
                        rows, kc);
         }
-        for (int64_t jp = c0; jp < c1; jp++) {
-#if defined(WK_X86)
-            /* the next packed panel of B into L2 while this one is in use: a line or a few before each tile, so
-             * the panel's first tile does not wait on memory */
-            const int64_t nl = kc * g->uk.nr / 16, per = (nl + (r1 - r0) - 1) / (r1 - r0);
-            const char *nx = jp + 1 < c1 && jp + 1 >= g->b_packed ? (const char *)(g->pb + pc * g->np * g->uk.nr +
-                                                                               (jp + 1) * kc * g->uk.nr) : NULL;
-#endif
-            for (int64_t ip = r0; ip < r1; ip++) {
-#if defined(WK_X86)
-                if (nx)
-                    for (int64_t l = (ip - r0) * per; l < (ip - r0 + 1) * per && l < nl; l++)
-                        _mm_prefetch(nx + 64 * l, _MM_HINT_T1);
-#endif
+        for (int64_t jp = c0; jp < c1; jp++)
+            for (int64_t ip = r0; ip < r1; ip++)
                 tile(g, g->a_shared ? g->pa + pc * g->mp * mr + ip * kc * mr : slot + (ip - r0) * kc * mr, ip, jp, pc,
                      kc, mode);
-            }
-        }
     }
 }
 
@@ -663,17 +649,17 @@ int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, in
                 g.a_packed = small || N <= INPLACE_A_N ? g.m / mr : 0;
                 g.b_packed = (small || M <= INPLACE_B_M) && csb == 1 && (g.mp <= 4 || b_rows_spread(rsb, K, nr)) ? g.n / nr : 0;
                 g.b_todo = g.np - g.b_packed;
-                /* units of work: MC rows x NC_COLS columns at most, split further until each thread can take
-                 * about 4, so that a late or slow thread delays the end little: the rows first, down to 48 (a unit
-                 * packs its own A, so more units across the columns would pack A again; more across the rows only
-                 * read the packed B again), then the columns */
+                /* units of work: MC rows x NC_COLS columns at most, split further (the larger side first) until
+                 * each thread can take about 4, so that a late or slow thread delays the end little (splitting the
+                 * rows first, down to 48, measured slower on 2 threads: every unit streams all of the packed B from
+                 * L3 and uses each B panel for fewer tiles) */
                 g.um = um_max, g.un = NC_COLS / nr > 1 ? NC_COLS / nr : 1;
                 if (g.um > g.mp) g.um = g.mp;
                 if (g.un > g.np) g.un = g.np;
                 for (;;) {
                     g.nunits = ((g.mp + g.um - 1) / g.um) * ((g.np + g.un - 1) / g.un);
                     if (T == 1 || g.nunits >= 4 * T || (g.um == 1 && g.un == 1)) break;
-                    if (g.um * mr >= 2 * 48 || (g.un == 1 && g.um > 1)) g.um = (g.um + 1) / 2;
+                    if (g.um * mr >= g.un * nr && g.um > 1) g.um = (g.um + 1) / 2;
                     else if (g.un > 1) g.un = (g.un + 1) / 2;
                     else g.um = (g.um + 1) / 2;
                 }
