@@ -512,6 +512,18 @@ static void dconv_pad(const dconv_job *J, const float *s, float *xp) {
         }
 }
 
+/* Scratch buffers from the caching allocator (src/cpu/alloc.c), zeroed or not: a call's per-thread buffers come back
+ * warm on the next call (from malloc / calloc, glibc served these sizes by mmap or a trimmed heap, and every call
+ * faulted them in again: 4-8% of a weight gradient, huge pages zeroed) */
+static void *conv_scratch(size_t bytes, bool zero) {
+    void *p = wk__cache_alloc(bytes);
+    if (p && zero) memset(p, 0, bytes);
+    return p;
+}
+static void conv_scratch_free(void *p, size_t bytes) {
+    if (p) wk__cache_free(p, bytes);
+}
+
 /* d [n] = s [n] + *bias, or a copy without a bias (a destination row out of the wide buffer) */
 static void dconv_row_out(float *restrict d, const float *restrict s, int64_t n, const float *bias) {
     if (!bias) {
@@ -528,13 +540,13 @@ static void dconv_row_out(float *restrict d, const float *restrict s, int64_t n,
 }
 
 /* forward / grad_input: whole images, taken one at a time by whichever thread is free */
-
 static void dconv_images(int64_t t0, int64_t t1, int tid, void *ctx) {
     WK_UNUSED(t0), WK_UNUSED(t1), WK_UNUSED(tid);
     dconv_job *J = ctx;
     const rel *R = J->R;
-    float *xp = calloc((size_t)J->xpn, sizeof(float));           /* the padded source block */
-    float *dw = malloc(sizeof(float) * (size_t)(12 * J->D.ldl)); /* [12, ldl]: a block of the wide destination */
+    const size_t bxp = sizeof(float) * (size_t)J->xpn, bdw = sizeof(float) * (size_t)(12 * J->D.ldl);
+    float *xp = conv_scratch(bxp, true);  /* the padded source block */
+    float *dw = conv_scratch(bdw, false); /* [12, ldl]: a block of the wide destination */
     if (!xp || !dw) atomic_store(&J->failed, 1);
     for (int64_t n; xp && dw && (n = atomic_fetch_add(&J->next, 1)) < R->N;)
         for (int64_t g = 0; g < R->G; g++) {
@@ -551,8 +563,8 @@ static void dconv_images(int64_t t0, int64_t t1, int tid, void *ctx) {
                                       J->bias ? J->bias + g * J->Cd + c : NULL);
             }
         }
-    free(xp);
-    free(dw);
+    conv_scratch_free(xp, bxp);
+    conv_scratch_free(dw, bdw);
 }
 
 /* channels in a block of the small-image kernel (fwd_cv's CB: 4 vectors on AVX-512, else 2) */
@@ -657,9 +669,11 @@ static void dconv_wgrad_blocks(int64_t b0, int64_t b1, int tid, void *ctx) {
         int64_t o0 = (b - g * J->ob_n) * WK_DCONV_WR, o1 = (e - g * J->ob_n) * WK_DCONV_WR;
         if (o1 > J->Cd) o1 = J->Cd;
         int64_t rows = o1 - o0, ntile = (e - b) * rb;
-        float *xp = calloc((size_t)J->xpn, sizeof(float));              /* the padded image block */
-        float *aw = calloc((size_t)(rows * ldl), sizeof(float));          /* [rows, ldl]: grad_output, wide */
-        float *acc = calloc((size_t)(ntile * T * vl), sizeof(float));     /* [tile][WR * WC][vl] partial sums */
+        const size_t bxp = sizeof(float) * (size_t)J->xpn, baw = sizeof(float) * (size_t)(rows * ldl),
+                     bacc = sizeof(float) * (size_t)(ntile * T * vl);
+        float *xp = conv_scratch(bxp, true);   /* the padded image block */
+        float *aw = conv_scratch(baw, true);   /* [rows, ldl]: grad_output, wide */
+        float *acc = conv_scratch(bacc, true); /* [tile][WR * WC][vl] partial sums */
         if (!xp || !aw || !acc) atomic_store(&J->failed, 1);
         for (int64_t n = 0; xp && aw && acc && n < R->N; n++) {
             dconv_pad(J, J->src + (n * R->G + g) * J->Cs * J->Hs * J->Ws, xp);
@@ -677,9 +691,9 @@ static void dconv_wgrad_blocks(int64_t b0, int64_t b1, int tid, void *ctx) {
                 for (int q = 1; q < vl; q++) v += s[q];
                 J->out[(g * J->Cd + o) * Rn + r] = v;
             }
-        free(xp);
-        free(aw);
-        free(acc);
+        conv_scratch_free(xp, bxp);
+        conv_scratch_free(aw, baw);
+        conv_scratch_free(acc, bacc);
         b = e;
     }
 }
@@ -696,9 +710,11 @@ static void dconv_wgrad_cv_jobs(int64_t j0, int64_t j1, int tid, void *ctx) {
         int64_t o0 = ob * CB, o1 = o0 + CB < J->Cd ? o0 + CB : J->Cd;
         int64_t r0 = Rn * rs / J->nrs, r1 = Rn * (rs + 1) / J->nrs;
         if (r0 >= r1) continue;
-        float *xp = calloc((size_t)J->xpn, sizeof(float));              /* the padded image block */
-        float *at = calloc((size_t)(J->D.ldl * CB), sizeof(float));     /* [ldl, CB]: grad_output, wide, transposed */
-        float *cacc = calloc((size_t)(Rn * CB), sizeof(float));         /* [Rn, CB]: the sums */
+        const size_t bxp = sizeof(float) * (size_t)J->xpn, bat = sizeof(float) * (size_t)(J->D.ldl * CB),
+                     bacc = sizeof(float) * (size_t)(Rn * CB);
+        float *xp = conv_scratch(bxp, true);    /* the padded image block */
+        float *at = conv_scratch(bat, true);    /* [ldl, CB]: grad_output, wide, transposed */
+        float *cacc = conv_scratch(bacc, true); /* [Rn, CB]: the sums */
         if (!xp || !at || !cacc) atomic_store(&J->failed, 1);
         for (int64_t n = 0; xp && at && cacc && n < R->N; n++) {
             dconv_pad(J, J->src + (n * R->G + g) * J->Cs * J->Hs * J->Ws, xp);
@@ -710,9 +726,9 @@ static void dconv_wgrad_cv_jobs(int64_t j0, int64_t j1, int tid, void *ctx) {
         }
         for (int64_t o = o0; xp && at && cacc && o < o1; o++)
             for (int64_t r = r0; r < r1; r++) J->out[(g * J->Cd + o) * Rn + r] = cacc[r * CB + o - o0];
-        free(xp);
-        free(at);
-        free(cacc);
+        conv_scratch_free(xp, bxp);
+        conv_scratch_free(at, bat);
+        conv_scratch_free(cacc, bacc);
     }
 }
 
@@ -797,8 +813,9 @@ static void wgcl_jobs(int64_t t0, int64_t t1, int tid, void *ctx) {
     wgcl_job *J = ctx;
     const rel *R = J->R;
     const int64_t K = J->KH * J->KW, CB = J->CB, nr = J->nr, P = R->N * J->Hd * J->Wd, Rn = J->Cs * K;
-    float *cacc = malloc(sizeof(float) * (size_t)(J->jo * CB * J->jc * nr * K)); /* [ob][ct][k][nr][CB] sums */
-    int64_t *toff = malloc(sizeof(int64_t) * (size_t)(J->jc * K));                /* [ct][k] tile offsets in xt */
+    const size_t bc = sizeof(float) * (size_t)(J->jo * CB * J->jc * nr * K), bt = sizeof(int64_t) * (size_t)(J->jc * K);
+    float *cacc = conv_scratch(bc, false);   /* [ob][ct][k][nr][CB] sums */
+    int64_t *toff = conv_scratch(bt, false); /* [ct][k] tile offsets in xt */
     if (!cacc || !toff) atomic_store(&J->failed, 1);
     for (int64_t j; cacc && toff && (j = atomic_fetch_add(&J->next, 1)) < J->njobs;) {
         const int64_t ob0 = j / J->njc * J->jo, ob1 = ob0 + J->jo < J->nob ? ob0 + J->jo : J->nob;
@@ -822,8 +839,8 @@ static void wgcl_jobs(int64_t t0, int64_t t1, int tid, void *ctx) {
                 for (int64_t k = 0; k < K; k++) w[k] = s[k * nr * CB];
             }
     }
-    free(cacc);
-    free(toff);
+    conv_scratch_free(cacc, bc);
+    conv_scratch_free(toff, bt);
 }
 
 /* The weight gradient by Note [Weight gradient, channels last]; 1 when the shape is not for it */
@@ -875,9 +892,9 @@ static int conv_wgrad_cl(const rel *R, const geo3 *G, const float *A, const floa
     J.njc = (J.nct + J.jc - 1) / J.jc;
     J.njobs = ((J.nob + J.jo - 1) / J.jo) * J.njc;
     const size_t bx = sizeof(float) * (size_t)nxt, ba = sizeof(float) * (size_t)(P * J.Cdp);
-    J.xt = wk__cache_alloc(bx);
-    J.at = wk__cache_alloc(ba);
-    J.rowoff = malloc(sizeof(int64_t) * (size_t)P);
+    J.xt = conv_scratch(bx, false);
+    J.at = conv_scratch(ba, false);
+    J.rowoff = conv_scratch(sizeof(int64_t) * (size_t)P, false);
     int rc = J.xt && J.at && J.rowoff ? 0 : -1;
     const int64_t flops = 2 * P * J.Cd * J.Cs * K;
     if (flops < 200000) nt = 1;
@@ -889,9 +906,9 @@ static int conv_wgrad_cl(const rel *R, const geo3 *G, const float *A, const floa
         wk_parallel_for(0, nt < J.njobs ? nt : J.njobs, 1, wgcl_jobs, &J);
         if (atomic_load(&J.failed)) rc = -1;
     }
-    if (J.xt) wk__cache_free(J.xt, bx);
-    if (J.at) wk__cache_free(J.at, ba);
-    free(J.rowoff);
+    conv_scratch_free(J.xt, bx);
+    conv_scratch_free(J.at, ba);
+    conv_scratch_free(J.rowoff, sizeof(int64_t) * (size_t)P);
     if (rc < 0) return wk__error(WK_MEMORY_ERROR, "out of memory in convolution"), -1;
     return 0;
 }
