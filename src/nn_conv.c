@@ -567,6 +567,21 @@ static void dconv_images(int64_t t0, int64_t t1, int tid, void *ctx) {
     conv_scratch_free(dw, bdw);
 }
 
+/* dconv_pad for the small-image path: stride 1 with rows copied inline (rows of 4-8 floats: a memcpy call each
+ * cost more than the copy) */
+static void cv_pad(const dconv_job *J, const float *s, float *xp) {
+    if (J->sh != 1 || J->sw != 1) {
+        dconv_pad(J, s, xp);
+        return;
+    }
+    for (int64_t c = 0; c < J->Cs; c++)
+        for (int64_t h = 0; h < J->Hs; h++) {
+            float *d = xp + c * J->P + (h + J->ph) * J->Wq + J->pw;
+            const float *r = s + (c * J->Hs + h) * J->Ws;
+            for (int64_t w = 0; w < J->Ws; w++) d[w] = r[w];
+        }
+}
+
 /* channels in a block of the small-image kernel (fwd_cv's CB: 4 vectors on AVX-512, else 2) */
 static int64_t cv_cb(const wk__dconv_kern *K) { return K->vl >= 16 ? 4 * K->vl : 2 * K->vl; }
 
@@ -593,11 +608,17 @@ static void dconv_pack_cv(int64_t b0, int64_t b1, int tid, void *ctx) {
                     for (int64_t c = 0; c < nc; c++)
                         for (int64_t k = 0; k < K; k++) d[k * CB + c] = src[c * K + k];
                 }
-            } else {
-                for (int64_t c = 0; c < nc; c++) {
-                    const float *src = J->w + (g * Cag + o0 + c) * Rw;
-                    for (int64_t r = q0; r < q1; r++) wc[r * CB + c] = src[r];
-                }
+            }
+        }
+        /* forward: 16 channels at a time, so 16 rows of W stream in order and every line of wT is written whole */
+        for (int64_t c0 = 0; c0 < nc && J->kind != CONV_IMAGE_FROM_COLS; c0 += 16) {
+            const int64_t c1 = nc - c0 < 16 ? nc : c0 + 16;
+            const float *src = J->w + (g * Cag + o0) * Rw;
+            for (int64_t q0 = 0; q0 < Rn; q0 += J->kc) {
+                const int64_t q1 = Rn - q0 < J->kc ? Rn : q0 + J->kc;
+                float *wc = J->wT + g * J->wTg + (q0 * nob + ob * (q1 - q0)) * CB - q0 * CB;
+                for (int64_t r = q0; r < q1; r++)
+                    for (int64_t c = c0; c < c1; c++) wc[r * CB + c] = src[c * Rw + r];
             }
         }
     }
@@ -628,7 +649,7 @@ static void dconv_images_cv(int64_t t0, int64_t t1, int tid, void *ctx) {
                 for (int64_t w = 0; w < J->Wd; w++) base[(i * J->Hd + h) * J->Wd + w] = i * J->xpn + h * J->Wq + w;
         for (int64_t g = 0; g < R->G; g++) {
             for (int64_t i = 0; i < ni; i++)
-                dconv_pad(J, J->src + ((n0 + i) * R->G + g) * J->Cs * J->Hs * J->Ws, xp + i * J->xpn);
+                cv_pad(J, J->src + ((n0 + i) * R->G + g) * J->Cs * J->Hs * J->Ws, xp + i * J->xpn);
             /* chunks of taps outer (their planes stay in L1 for every block), the blocks' weights streamed in
              * order (the kernel prefetches the next block's) */
             for (int64_t r0 = 0; r0 < Rn; r0 += J->kc) {
