@@ -586,22 +586,6 @@ static void member(int64_t t0, int64_t t1, int tid, void *ctx) {
         compute(g, slot, u);
 }
 
-/* B read in place (row-contiguous, rows rsb floats apart) keeps its micro-panel (min(K, KC) rows of NR floats) in
- * L1 only when the rows spread over the cache's sets: rows a multiple of 128 bytes apart fall in a fraction of the
- * 64 sets (a 1 KiB stride: 4 of them), and the panel then thrashes L1 (256 x 256 x 256: 10% slower than packed).
- * Allowed when the panel's lines fit in 4 ways of the sets they fall in (half of a 32 KiB 8-way L1), or when
- * A has at most 4 panels (the B panel is used that many times: packing it would cost more than the misses). */
-static bool b_rows_spread(int64_t rsb, int64_t K, int nr) {
-#ifdef NO_BSTRIDE_RULE
-    return true;
-#endif
-    const int64_t bytes = rsb * (int64_t)sizeof(float);
-    if (bytes % 128 != 0) return true;
-    int64_t lines = bytes / 64, g = lines & -lines; /* the sets the rows fall in: 64 / g */
-    if (g > 64) g = 64;
-    return (K < KC ? K : KC) * ((nr * (int64_t)sizeof(float) + 63) / 64) <= 64 / g * 4;
-}
-
 static ukernel the_kernel, the_narrow_kernel;
 static atomic_int kernels_ready; /* set (release) once both are picked */
 
@@ -647,7 +631,7 @@ int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, in
                 g.j0 = j0, g.n = N - j0 < nb ? N - j0 : nb;
                 g.np = (g.n + nr - 1) / nr;
                 g.a_packed = small || N <= INPLACE_A_N ? g.m / mr : 0;
-                g.b_packed = (small || M <= INPLACE_B_M) && csb == 1 && (g.mp <= 4 || b_rows_spread(rsb, K, nr)) ? g.n / nr : 0;
+                g.b_packed = (small || M <= INPLACE_B_M) && csb == 1 ? g.n / nr : 0;
                 g.b_todo = g.np - g.b_packed;
                 /* units of work: MC rows x NC_COLS columns at most, split further (the larger side first) until
                  * each thread can take about 4, so that a late or slow thread delays the end little (splitting the
