@@ -651,9 +651,11 @@ int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, in
                     else if (g.un > 1) g.un = (g.un + 1) / 2;
                     else g.um = (g.um + 1) / 2;
                 }
-                /* A is packed once up front, for all units, when the units split the columns (each would pack
-                 * the same rows again: a short A beside a wide B, the MLP's 64 x 784 x 256), and it is small */
-                const bool shared = (g.un < g.np || nb < N) && g.mp * mr * g.kd <= PACK_MAX;
+                /* A is packed once up front, for all units, when the units split the columns in more than two
+                 * (each would pack the same rows again: a short A beside a wide B, the MLP's 64 x 784 x 256:
+                 * 2 threads, 174 -> 184 GFLOP/s AVX2) and it is small; in two, each unit packing its own (into
+                 * L2, not memory) is faster (1024^3, 2 threads: 210 -> 218 GFLOP/s AVX2) */
+                const bool shared = ((g.np + g.un - 1) / g.un > 2 || nb < N) && g.mp * mr * g.kd <= PACK_MAX;
                 g.a_todo = shared && !(j0 > 0 && g.a_shared) ? g.mp - g.a_packed : 0; /* same depths: still packed */
                 g.a_shared = shared;
                 float *pa = grow(&tl_bufs.pa, &tl_bufs.pa_n, (size_t)(shared ? g.mp * mr * g.kd : pa_slot * T));
