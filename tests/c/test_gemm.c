@@ -23,7 +23,10 @@ int main(void) {
                                         /* the MLP step's shapes (B read in place for a short A, A for a
                                          * narrow B, the narrow kernel at 10 columns) */
                                         {64, 256, 784}, {256, 200, 64}, {64, 10, 256}, {10, 256, 64},
-                                        {64, 256, 10}, {133, 129, 70}};
+                                        {64, 256, 10}, {133, 129, 70},
+                                        /* K past a chunk of depths (KB_MAX = 4096) and, at 1100 columns, packed B
+                                         * past PACK_MAX: blocks of columns, A packed once for them all */
+                                        {7, 1100, 4100}, {30, 50, 4100}};
     int failures = 0, checked = 0;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         int64_t M = shapes[s][0], N = shapes[s][1], K = shapes[s][2];
