@@ -182,46 +182,59 @@ static void WK_DCONV_FN(dconv_wgrad_cv_)(const wk__dconv *D, const float *at, co
         WK_DCONV_FN(dconv_wgrad_cv_body_)(D, at, xp, r0, r1, cacc, 1);
 }
 
-/* taps [r0, r1) for every tile of NP positions x NV vectors of channels (CB = NV vl; AVX-512: 6 x 4, AVX2 and
- * narrower: 6 x 2 — per tap NV weight loads and NP broadcasts feed NP NV fused multiply-adds); the caller keeps wc's
- * rows [r0, r1) and the xp planes they read in L1 (a chunk of source channels) and runs the chunks in order */
+/* one tile: positions [p0, p0 + NP) (those past npos repeat the last one) x NV vectors of channels, taps [r0, r1) */
+static inline __attribute__((always_inline)) void WK_DCONV_FN(dconv_fwd_cv_tile_)(const int64_t *off, const float *wc,
+                                                                                  const float *xp, const int64_t *base,
+                                                                                  int64_t p0, int64_t npos, int64_t r0,
+                                                                                  int64_t r1, float *dst, const int NP) {
+    enum { NV = WK_VL >= 16 ? 4 : 2, CB = NV * WK_VL };
+    const float *x[6];
+    wk_vf acc[6][NV];
+#pragma GCC unroll 6
+    for (int j = 0; j < NP; j++) {
+        x[j] = xp + base[p0 + j < npos ? p0 + j : npos - 1];
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; v++) acc[j][v] = r0 == 0 ? vf_zero() : vf_loadu(dst + (p0 + j) * CB + v * WK_VL);
+    }
+    const float *w = wc + r0 * CB;
+#pragma GCC unroll 2
+    for (int64_t r = r0; r < r1; r++, w += CB) {
+        wk_vf wv[NV];
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; v++) wv[v] = vf_loadu(w + v * WK_VL);
+        const int64_t o = off[r];
+#pragma GCC unroll 6
+        for (int j = 0; j < NP; j++) {
+            const wk_vf xv = vf_set1(x[j][o]);
+#pragma GCC unroll 4
+            for (int v = 0; v < NV; v++) acc[j][v] = vf_fma(wv[v], xv, acc[j][v]);
+        }
+    }
+#pragma GCC unroll 6
+    for (int j = 0; j < NP; j++)
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; v++) vf_storeu(dst + (p0 + j) * CB + v * WK_VL, acc[j][v]);
+}
+
+/* taps [r0, r1) for every tile of 6 positions x NV vectors of channels (CB = NV vl; AVX-512: 6 x 4, AVX2 and
+ * narrower: 6 x 2 — per tap NV weight loads and 6 broadcasts feed 6 NV fused multiply-adds), the last 1-5
+ * positions by tiles of 2 (8 accumulators still cover the latency on AVX-512: a 6-tile would waste up to 3% of
+ * l4's 128 positions a job); the caller keeps wc's rows [r0, r1) and the xp planes they read in L1 (a chunk of
+ * source channels) and runs the chunks in order */
 static void WK_DCONV_FN(dconv_fwd_cv_)(const wk__dconv *D, const float *wc, const float *xp, const int64_t *base,
                                       int64_t npos, int64_t r0, int64_t r1, float *dst) {
-    enum { NV = WK_VL >= 16 ? 4 : 2, NP = 6, CB = NV * WK_VL };
+    enum { NV = WK_VL >= 16 ? 4 : 2, CB = NV * WK_VL };
     const int64_t *off = D->off;
     /* the next chunk's weights (the next rows of wc, or the next block's first: contiguous) are fetched a part per
      * tile, so they are in cache when it starts (weights streamed from memory cost ~9% otherwise) */
     const char *pf = (const char *)(wc + r1 * CB);
-    const int64_t nt = (npos + NP - 1) / NP, pfl = (r1 - r0) * CB * 4 / 64; /* tiles; lines to fetch */
-    for (int64_t p0 = 0, t = 0; p0 < npos; p0 += NP, t++) {
+    const int64_t nt = npos / 6, pfl = (r1 - r0) * CB * 4 / 64; /* full tiles; lines to fetch */
+    int64_t p0 = 0;
+    for (int64_t t = 0; t < nt; p0 += 6, t++) {
         for (int64_t l = t * pfl / nt; l < (t + 1) * pfl / nt; l++) __builtin_prefetch(pf + l * 64, 0, 2);
-        const float *x[NP];
-        wk_vf acc[NP][NV];
-#pragma GCC unroll 12
-        for (int j = 0; j < NP; j++) {
-            x[j] = xp + base[p0 + j < npos ? p0 + j : npos - 1]; /* a last partial tile repeats a position */
-#pragma GCC unroll 4
-            for (int v = 0; v < NV; v++) acc[j][v] = r0 == 0 ? vf_zero() : vf_loadu(dst + (p0 + j) * CB + v * WK_VL);
-        }
-        const float *w = wc + r0 * CB;
-#pragma GCC unroll 2 //UNR
-        for (int64_t r = r0; r < r1; r++, w += CB) {
-            wk_vf wv[NV];
-#pragma GCC unroll 4
-            for (int v = 0; v < NV; v++) wv[v] = vf_loadu(w + v * WK_VL);
-            const int64_t o = off[r];
-#pragma GCC unroll 12
-            for (int j = 0; j < NP; j++) {
-                const wk_vf xv = vf_set1(x[j][o]);
-#pragma GCC unroll 4
-                for (int v = 0; v < NV; v++) acc[j][v] = vf_fma(wv[v], xv, acc[j][v]);
-            }
-        }
-#pragma GCC unroll 12
-        for (int j = 0; j < NP; j++)
-#pragma GCC unroll 4
-            for (int v = 0; v < NV; v++) vf_storeu(dst + (p0 + j) * CB + v * WK_VL, acc[j][v]);
+        WK_DCONV_FN(dconv_fwd_cv_tile_)(off, wc, xp, base, p0, npos, r0, r1, dst, 6);
     }
+    for (; p0 < npos; p0 += 2) WK_DCONV_FN(dconv_fwd_cv_tile_)(off, wc, xp, base, p0, npos, r0, r1, dst, 2);
 }
 
 #endif
