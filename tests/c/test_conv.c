@@ -101,7 +101,8 @@ static void one_case(int t, bool big, bool direct) {
         G = irand(1, 2), Cin = G * irand(8, 40), Cout = G * irand(16, 40);
     if (deep_mode) { /* deep small images (ResNet l3/l4-like): several channel blocks and tap chunks of the
                       * small-image kernel, jobs of several images and a partial last one */
-        G = 1, N = irand(5, 11), Cout = irand(60, 170), Cin = irand(60, 300), transposed = t % 4 == 0;
+        G = t % 3 == 0 ? 2 : 1, N = irand(5, 11), transposed = t % 4 == 0;
+        Cout = G == 1 ? irand(60, 170) : 2 * irand(60, 100), Cin = G == 1 ? irand(60, 300) : 2 * irand(30, 150);
         for (int j = 0; j < nd; j++) K[j] = 3, st[j] = 1, dl[j] = 1, pd[j] = 1, op[j] = 0, In[j] = irand(3, 8);
     }
     if (!big && irand(0, 4) == 0 && !deep_mode) /* a pointwise convolution */
