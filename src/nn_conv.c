@@ -776,7 +776,7 @@ typedef struct {
     int64_t ph, pw, sh, sw, dh, dw, KH, KW, Hp, Wp;
     int64_t Csp, Cdp, CB, nr, PC;     /* padded channel counts, lanes of a tile, its source channels, chunk */
     int64_t ldx;                      /* floats per pixel of xt (>= Csp) */
-    int64_t nob, nct, jo, jc, njc;    /* destination blocks, source tiles; per job; jobs along the tiles */
+    int64_t nob, nct, jo, jc, njo, njc; /* destination blocks, source tiles; per job (at most); jobs along each */
     int64_t njobs;
     const float *A, *B; /* A [N, G * Cd, Hd * Wd] (grad_output side), B [N, G * Cs, Hs * Ws] (image side) */
     float *W;           /* [G * Cd, Cs * K] */
@@ -839,8 +839,8 @@ static void wgcl_jobs(int64_t t0, int64_t t1, int tid, void *ctx) {
     int64_t *toff = conv_scratch(bt, false); /* [ct][k] tile offsets in xt */
     if (!cacc || !toff) atomic_store(&J->failed, 1);
     for (int64_t j; cacc && toff && (j = atomic_fetch_add(&J->next, 1)) < J->njobs;) {
-        const int64_t ob0 = j / J->njc * J->jo, ob1 = ob0 + J->jo < J->nob ? ob0 + J->jo : J->nob;
-        const int64_t ct0 = j % J->njc * J->jc, ct1 = ct0 + J->jc < J->nct ? ct0 + J->jc : J->nct;
+        const int64_t ob0 = J->nob * (j / J->njc) / J->njo, ob1 = J->nob * (j / J->njc + 1) / J->njo;
+        const int64_t ct0 = J->nct * (j % J->njc) / J->njc, ct1 = J->nct * (j % J->njc + 1) / J->njc;
         const int64_t nt = (ct1 - ct0) * K; /* tiles per destination block */
         for (int64_t ct = ct0; ct < ct1; ct++)
             for (int64_t k = 0; k < K; k++)
@@ -910,8 +910,10 @@ static int conv_wgrad_cl(const rel *R, const geo3 *G, const float *A, const floa
         else
             J.jc = (J.jc + 1) / 2;
     }
-    J.njc = (J.nct + J.jc - 1) / J.jc;
-    J.njobs = ((J.nob + J.jo - 1) / J.jo) * J.njc;
+    /* njo x njc ranges of even sizes (22 tiles in 4: 5 6 5 6, not 6 6 6 4); jo, jc: the largest */
+    J.njo = (J.nob + J.jo - 1) / J.jo, J.njc = (J.nct + J.jc - 1) / J.jc;
+    J.jo = (J.nob + J.njo - 1) / J.njo, J.jc = (J.nct + J.njc - 1) / J.njc;
+    J.njobs = J.njo * J.njc;
     const size_t bx = sizeof(float) * (size_t)nxt, ba = sizeof(float) * (size_t)(P * J.Cdp);
     J.xt = conv_scratch(bx, false);
     J.at = conv_scratch(ba, false);
