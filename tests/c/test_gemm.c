@@ -66,7 +66,7 @@ int main(void) {
     }
     /* thread-count independence: the same product with 1, 2 and 3 threads is bitwise equal (rows split, and
      * the column split of a short, wide product) */
-    static const int64_t ind[][3] = {{150, 70, 300}, {700, 300, 520}, {13, 2000, 300}, {400, 400, 100}};
+    static const int64_t ind[][3] = {{150, 70, 300}, {700, 300, 520}, {13, 2000, 300}, {400, 400, 100}, {300, 200, 300}};
     for (size_t s = 0; s < sizeof ind / sizeof ind[0]; s++) {
         int64_t M = ind[s][0], N = ind[s][1], K = ind[s][2];
         float *A = malloc(sizeof(float) * (size_t)(M * K)), *B = malloc(sizeof(float) * (size_t)(K * N));
