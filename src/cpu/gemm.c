@@ -7,7 +7,8 @@
  *   packed B would pass PACK_MAX floats; the chunks of depth in order, so the sums keep their order):
  *   pack B:  in NR-column panels [K][NR], all of K, by all threads together: each claims the next panel to pack
  *            (an atomic counter), then waits until every claimed panel is packed — no barrier and no count of the
- *            threads needed, so a pool that runs the job serially works
+ *            threads needed, so a pool that runs the job serially works (when the units span all rows, each unit
+ *            packs its own B panels instead, per KC block: b_local; a short A is packed up front too: a_shared)
  *   compute: the block of C is cut in units of work (at most MC rows x NC_COLS columns, smaller until each
  *            thread can take about 4); the threads claim units one by one (an atomic counter), so a late or slow
  *            thread costs little; a unit is computed whole by one thread: pc: KC depths at a time (C read and
@@ -458,7 +459,7 @@ typedef struct {
     float *C;
     int64_t rsc, csc;
     ukernel uk;
-    int64_t i0, m, j0, n;  /* the current block of C: rows [i0, i0 + m), columns [j0, j0 + n) */
+    int64_t m, j0, n;      /* the current block of C: all m = M rows, columns [j0, j0 + n) */
     int64_t k0, kd;        /* the current chunk of depths [k0, k0 + kd) (k0 a multiple of KC) */
     int64_t mp, np;        /* its MR-row panels and NR-column panels */
     float *pa;             /* packed A, one of two ways (Note [GEMM blocking]):
@@ -491,7 +492,7 @@ typedef struct {
 static void tile(const gemm_task *g, const float *pa, const float *pb, int64_t ip, int64_t jp, int64_t pc, int64_t kc,
                  int mode) {
     const int mr = g->uk.mr, nr = g->uk.nr;
-    const int64_t i = g->i0 + ip * mr, j = g->j0 + jp * nr;
+    const int64_t i = ip * mr, j = g->j0 + jp * nr;
     const int rows = g->m - ip * mr < mr ? (int)(g->m - ip * mr) : mr;
     const int cols = g->n - jp * nr < nr ? (int)(g->n - jp * nr) : nr;
     const float *a, *b;
@@ -522,6 +523,19 @@ static void tile(const gemm_task *g, const float *pa, const float *pb, int64_t i
         }
 }
 
+/* A's panel ip (rows ip * MR ...) and B's panel jp (columns j0 + jp * NR ...), depths k0 + [pc, pc + kc), packed
+ * into dst ([kc][MR], [kc][NR]) */
+static void pack_a_panel(const gemm_task *g, float *dst, int64_t ip, int64_t pc, int64_t kc) {
+    const int mr = g->uk.mr;
+    const int rows = g->m - ip * mr < mr ? (int)(g->m - ip * mr) : mr;
+    pack_strip(dst, mr, g->A + ip * mr * g->rsa + (g->k0 + pc) * g->csa, g->rsa, g->csa, rows, kc);
+}
+static void pack_b_panel(const gemm_task *g, float *dst, int64_t jp, int64_t pc, int64_t kc) {
+    const int nr = g->uk.nr;
+    const int cols = g->n - jp * nr < nr ? (int)(g->n - jp * nr) : nr;
+    pack_strip(dst, nr, g->B + (g->j0 + jp * nr) * g->csb + (g->k0 + pc) * g->rsb, g->csb, g->rsb, cols, kc);
+}
+
 /* one unit of work: its tiles over all of K, KC depths at a time (C read and written once per block, the KC
  * blocks in order): the unit's MR panels of A packed for the block into this member's slot (MC x KC, so they stay
  * in L2), then each NR panel of B (KC x NR, in L1) against them */
@@ -532,18 +546,10 @@ static void compute(const gemm_task *g, float *slot, float *bslot, int64_t u) {
     for (int64_t pc = 0; pc < g->kd; pc += KC) {
         const int64_t kc = g->kd - pc < KC ? g->kd - pc : KC;
         const int mode = g->k0 + pc > 0 ? ADD : g->beta == 0 ? SET : BETA;
-        for (int64_t ip = r0 > g->a_packed ? r0 : g->a_packed; ip < r1 && !g->a_shared; ip++) {
-            const int64_t i = g->i0 + ip * mr;
-            const int rows = g->m - ip * mr < mr ? (int)(g->m - ip * mr) : mr;
-            pack_strip(slot + (ip - r0) * kc * mr, mr, g->A + i * g->rsa + (g->k0 + pc) * g->csa, g->rsa, g->csa,
-                       rows, kc);
-        }
-        for (int64_t jp = c0 > g->b_packed ? c0 : g->b_packed; jp < c1 && g->b_local; jp++) {
-            const int64_t j = g->j0 + jp * nr;
-            const int cols = g->n - jp * nr < nr ? (int)(g->n - jp * nr) : nr;
-            pack_strip(bslot + (jp - c0) * kc * nr, nr, g->B + j * g->csb + (g->k0 + pc) * g->rsb, g->csb, g->rsb,
-                       cols, kc);
-        }
+        for (int64_t ip = r0 > g->a_packed ? r0 : g->a_packed; ip < r1 && !g->a_shared; ip++)
+            pack_a_panel(g, slot + (ip - r0) * kc * mr, ip, pc, kc);
+        for (int64_t jp = c0 > g->b_packed ? c0 : g->b_packed; jp < c1 && g->b_local; jp++)
+            pack_b_panel(g, bslot + (jp - c0) * kc * nr, jp, pc, kc);
         for (int64_t jp = c0; jp < c1; jp++) {
             const float *b = g->b_local ? bslot + (jp - c0) * kc * nr : g->pb + pc * g->np * nr + jp * kc * nr;
             for (int64_t ip = r0; ip < r1; ip++)
@@ -581,15 +587,11 @@ static void member(int64_t t0, int64_t t1, int tid, void *ctx) {
         for (int64_t pc = 0; pc < g->kd; pc += KC) {
             const int64_t kc = g->kd - pc < KC ? g->kd - pc : KC;
             if (s < g->a_todo) {
-                int64_t ip = g->mp - g->a_todo + s, i = g->i0 + ip * mr;
-                int rows = g->m - ip * mr < mr ? (int)(g->m - ip * mr) : mr;
-                pack_strip(g->pa + pc * g->mp * mr + ip * kc * mr, mr, g->A + i * g->rsa + (g->k0 + pc) * g->csa,
-                           g->rsa, g->csa, rows, kc);
+                const int64_t ip = g->mp - g->a_todo + s;
+                pack_a_panel(g, g->pa + pc * g->mp * mr + ip * kc * mr, ip, pc, kc);
             } else {
-                int64_t jp = g->np - g->b_todo + (s - g->a_todo), j = g->j0 + jp * nr;
-                int cols = g->n - jp * nr < nr ? (int)(g->n - jp * nr) : nr;
-                pack_strip(g->pb + pc * g->np * nr + jp * kc * nr, nr, g->B + j * g->csb + (g->k0 + pc) * g->rsb,
-                           g->csb, g->rsb, cols, kc);
+                const int64_t jp = g->np - g->b_todo + (s - g->a_todo);
+                pack_b_panel(g, g->pb + pc * g->np * nr + jp * kc * nr, jp, pc, kc);
             }
         }
         atomic_fetch_add_explicit(&g->packed, 1, memory_order_release);
@@ -636,72 +638,70 @@ int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, in
     const int64_t um_max = MC_ROWS / mr > 1 ? MC_ROWS / mr : 1; /* A panels of a unit at most */
     gemm_task g = {.M = M, .N = N, .K = K, .A = A, .rsa = rsa, .csa = csa, .B = B, .rsb = rsb, .csb = csb,
                    .beta = beta, .C = C, .rsc = rsc, .csc = csc, .uk = uk,
-                   .i0 = 0, .m = M, .mp = (M + mr - 1) / mr};
+                   .m = M, .mp = (M + mr - 1) / mr};
     for (int64_t k0 = 0; k0 < K; k0 += kb) {
         g.k0 = k0, g.kd = K - k0 < kb ? K - k0 : kb;
         for (int64_t j0 = 0; j0 < N; j0 += nb) {
-            {
-                g.j0 = j0, g.n = N - j0 < nb ? N - j0 : nb;
-                g.np = (g.n + nr - 1) / nr;
-                g.a_packed = small || N <= INPLACE_A_N ? g.m / mr : 0;
-                g.b_packed = (small || M <= INPLACE_B_M) && csb == 1 ? g.n / nr : 0;
-                /* units of work: MC rows x NC_COLS columns at most, split further (the larger side first) until
-                 * each thread can take about 4, so that a late or slow thread delays the end little (splitting the
-                 * rows first, down to 48, measured slower on 2 threads: every unit streams all of the packed B from
-                 * L3 and uses each B panel for fewer tiles). An A of at most MC rows is not split: the units then
-                 * span all rows and each packs its own B panels (b_local) */
-                g.um = um_max, g.un = NC_COLS / nr > 1 ? NC_COLS / nr : 1;
-                /* an A read in place whole, of 192 to 512 rows, on several threads: the units span all rows and
-                 * pack their own B, also a B that could be read in place (each B panel is then read from L1 by
-                 * all the row tiles; in place, rows 1 KiB apart fall in 4 of L1's 64 sets). 2 threads, median of
-                 * 2000 calls: 256^3 176 -> 156 us AVX2, 137 -> 126 us AVX-512; 192^3 AVX2 82 -> 69. Fewer rows do
-                 * not pay for packing B: 64^3 6.3 -> 8.7 us, 96^3 13.5 -> 18.7, 128^3-160^3 even */
-                if (T > 1 && g.a_packed >= g.mp - 1 && g.m >= 192 && g.m <= 512) g.um = g.mp, g.b_packed = 0;
-                const bool one_row_block = g.mp <= g.um;
-                if (g.um > g.mp) g.um = g.mp;
-                if (g.un > g.np) g.un = g.np;
-                for (;;) {
-                    g.nunits = ((g.mp + g.um - 1) / g.um) * ((g.np + g.un - 1) / g.un);
-                    if (T == 1 || g.nunits >= 4 * T || (g.um == 1 && g.un == 1)) break;
-                    if (one_row_block && g.un > 1) g.un = (g.un + 1) / 2;
-                    else if (g.um * mr >= g.un * nr && g.um > 1) g.um = (g.um + 1) / 2;
-                    else if (g.un > 1) g.un = (g.un + 1) / 2;
-                    else g.um = (g.um + 1) / 2;
-                }
-                /* A is packed once up front, for all units, when the units split the columns in more than two
-                 * (each would pack the same rows again: a short A beside a wide B, the MLP's 64 x 784 x 256:
-                 * 2 threads, 174 -> 184 GFLOP/s AVX2) and it is small; in two, each unit packing its own (into
-                 * L2, not memory) is faster (1024^3, 2 threads: 210 -> 218 GFLOP/s AVX2) */
-                const bool shared = ((g.np + g.un - 1) / g.un > 2 || nb < N) && g.mp * mr * g.kd <= PACK_MAX;
-                g.a_todo = shared && !(j0 > 0 && g.a_shared) ? g.mp - g.a_packed : 0; /* same depths: still packed */
-                g.a_shared = shared;
-                g.pa_slot = g.um * mr * (g.kd < KC ? g.kd : KC);
-                float *pa = grow(&tl_bufs.pa, &tl_bufs.pa_n, (size_t)(shared ? g.mp * mr * g.kd : g.pa_slot * T));
-                if (!pa) {
-                    wk__error(WK_MEMORY_ERROR, "out of memory in gemm");
-                    return -1;
-                }
-                g.pa = pa;
-                /* B: packed by each unit for itself when the units span all rows (each B panel is then used by one
-                 * unit only: packed on the core that uses it, no phase before the units; the MLP's x @ W^T, 64 x
-                 * 256 x 784 with W transposed, 2 threads: 158 -> 181 GFLOP/s AVX2, 197 -> 233 AVX-512), else up front by all
-                 * members together */
-                g.b_local = g.um == g.mp && g.b_packed < g.np;
-                g.b_todo = g.b_local ? 0 : g.np - g.b_packed;
-                g.pb_slot = g.un * nr * (g.kd < KC ? g.kd : KC);
-                float *pb = grow(&tl_bufs.pb, &tl_bufs.pb_n,
-                                 (size_t)(g.b_local ? g.pb_slot * T : (nb + nr - 1) / nr * nr * g.kd));
-                if (!pb) {
-                    wk__error(WK_MEMORY_ERROR, "out of memory in gemm");
-                    return -1;
-                }
-                g.pb = pb;
-                atomic_store(&g.next, 0);
-                atomic_store(&g.packed, 0);
-                atomic_store(&g.next_unit, 0);
-                atomic_store(&g.slots, 0);
-                wk_parallel_for(0, T, 1, member, &g);
+            g.j0 = j0, g.n = N - j0 < nb ? N - j0 : nb;
+            g.np = (g.n + nr - 1) / nr;
+            g.a_packed = small || N <= INPLACE_A_N ? g.m / mr : 0;
+            g.b_packed = (small || M <= INPLACE_B_M) && csb == 1 ? g.n / nr : 0;
+            /* units of work: MC rows x NC_COLS columns at most, split further (the larger side first) until
+             * each thread can take about 4, so that a late or slow thread delays the end little (splitting the
+             * rows first, down to 48, measured slower on 2 threads: every unit streams all of the packed B from
+             * L3 and uses each B panel for fewer tiles). An A of at most MC rows is not split: the units then
+             * span all rows and each packs its own B panels (b_local) */
+            g.um = um_max, g.un = NC_COLS / nr > 1 ? NC_COLS / nr : 1;
+            /* an A read in place whole, of 192 to 512 rows, on several threads: the units span all rows and
+             * pack their own B, also a B that could be read in place (each B panel is then read from L1 by
+             * all the row tiles; in place, rows 1 KiB apart fall in 4 of L1's 64 sets). 2 threads, median of
+             * 2000 calls: 256^3 176 -> 156 us AVX2, 137 -> 126 us AVX-512; 192^3 AVX2 82 -> 69. Fewer rows do
+             * not pay for packing B: 64^3 6.3 -> 8.7 us, 96^3 13.5 -> 18.7, 128^3-160^3 even */
+            if (T > 1 && g.a_packed >= g.mp - 1 && g.m >= 192 && g.m <= 512) g.um = g.mp, g.b_packed = 0;
+            const bool one_row_block = g.mp <= g.um;
+            if (g.um > g.mp) g.um = g.mp;
+            if (g.un > g.np) g.un = g.np;
+            for (;;) {
+                g.nunits = ((g.mp + g.um - 1) / g.um) * ((g.np + g.un - 1) / g.un);
+                if (T == 1 || g.nunits >= 4 * T || (g.um == 1 && g.un == 1)) break;
+                if (one_row_block && g.un > 1) g.un = (g.un + 1) / 2;
+                else if (g.um * mr >= g.un * nr && g.um > 1) g.um = (g.um + 1) / 2;
+                else if (g.un > 1) g.un = (g.un + 1) / 2;
+                else g.um = (g.um + 1) / 2;
             }
+            /* A is packed once up front, for all units, when the units split the columns in more than two
+             * (each would pack the same rows again: a short A beside a wide B, the MLP's 64 x 784 x 256:
+             * 2 threads, 174 -> 184 GFLOP/s AVX2) and it is small; in two, each unit packing its own (into
+             * L2, not memory) is faster (1024^3, 2 threads: 210 -> 218 GFLOP/s AVX2) */
+            const bool shared = ((g.np + g.un - 1) / g.un > 2 || nb < N) && g.mp * mr * g.kd <= PACK_MAX;
+            g.a_todo = shared && !(j0 > 0 && g.a_shared) ? g.mp - g.a_packed : 0; /* same depths: still packed */
+            g.a_shared = shared;
+            g.pa_slot = g.um * mr * (g.kd < KC ? g.kd : KC);
+            float *pa = grow(&tl_bufs.pa, &tl_bufs.pa_n, (size_t)(shared ? g.mp * mr * g.kd : g.pa_slot * T));
+            if (!pa) {
+                wk__error(WK_MEMORY_ERROR, "out of memory in gemm");
+                return -1;
+            }
+            g.pa = pa;
+            /* B: packed by each unit for itself when the units span all rows (each B panel is then used by one
+             * unit only: packed on the core that uses it, no phase before the units; the MLP's x @ W^T, 64 x
+             * 256 x 784 with W transposed, 2 threads: 158 -> 181 GFLOP/s AVX2, 197 -> 233 AVX-512), else up
+             * front by all members together */
+            g.b_local = g.um == g.mp && g.b_packed < g.np;
+            g.b_todo = g.b_local ? 0 : g.np - g.b_packed;
+            g.pb_slot = g.un * nr * (g.kd < KC ? g.kd : KC);
+            float *pb = grow(&tl_bufs.pb, &tl_bufs.pb_n,
+                             (size_t)(g.b_local ? g.pb_slot * T : (nb + nr - 1) / nr * nr * g.kd));
+            if (!pb) {
+                wk__error(WK_MEMORY_ERROR, "out of memory in gemm");
+                return -1;
+            }
+            g.pb = pb;
+            atomic_store(&g.next, 0);
+            atomic_store(&g.packed, 0);
+            atomic_store(&g.next_unit, 0);
+            atomic_store(&g.slots, 0);
+            wk_parallel_for(0, T, 1, member, &g);
         }
     }
     return 0;
