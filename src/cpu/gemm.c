@@ -552,9 +552,17 @@ static void compute(const gemm_task *g, float *slot, float *bslot, int64_t u) {
             pack_b_panel(g, bslot + (jp - c0) * kc * nr, jp, pc, kc);
         for (int64_t jp = c0; jp < c1; jp++) {
             const float *b = g->b_local ? bslot + (jp - c0) * kc * nr : g->pb + pc * g->np * nr + jp * kc * nr;
-            for (int64_t ip = r0; ip < r1; ip++)
+            /* B packed up front lies in L3 (16 MB at 2048^3): the first tile of each panel would wait on its
+             * lines, so the next panel is fetched into L2 meanwhile, a share of its lines before each tile.
+             * One thread, AVX2, 2048^3: 91 -> 99 GFLOP/s (AVX-512 likewise 6%); 256^3-1024^3 unchanged */
+            const float *next = !g->b_local && jp + 1 < c1 && jp + 1 >= g->b_packed ? b + kc * nr : NULL;
+            const int64_t lines = kc * nr / 16, share = (lines + (r1 - r0) - 1) / (r1 - r0); /* 64-byte lines */
+            for (int64_t ip = r0; ip < r1; ip++) {
+                for (int64_t l = (ip - r0) * share; next && l < (ip - r0 + 1) * share && l < lines; l++)
+                    __builtin_prefetch(next + 16 * l, 0, 2);
                 tile(g, g->a_shared ? g->pa + pc * g->mp * mr + ip * kc * mr : slot + (ip - r0) * kc * mr, b, ip, jp,
                      pc, kc, mode);
+            }
         }
     }
 }
