@@ -660,12 +660,13 @@ int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, in
              * L3 and uses each B panel for fewer tiles). An A of at most MC rows is not split: the units then
              * span all rows and each packs its own B panels (b_local) */
             g.um = um_max, g.un = NC_COLS / nr > 1 ? NC_COLS / nr : 1;
-            /* an A read in place whole, of 192 to 512 rows, on several threads: the units span all rows and
-             * pack their own B, also a B that could be read in place (each B panel is then read from L1 by
-             * all the row tiles; in place, rows 1 KiB apart fall in 4 of L1's 64 sets). 2 threads, median of
-             * 2000 calls: 256^3 176 -> 156 us AVX2, 137 -> 126 us AVX-512; 192^3 AVX2 82 -> 69. Fewer rows do
-             * not pay for packing B: 64^3 6.3 -> 8.7 us, 96^3 13.5 -> 18.7, 128^3-160^3 even */
-            if (T > 1 && g.a_packed >= g.mp - 1 && g.m >= 192 && g.m <= 512) g.um = g.mp, g.b_packed = 0;
+            /* an A read in place whole, of 192 to 512 rows: the units span all rows and pack their own B, also
+             * a B that could be read in place (each B panel is then read from L1 by all the row tiles; in
+             * place, rows 1 KiB apart fall in 4 of L1's 64 sets). 2 threads, median of 2000 calls: 256^3
+             * 176 -> 156 us AVX2, 137 -> 126 us AVX-512; 192^3 AVX2 82 -> 69. One thread: 256^3 96 -> 106
+             * GFLOP/s AVX2, 147 -> 158 AVX-512; 192^3 likewise. Fewer rows do not pay for packing B: 64^3
+             * 6.3 -> 8.7 us, 96^3 13.5 -> 18.7, 128^3-160^3 even */
+            if (g.a_packed >= g.mp - 1 && g.m >= 192 && g.m <= 512) g.um = g.mp, g.b_packed = 0;
             const bool one_row_block = g.mp <= g.um;
             if (g.um > g.mp) g.um = g.mp;
             if (g.un > g.np) g.un = g.np;
