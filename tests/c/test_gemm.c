@@ -26,7 +26,10 @@ int main(void) {
                                         {64, 256, 10}, {133, 129, 70},
                                         /* K past a chunk of depths (KB_MAX = 4096) and, at 1100 columns, packed B
                                          * past PACK_MAX: blocks of columns, A packed once for them all */
-                                        {7, 1100, 4100}, {30, 50, 4100}};
+                                        {7, 1100, 4100}, {30, 50, 4100},
+                                        /* B's rows 256 floats apart under a short A read in place: the units
+                                         * span all rows and pack their own B (b_aliased) */
+                                        {100, 256, 300}};
     int failures = 0, checked = 0;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         int64_t M = shapes[s][0], N = shapes[s][1], K = shapes[s][2];
@@ -66,7 +69,8 @@ int main(void) {
     }
     /* thread-count independence: the same product with 1, 2 and 3 threads is bitwise equal (rows split, and
      * the column split of a short, wide product) */
-    static const int64_t ind[][3] = {{150, 70, 300}, {700, 300, 520}, {13, 2000, 300}, {400, 400, 100}, {300, 200, 300}};
+    static const int64_t ind[][3] = {{150, 70, 300}, {700, 300, 520}, {13, 2000, 300}, {400, 400, 100}, {300, 200, 300},
+                                    {100, 256, 300}};
     for (size_t s = 0; s < sizeof ind / sizeof ind[0]; s++) {
         int64_t M = ind[s][0], N = ind[s][1], K = ind[s][2];
         float *A = malloc(sizeof(float) * (size_t)(M * K)), *B = malloc(sizeof(float) * (size_t)(K * N));
