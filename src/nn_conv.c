@@ -968,6 +968,7 @@ static int conv_direct(int kind, const rel *R, const geo3 *G, const float *A, co
     if (kind == CONV_IMAGE_FROM_COLS ? (J.Hd != G->in[1] || J.Wd != G->in[2]) : (J.Hd != G->ln[1] || J.Wd != G->ln[2]))
         return 1; /* output_padding rows: not a plain correlation */
     J.D.Rn = J.Cs * K, J.D.Cd = J.Cd, J.wTg = (J.Cd + 5) / 6 * 6 * J.D.Rn, J.D.Lw = J.Hd * J.Wq;
+    J.D.Wd = J.Wd, J.D.Wq = J.Wq;
     J.D.ldl = (J.D.Lw + 63) / 64 * 64 + 64; /* a tile (<= 64 wide) starting below Lw ends inside */
     /* where it pays (measured, bench/NOTES.md): few positions per image (ResNet l4: 4x4) re-read the weights for
      * too few tiles, the batched GEMM is better there; the weight gradient's lane kernel keeps its partial sums

@@ -16,7 +16,8 @@ typedef struct {
     const int64_t *off; /* [Rn] offset of each tap in xp */
     int64_t Cd;         /* destination channels */
     const float *wT;    /* forward: [ceil(Cd / 6), Rn, 6] weights, blocks of 6 channels (zero past Cd), tap-major */
-    int64_t Lw;         /* wide grid positions (Hd * Wp) */
+    int64_t Lw;         /* wide grid positions (Hd * Wq) */
+    int64_t Wd, Wq;     /* a row's valid positions and the wide grid's row length (Wd <= Wq) */
     int64_t ldl;        /* row length of the wide buffers: >= Lw + 64 (tiles are at most 64 positions) */
 } wk__dconv;
 enum { WK_DCONV_WR = 4, WK_DCONV_WC = 3 }; /* weight-gradient tile: output channels x taps */
@@ -77,10 +78,17 @@ static inline __attribute__((always_inline)) void WK_DCONV_FN(dconv_tile_)(const
 }
 
 /* every wide-grid tile; with NV = 2, a last tile of at most one vector of positions takes one vector (the strided
- * forward's wide grid, 16 x 17 = 8.5 tiles of 32 for ResNet l2_down) */
+ * forward's wide grid, 16 x 17 = 8.5 tiles of 32 for ResNet l2_down). Rows a whole number of tiles wide go row by
+ * row and skip the garbage columns (ResNet l2, 16 of 18 under AVX2: 11% of the work) */
 static inline __attribute__((always_inline)) void WK_DCONV_FN(dconv_rows_)(const wk__dconv *D, const float *xp,
                                                                            float *dw, int64_t o0, int rows,
                                                                            const int MR, const int NV) {
+    if (D->Wd % (NV * WK_VL) == 0 && D->Wq > D->Wd) {
+        for (int64_t h0 = 0; h0 < D->Lw; h0 += D->Wq)
+            for (int64_t l0 = h0; l0 < h0 + D->Wd; l0 += NV * WK_VL)
+                WK_DCONV_FN(dconv_tile_)(D, xp, dw, o0, rows, l0, MR, NV);
+        return;
+    }
     for (int64_t l0 = 0; l0 < D->Lw; l0 += NV * WK_VL)
         if (NV == 2 && D->Lw - l0 <= WK_VL)
             WK_DCONV_FN(dconv_tile_)(D, xp, dw, o0, rows, l0, MR, 1);
