@@ -222,21 +222,26 @@ static wk_dtype sum_dtype(const wk_tensor *self, wk_dtype dtype) {
  *         per-thread partials (get_num_threads() of them, unused ones 0) summed by the same kernel;
  *   ROWS  A contiguous rows of B: one cascade each (thread-count independent);
  *   SLABS A slabs of B reduced rows x C contiguous columns: column cascades; when torch splits the columns across
- *         threads (A < threads <= C) each thread's range, rounded to 32 columns, starts its own column blocks.
+ *         threads (A < threads <= C) each thread's range, rounded to 32 columns, starts its own column blocks;
+ *   ROWSUMS A reduced x C kept x B reduced contiguous (a conv bias gradient or a batch norm, sum over dims 0, 2, 3):
+ *         TensorIterator puts both reduced dims innermost, so output c is 0 + the cascades of its A rows of B, added
+ *         one after another in order of a (vectorized_inner_sum storing into an output of stride 0); the threads
+ *         split the kept dim (parallel_dim_reduction), which leaves every sum's order alone.
  * Any other layout returns NULL without an error and takes the generic (double-accumulating) path. */
-enum { SUM_FULL, SUM_ROWS, SUM_SLABS };
+enum { SUM_FULL, SUM_ROWS, SUM_SLABS, SUM_ROWSUMS };
 typedef struct {
     int kind;
-    int64_t A, B, C; /* FULL: B = numel; ROWS: A rows of B; SLABS: A x [B, C] */
+    int64_t A, B, C; /* FULL: B = numel; ROWS: A rows of B; SLABS: A x [B, C]; ROWSUMS: [A, C, B] */
     const float *x;
-    float *out;  /* FULL: 1; ROWS: A; SLABS: A * C */
+    float *out;  /* FULL: 1; ROWS: A; SLABS: A * C; ROWSUMS: C */
     int lanes;   /* torch's Vectorized<float>::size() */
     int64_t chunk; /* FULL: elements per thread chunk; SLABS with split columns: columns per thread (before rounding) */
     int64_t nt;  /* tasks */
     float part[64]; /* FULL: per-thread partials */
 } sum_job;
 
-static int sum_layout(const wk_tensor *t, const bool *mask, sum_job *j) {
+/* rowsums: whether the caller takes SUM_ROWSUMS (the sums do; amax and logsumexp leave it to the generic path) */
+static int sum_layout(const wk_tensor *t, const bool *mask, bool rowsums, sum_job *j) {
     int64_t sz[WK_MAX_DIM], st[WK_MAX_DIM];
     int dimi[WK_MAX_DIM];
     bool red[WK_MAX_DIM];
@@ -288,6 +293,8 @@ static int sum_layout(const wk_tensor *t, const bool *mask, sum_job *j) {
         j->kind = SUM_SLABS, j->A = 1, j->B = gs[1], j->C = gs[0];
     } else if (g == 3 && !gr[0] && gr[1]) {
         j->kind = SUM_SLABS, j->A = gs[2], j->B = gs[1], j->C = gs[0];
+    } else if (g == 3 && gr[0] && rowsums) {
+        j->kind = SUM_ROWSUMS, j->A = gs[2], j->B = gs[0], j->C = gs[1];
     } else {
         return -1;
     }
@@ -304,6 +311,10 @@ static void sum_task(int64_t b, int64_t e, int tid, void *job_) {
             j->part[t] = 0.0f + v->sum_inner(j->x + c0, c1 - c0, j->lanes);
         } else if (j->kind == SUM_ROWS) { /* row t */
             j->out[t] = 0.0f + v->sum_inner(j->x + t * j->B, j->B, j->lanes);
+        } else if (j->kind == SUM_ROWSUMS) { /* output t: its A rows in order */
+            float acc = 0.0f;
+            for (int64_t a = 0; a < j->A; a++) acc += v->sum_inner(j->x + (a * j->C + t) * j->B, j->B, j->lanes);
+            j->out[t] = acc;
         } else if (j->chunk == 0) { /* slab t, every column */
             v->sum_outer(j->x + t * j->B * j->C, j->B, j->C, j->C, j->out + t * j->C, j->lanes);
             for (int64_t c = 0; c < j->C; c++) j->out[t * j->C + c] += 0.0f;
@@ -323,9 +334,9 @@ static void sum_task(int64_t b, int64_t e, int tid, void *job_) {
 
 /* The float32 fast reductions' common start: j set up for self's layout and a fresh keepdim float32 output, or
  * NULL (no error) when the layout is not one of Note [Cascade sum]'s (or self is empty / one element) */
-static wk_tensor *f32_reduce_begin(const wk_tensor *self, const bool *mask, sum_job *j) {
+static wk_tensor *f32_reduce_begin(const wk_tensor *self, const bool *mask, bool rowsums, sum_job *j) {
     memset(j, 0, sizeof *j);
-    if (self->dtype != WK_FLOAT32 || wk__numel(self) <= 1 || sum_layout(self, mask, j) < 0) return NULL;
+    if (self->dtype != WK_FLOAT32 || wk__numel(self) <= 1 || sum_layout(self, mask, rowsums, j) < 0) return NULL;
     int64_t shape[WK_MAX_DIM];
     int nd = wk__reduce_shape(self, mask, true, shape);
     wk_tensor *out = wk__empty(nd, shape, WK_FLOAT32);
@@ -339,7 +350,7 @@ static wk_tensor *f32_reduce_begin(const wk_tensor *self, const bool *mask, sum_
  * not one of Note [Cascade sum]'s (or self is empty / one element) */
 static wk_tensor *sum_f32_torch(const wk_tensor *self, const bool *mask) {
     sum_job j;
-    wk_tensor *out = f32_reduce_begin(self, mask, &j);
+    wk_tensor *out = f32_reduce_begin(self, mask, true, &j);
     if (!out) return NULL;
     j.lanes = wk__vec_sum_lanes();
     int T = wk_get_num_threads();
@@ -360,6 +371,8 @@ static wk_tensor *sum_f32_torch(const wk_tensor *self, const bool *mask) {
         }
     } else if (j.kind == SUM_ROWS) {
         wk_parallel_for(0, j.A, WK_GRAIN_SIZE / j.B + 1, sum_task, &j);
+    } else if (j.kind == SUM_ROWSUMS) {
+        wk_parallel_for(0, j.C, WK_GRAIN_SIZE / (j.A * j.B) + 1, sum_task, &j);
     } else {
         /* find_split_dim: the outer-most kept dim with size >= T, else the largest; columns get torch's ranges */
         bool split_cols = par && !(j.A >= T) && (j.C >= T || j.C > j.A);
@@ -407,7 +420,7 @@ static void amax_task(int64_t b, int64_t e, int tid, void *job_) {
 /* keepdim float32 amax of self over the masked dims, or NULL (no error) for layouts sum_layout() does not take */
 static wk_tensor *amax_f32_fast(const wk_tensor *self, const bool *mask) {
     sum_job j;
-    wk_tensor *out = f32_reduce_begin(self, mask, &j);
+    wk_tensor *out = f32_reduce_begin(self, mask, false, &j);
     if (!out) return NULL;
     if (j.kind == SUM_FULL) {
         int T = wk_get_num_threads();
@@ -471,7 +484,7 @@ static void lse_task(int64_t b, int64_t e, int tid, void *job_) {
 static wk_tensor *lse_f32_fast(const wk_tensor *self, const bool *mask) {
     sum_job j;
     memset(&j, 0, sizeof j);
-    if (self->dtype != WK_FLOAT32 || wk__numel(self) <= 1 || sum_layout(self, mask, &j) < 0) return NULL;
+    if (self->dtype != WK_FLOAT32 || wk__numel(self) <= 1 || sum_layout(self, mask, false, &j) < 0) return NULL;
     wk_tensor *m = amax_f32_fast(self, mask);
     if (!m) return NULL;
     bool fused = j.kind == SUM_ROWS && j.B <= LSE_ROW;
@@ -839,7 +852,7 @@ static int argext_f32_fast(const wk_tensor *self, int64_t d, wk_tensor *vals, wk
     memset(&j, 0, sizeof j);
     if (self->ndim == 0) return 0;
     mask[d] = true;
-    if (sum_layout(self, mask, &j) < 0 || j.kind == SUM_FULL) return 0;
+    if (sum_layout(self, mask, false, &j) < 0 || j.kind == SUM_FULL) return 0;
     j.x = (const float *)wk__data(self);
     amaxi_job q = {&j, (float *)wk__data(vals), (int64_t *)wk__data(idx)};
     if (j.kind == SUM_ROWS) wk_parallel_for(0, j.A, WK_GRAIN_SIZE / j.B + 1, amaxi_task, &q);

@@ -90,6 +90,20 @@ print_case("print_max_namedtuple", lambda T: T.tensor(A23).max(1))
 print_case("print_sum_grad_fn", lambda T: T.tensor(A23, requires_grad=True).sum(0))
 
 # ============================================================================ more sums and means
+# float32 sums over reduced / kept / reduced dims (a conv bias gradient, batch norm statistics) in torch's own order:
+# the same bits, with 1-3 threads, rows shorter than a vector too
+def _sum_outer_inner(T, shape, d, threads, seed=0):
+    n = T.get_num_threads()
+    T.set_num_threads(threads)
+    T.manual_seed(seed)
+    x = T.randn(*shape) * 10
+    r = x.sum(d), x.mean(d), x.sum(d, keepdim=True)
+    T.set_num_threads(n)
+    return r
+cases("sum_outer_inner_bitwise", lambda T, shape, threads: _sum_outer_inner(T, shape, (0, 2, 3), threads),
+      shape=[(16, 8, 33, 33), (64, 32, 16, 16), (3, 4, 2, 3)], threads=[1, 2, 3], rtol=0, atol=0)
+cases("sum_outer_inner_bitwise_3d", lambda T, shape, threads: _sum_outer_inner(T, shape, (0, 2), threads, 1),
+      shape=[(33, 17, 1000), (5, 3, 7)], threads=[1, 3], rtol=0, atol=0)
 B23 = [[True, False, True], [False, False, True]]
 NAN23 = [[1.5, float("nan"), 0.25], [float("nan"), 0.5, -1.25]]
 cases("sum_dtype_all", lambda T, dtype: T.tensor(A23).sum(0, dtype=dtype), dtype=FLOATS + [D.int64, D.int32])
