@@ -140,8 +140,10 @@ static void WK_DCONV_FN(dconv_wgrad_)(const wk__dconv *D, const float *aw, int64
 }
 
 /* taps [r, r + NR) of [r0, r1) by positions in chunks of 256 (at's chunk stays in L1 across the taps), NV vectors of
- * channels (CB = NV * vl); every sum runs over l' in order, the accumulators reloaded from cacc between chunks (exact).
- * A last partial tile clamps its taps: the repeated tap computes the same value and stores it again. */
+ * channels (CB = NV * vl); every sum runs over the valid l' in order (the wide grid's garbage columns are skipped, so
+ * only im2col's entries enter the sums, padding zeros included: 0 * inf is NaN where the reference has it, and the
+ * source needs no finiteness check), the accumulators reloaded from cacc between chunks (exact). A last partial
+ * tile clamps its taps: the repeated tap computes the same value and stores it again. */
 static inline __attribute__((always_inline)) void WK_DCONV_FN(dconv_wgrad_cv_body_)(const wk__dconv *D,
                                                                                     const float *at, const float *xp,
                                                                                     int64_t r0, int64_t r1,
@@ -162,16 +164,19 @@ static inline __attribute__((always_inline)) void WK_DCONV_FN(dconv_wgrad_cv_bod
 #pragma GCC unroll 2
                 for (int v = 0; v < NV; v++) acc[j][v] = vf_loadu(c[j] + v * WK_VL);
             }
-            const float *a = at + l0 * CB;
-            for (int64_t l = l0; l < l1; l++, a += CB) {
-                wk_vf av[2];
+            for (int64_t h0 = l0 / D->Wq * D->Wq; h0 < l1; h0 += D->Wq) { /* the valid part of each row */
+                const int64_t s1 = h0 + D->Wd < l1 ? h0 + D->Wd : l1;
+                const float *a = at + (h0 > l0 ? h0 : l0) * CB;
+                for (int64_t l = h0 > l0 ? h0 : l0; l < s1; l++, a += CB) {
+                    wk_vf av[2];
 #pragma GCC unroll 2
-                for (int v = 0; v < NV; v++) av[v] = vf_loadu(a + v * WK_VL);
+                    for (int v = 0; v < NV; v++) av[v] = vf_loadu(a + v * WK_VL);
 #pragma GCC unroll 12
-                for (int j = 0; j < NR; j++) {
-                    const wk_vf xv = vf_set1(x[j][l]);
+                    for (int j = 0; j < NR; j++) {
+                        const wk_vf xv = vf_set1(x[j][l]);
 #pragma GCC unroll 2
-                    for (int v = 0; v < NV; v++) acc[j][v] = vf_fma(av[v], xv, acc[j][v]);
+                        for (int v = 0; v < NV; v++) acc[j][v] = vf_fma(av[v], xv, acc[j][v]);
+                    }
                 }
             }
 #pragma GCC unroll 12

@@ -181,9 +181,11 @@ static void one_case(int t, bool big, bool direct) {
 
 /* an inf / NaN in the image or in grad_output: the float32 weight gradient is non-finite exactly where the float64
  * reference is (the channels-last path multiplies only im2col's entries, zeros included, as the reference does) */
-static void nonfinite_case(int t, bool in_image) {
-    int64_t isz[4] = {2, 24, 7, 6}, wsz[4] = {32, 24, 3, 3}, st[2] = {1, 2}, pd[2] = {1, 1}, dl[2] = {1, 1}, op[2] = {0, 0};
-    int64_t ni = 2 * 24 * 7 * 6, nw = 32 * 24 * 9;
+static void nonfinite_case(int t, bool in_image, bool wide) {
+    /* wide: 20 x 18 positions, past the channels-last path: the wide-grid kernel, which skips the garbage columns */
+    int64_t isz[4] = {2, 24, wide ? 20 : 7, wide ? 18 : 6}, wsz[4] = {32, 24, 3, 3}, st[2] = {1, wide ? 1 : 2},
+            pd[2] = {1, 1}, dl[2] = {1, 1}, op[2] = {0, 0};
+    int64_t ni = 2 * 24 * isz[2] * isz[3], nw = 32 * 24 * 9;
     float *bi = malloc(sizeof(float) * (size_t)ni), *bw = malloc(sizeof(float) * (size_t)nw);
     wk_tensor *x32 = rand_tensor(4, isz, WK_FLOAT32, bi), *w32 = rand_tensor(4, wsz, WK_FLOAT32, bw);
     wk_intlist S = wk_ints(st, 2), P = wk_ints(pd, 2), D = wk_ints(dl, 2), O = wk_ints(op, 2);
@@ -195,6 +197,8 @@ static void nonfinite_case(int t, bool in_image) {
     wk_tensor *g32 = rand_tensor(4, osz, WK_FLOAT32, bg);
     if (in_image) { /* an inf and a NaN in the image, buffers rebuilt */
         bi[t % ni] = INFINITY, bi[(t * 7 + 100) % ni] = NAN;
+        if (wide) /* in the first and the last column too, which garbage columns would read (0 * inf) */
+            bi[(t % 24) * 360 + 5 * 18] = INFINITY, bi[((t + 5) % 24) * 360 + 9 * 18 + 17] = NAN;
         wk_release(x32), x32 = wk_from_data(bi, WK_FLOAT32, 4, isz);
     } else {
         bg[t % no] = -INFINITY, bg[(t * 5 + 17) % no] = NAN;
@@ -231,7 +235,7 @@ int main(void) {
     deep_mode = true;
     for (int t = 460; t < 472; t++) one_case(t, false, true);
     deep_mode = false;
-    for (int t = 0; t < 6; t++) nonfinite_case(t * 37, t % 2 == 0);
+    for (int t = 0; t < 12; t++) nonfinite_case(t * 37, t % 2 == 0, t >= 6);
     printf("test_conv: %d checks, %d failures\n", checked, failures);
     return failures ? 1 : 0;
 }
