@@ -666,8 +666,8 @@ int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, in
              * 176 -> 156 us AVX2, 137 -> 126 us AVX-512; 192^3 AVX2 82 -> 69. One thread: 256^3 96 -> 106
              * GFLOP/s AVX2, 147 -> 158 AVX-512; 192^3 likewise. Fewer rows pay for packing B only when B's
              * rows lie a multiple of 512 bytes apart (a panel of 128 or more rows in place then falls in 8 of
-             * L1's 64 sets or fewer): 64-191 rows, 1 and 2 threads, AVX2 4-13% faster (ResNet l2's im2col
-             * product 128 x 256 x 1152: 8-11%), AVX-512 0-5%; other strides: 64^3 6.3 -> 8.7 us, 96^3
+             * L1's 64 sets or fewer): 64-191 rows, 1 and 2 threads, AVX2 4-13% faster (a 16x16 layer's im2col
+             * product, 128 x 256 x 1152: 8-11%), AVX-512 0-5%; other strides: 64^3 6.3 -> 8.7 us, 96^3
              * 13.5 -> 18.7, 144^3-160^3 4-7% slower */
             const bool b_aliased = csb == 1 && rsb % 128 == 0 && g.kd >= 128;
             if (g.a_packed >= g.mp - 1 && (g.m >= 192 || (b_aliased && g.m >= 64)) && g.m <= 512)
