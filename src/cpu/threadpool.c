@@ -30,7 +30,6 @@ void wk_parallel_for(int64_t begin, int64_t end, int64_t grain, wk_range_fn fn, 
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_THREADS 64
 #define SPIN_NS 200000 /* how long an idle worker (or a waiting caller) polls before it sleeps */
 
 /* the claim word: job generation << 32 | chunk count << 16 | next unclaimed chunk */
@@ -61,7 +60,7 @@ static _Thread_local int in_worker = 0;
 
 static int default_threads(void) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+    return n < 1 ? 1 : n > WK_MAX_THREADS ? WK_MAX_THREADS : (int)n;
 }
 
 int wk_get_num_threads(void) {
@@ -74,7 +73,7 @@ int wk_set_num_threads(int n) {
         wk__error(WK_RUNTIME_ERROR, "set_num_threads expects a positive integer");
         return -1;
     }
-    pool.nthreads = n > MAX_THREADS ? MAX_THREADS : n; /* workers beyond n simply get no chunks */
+    pool.nthreads = n > WK_MAX_THREADS ? WK_MAX_THREADS : n; /* workers beyond n simply get no chunks */
     return 0;
 }
 
