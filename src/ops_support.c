@@ -145,6 +145,14 @@ static bool same_shape(const wk_tensor *a, const wk_tensor *b) {
     return a->ndim == b->ndim && !memcmp(a->sizes, b->sizes, sizeof(int64_t) * (size_t)a->ndim);
 }
 
+static _Thread_local wk_tensor *tl_dest; /* Note [Writing into the destination] (borrowed) */
+void wk__set_dest(wk_tensor *t) { tl_dest = t; }
+wk_tensor *wk__take_dest(void) {
+    wk_tensor *t = tl_dest;
+    tl_dest = NULL;
+    return t;
+}
+
 int wk__write_inplace(wk_tensor *self, const wk_tensor *r, const char *op) {
     WK_UNUSED(op);
     if (!same_shape(self, r)) {
@@ -161,7 +169,7 @@ int wk__write_inplace(wk_tensor *self, const wk_tensor *r, const char *op) {
                   wk_dtype_scalar_name(r->dtype), wk_dtype_scalar_name(self->dtype));
         return -1;
     }
-    if (wk__copy_(self, r) < 0) return -1;
+    if (r != self && wk__copy_(self, r) < 0) return -1;
     wk__bump_version(self);
     return 0;
 }
@@ -187,7 +195,7 @@ int wk__write_out(wk_tensor *out, const wk_tensor *r) {
         }
         if (wk__resize_(out, r->ndim, r->sizes) < 0) return -1;
     }
-    if (wk__copy_(out, r) < 0) return -1;
+    if (r != out && wk__copy_(out, r) < 0) return -1;
     wk__bump_version(out);
     return 0;
 }

@@ -31,10 +31,20 @@ WK_INTERNAL void wk__free_meta(wk_input_meta *meta, int64_t n);
 WK_INTERNAL int wk__materialize_grads(wk_pool *p, wk_tensor **gi, const wk_input_meta *meta, int64_t n);
 WK_INTERNAL int wk__save_list_sizes(wk_tensorlist l, int64_t **out, int64_t *n);
 WK_INTERNAL int wk__save_list_dtypes(wk_tensorlist l, wk_dtype **out, int64_t *n);
-/* Writes an out-of-place result into self (same shape required; castable dtype), bumping self's version. */
+/* Writes an out-of-place result into self (same shape required; castable dtype), bumping self's version; r may be
+ * self itself (written in place already: Note [Writing into the destination]). */
 WK_INTERNAL int wk__write_inplace(wk_tensor *self, const wk_tensor *r, const char *op);
-/* out=: resizes out to r's shape when needed, checks the cast, copies, bumps the version. */
+/* out=: resizes out to r's shape when needed, checks the cast, copies, bumps the version (r may be out itself). */
 WK_INTERNAL int wk__write_out(wk_tensor *out, const wk_tensor *r);
+/* Note [Writing into the destination]: the in-place and out= variants of an op marked `writes_dest` in the op table
+ * (its result is one elementwise kernel, wk__nary_op) name their destination before calling the op; wk__nary_op
+ * takes it (once: the ops it calls itself see none) and, when that is safe, writes its result there and returns it,
+ * so the write-back copies nothing. Safe: the destination is contiguous, has the result's shape and dtype, and
+ * every input either shares no storage with it or is it exactly (same offset and strides), so each element is
+ * read before it is written, by the same thread. Else the result goes to a new tensor and is copied as before.
+ * 4M floats, 2 threads: x.exp_() 2.2 -> 0.65 ms, torch.add(x, x, out=y) 1.9 -> 0.65 ms. */
+WK_INTERNAL void wk__set_dest(wk_tensor *t);
+WK_INTERNAL wk_tensor *wk__take_dest(void);
 /* out=(t1, t2, ...) of ops with several results: each out tensor must have its result's dtype exactly.
  * "Expected out tensor to have dtype long int, but got float instead" */
 WK_INTERNAL int wk__check_out_dtypes(wk_tensor *const *out, wk_tensor *const *r, int n);

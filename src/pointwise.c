@@ -5,6 +5,7 @@
 #include "cpu/vec.h"
 #include "index.h"
 #include "ops_impl.h"
+#include "ops_support.h"
 
 /* ---- framework ---- */
 wk_dtype wk__result_type2(const wk_tensor *a, const wk_tensor *b) {
@@ -30,8 +31,22 @@ void wk__not_implemented_for(const char *name, wk_dtype dt) {
     wk__error(WK_NOT_IMPLEMENTED_ERROR, "\"%s\" not implemented for '%s'", name, wk_dtype_scalar_name(dt));
 }
 
+/* Note [Writing into the destination] (ops_support.h): may dest (contiguous) take the result of in -> shape? */
+static bool dest_fits(const wk_tensor *dest, int nin, wk_tensor *const *in, int nd, const int64_t *shape,
+                      wk_dtype dtype) {
+    if (dest->dtype != dtype || dest->ndim != nd || memcmp(dest->sizes, shape, sizeof(int64_t) * (size_t)nd) ||
+        !wk__is_contiguous(dest))
+        return false;
+    for (int k = 0; k < nin; k++)
+        if (in[k]->storage == dest->storage &&
+            (in[k]->offset != dest->offset || memcmp(in[k]->strides, dest->strides, sizeof(int64_t) * (size_t)nd)))
+            return false;
+    return true;
+}
+
 wk_tensor *wk__nary_op(const char *name, int nin, const wk_tensor *const *in, const wk_dtype *in_dt,
                        wk_dtype out_dtype, wk_loop_fn loop, wk_dtype err_dtype, void *ctx) {
+    wk_tensor *dest = wk__take_dest();
     if (!loop) {
         wk__not_implemented_for(name, err_dtype);
         return NULL;
@@ -58,7 +73,8 @@ wk_tensor *wk__nary_op(const char *name, int nin, const wk_tensor *const *in, co
         wk_release(c);
         if (!ops[k + 1]) goto done;
     }
-    out = wk_iter_alloc_output(nin, ops + 1, nd, shape, out_dtype);
+    out = dest && dest_fits(dest, nin, ops + 1, nd, shape, out_dtype) ? wk_retain(dest)
+                                                                      : wk_iter_alloc_output(nin, ops + 1, nd, shape, out_dtype);
     if (!out) goto done;
     ops[0] = out;
     wk_iter it; /* elementwise loops are pure: the iteration may run on the thread pool */

@@ -882,7 +882,11 @@ def emit_wrappers(op, opnames):
         else:
             o.append('    {')
             o.append('        bool prev_ = wk_set_grad_enabled(false);')
+            if op.fields.get('writes_dest'):  # Note [Writing into the destination] (src/ops_support.h)
+                o.append('        wk__set_dest(self);')
             o.append('        r = wk_impl_%s(%s);' % (op.impl, call_args(op)))
+            if op.fields.get('writes_dest'):
+                o.append('        wk__set_dest(NULL);')
             o.append('        wk_set_grad_enabled(prev_);')
             o.append('    }')
             o.append('    if (!r) {%s return NULL; }' % rel)
@@ -952,7 +956,12 @@ def emit_wrappers(op, opnames):
         if not tens_inputs and any(p.name == 'dtype' and p.type == 'ScalarType?' for p in op.cparams):
             # factories with out=: the result takes out's dtype unless one is given (torch.zeros(2, out=t))
             o.append('    if (dtype == WK_DTYPE_NONE) dtype = out->dtype;')
+        if op.fields.get('writes_dest'):  # Note [Writing into the destination] (src/ops_support.h)
+            assert not op.out_check, op.where
+            o.append('    wk__set_dest(out);')
         o.append('    wk_tensor *r = wk_impl_%s(%s);' % (op.impl, call_args(op)))
+        if op.fields.get('writes_dest'):
+            o.append('    wk__set_dest(NULL);')
         o.append('    if (!r) return NULL;')
         if op.out_check:  # the op's own rule for out's dtype (most linalg ops want it exact)
             o.append('    if (%s(out, r) < 0) { wk_release(r); return NULL; }' % op.out_check)

@@ -48,3 +48,36 @@ cases("grad_unary_views", lambda T, x, op: getattr(x, op)(), inp(_wide(P24), vie
 grad_case("grad_inplace_on_view", lambda T, x: (lambda y: (y[:, ::2].mul_(3), y)[1])(x * 1), A24)
 grad_case("grad_inplace_unary_on_view", lambda T, x: (lambda y: (y[0].sigmoid_(), y)[1])(x * 1), A24)
 grad_case("grad_expanded_leaf", lambda T, x, y: x * y, inp([[0.5], [1.5]], view=vexpand(2, 4)), B24)
+
+# Writing into the destination (Note [Writing into the destination], src/ops_support.h): in-place and out= of
+# add / sub / mul / div / exp / log / tanh / sigmoid / relu write straight into a contiguous destination when every
+# input is either elsewhere or the destination itself; other layouts go through a new tensor and a copy.
+INTO = {"add": lambda T, x, y, **k: T.add(x, y, alpha=2, **k), "sub": lambda T, x, y, **k: T.sub(x, y, **k),
+        "mul": lambda T, x, y, **k: T.mul(x, y, **k), "div": lambda T, x, y, **k: T.div(x, y, **k),
+        "div_floor": lambda T, x, y, **k: T.div(x, y, rounding_mode="floor", **k)}
+UN_INTO = ["exp", "log", "tanh", "sigmoid"]
+cases("into_out_fresh", lambda T, op: (lambda o: (INTO[op](T, T.tensor(A24), T.tensor(P24), out=o), o))(T.zeros(2, 4)),
+      op=list(INTO))
+cases("into_out_is_self", lambda T, op: (lambda x: (INTO[op](T, x, T.tensor(P24), out=x), x))(T.tensor(A24)),
+      op=list(INTO))
+cases("into_out_is_other", lambda T, op: (lambda y: (INTO[op](T, T.tensor(A24), y, out=y), y))(T.tensor(P24)),
+      op=list(INTO))
+cases("into_out_is_both", lambda T, op: (lambda x: (INTO[op](T, x, x, out=x), x))(T.tensor(P24)), op=list(INTO))
+cases("into_out_same_ptr", lambda T, op: (lambda o: INTO[op](T, T.tensor(A24), T.tensor(P24), out=o).data_ptr() == o.data_ptr())(T.zeros(2, 4)),
+      op=list(INTO))
+cases("into_unary_out_is_self", lambda T, op: (lambda x: (getattr(T, op)(x, out=x), x))(T.tensor(P24)), op=UN_INTO)
+cases("into_unary_inplace", lambda T, op: (lambda x: (getattr(x, op + "_")(), x))(T.tensor(P24)), op=UN_INTO + ["relu"])
+case("into_relu_inplace_mixed", lambda T: (lambda x: (x.relu_(), x))(T.tensor(A24)))
+cases("into_inplace_self_operand", lambda T, op: (lambda x: getattr(x, op)(x))(T.tensor(P24)),
+      op=["add_", "sub_", "mul_", "div_"])
+case("into_inplace_rows_of_one_storage", lambda T: (lambda x: (x[0].add_(x[1]), x[1].mul_(x[0]), x))(T.tensor(A24)))
+case("into_inplace_broadcast_other", lambda T: (lambda x: (x.mul_(T.tensor([2.0, -1.0, 0.5, 3.0])), x))(T.tensor(A24)))
+case("into_out_wider_dtype", lambda T: (lambda o: (T.add(T.tensor(A24), T.tensor(P24), out=o), o, o.dtype))(T.zeros(2, 4, dtype=T.float64)))
+case("into_out_int", lambda T: (lambda o: (T.mul(T.tensor(I24), 3, out=o), o))(T.zeros(2, 4, dtype=T.int64)))
+case("into_out_transposed", lambda T: (lambda o: (T.exp(T.tensor(A24), out=o.t()), o))(T.zeros(4, 2)))
+case("into_out_resized", lambda T: (lambda o: (T.mul(T.tensor(A24), 2, out=o), o.shape))(T.zeros(0)))
+case("into_big_inplace", lambda T: (lambda x: (x.mul_(0.5).add_(x, alpha=-1).exp_(), x.sum())[1])(T.arange(70000, dtype=T.float32) / 7e4))
+grad_case("grad_into_inplace", lambda T, x, y: (lambda z: (z.mul_(y), z.add_(y, alpha=3), z.sigmoid_())[2])(x * 1), A24, B24)
+# the version counter still sees the writes: a saved tensor written in place fails backward, as in torch
+error_case("grad_into_inplace_saved_output",
+           lambda T: (lambda z: (z.sigmoid_(), z.add_(1)).__getitem__(1).sum().backward())(T.tensor(A24, requires_grad=True) * 1))
