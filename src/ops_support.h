@@ -42,7 +42,7 @@ WK_INTERNAL int wk__write_out(wk_tensor *out, const wk_tensor *r);
  * so the write-back copies nothing. Safe: the destination is contiguous, has the result's shape and dtype, and
  * every input either shares no storage with it or is it exactly (same offset and strides), so each element is
  * read before it is written, by the same thread. Else the result goes to a new tensor and is copied as before.
- * 4M floats, 2 threads: x.exp_() 2.2 -> 0.65 ms, torch.add(x, x, out=y) 1.9 -> 0.65 ms. */
+ * 4M floats, 2 threads: torch.exp(x, out=y) 2.06 -> 0.65 ms, y.mul_(1.0) 2.25 -> 0.33 ms (torch 0.69, 0.38). */
 WK_INTERNAL void wk__set_dest(wk_tensor *t);
 WK_INTERNAL wk_tensor *wk__take_dest(void);
 /* out=(t1, t2, ...) of ops with several results: each out tensor must have its result's dtype exactly.

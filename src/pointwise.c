@@ -73,8 +73,8 @@ wk_tensor *wk__nary_op(const char *name, int nin, const wk_tensor *const *in, co
         wk_release(c);
         if (!ops[k + 1]) goto done;
     }
-    out = dest && dest_fits(dest, nin, ops + 1, nd, shape, out_dtype) ? wk_retain(dest)
-                                                                      : wk_iter_alloc_output(nin, ops + 1, nd, shape, out_dtype);
+    if (dest && dest_fits(dest, nin, ops + 1, nd, shape, out_dtype)) out = wk_retain(dest);
+    else out = wk_iter_alloc_output(nin, ops + 1, nd, shape, out_dtype);
     if (!out) goto done;
     ops[0] = out;
     wk_iter it; /* elementwise loops are pure: the iteration may run on the thread pool */

@@ -481,7 +481,8 @@ typedef struct {
     int64_t b_packed;      /* likewise for B (row-contiguous B only) */
     int64_t a_todo, b_todo; /* strips to pack up front: A panels [mp - a_todo, mp), B [np - b_todo, np) */
     int64_t um, un;        /* a unit of work: um row panels x un column panels of C, all of K */
-    int64_t nunits;        /* units in the block: ceil(mp / um) x ceil(np / un), column-major (so that a home range is a band of columns) */
+    int64_t nunits;        /* units in the block: ceil(mp / um) x ceil(np / un), column-major (a home range is then a
+                            * band of columns) */
     atomic_llong next;     /* next strip to claim: A strips first, then B strips */
     atomic_llong packed;   /* strips packed so far */
     int T;                 /* threads asked for: the units are dealt in T home ranges (Note [GEMM blocking]) */
@@ -581,17 +582,12 @@ static void pause_briefly(int spin) {
 #endif
 }
 
-/* One member of the team (the pool may run fewer members than asked, or this one serially for all): claims
- * strips (of a shared A, then of B) to pack until none is left, waits for the strips others still pack (each was
- * claimed by a thread that is packing it, so this wait needs no count of the members), then claims units of work
- * until none is left (packing each unit's A itself unless A is shared). A member that starts late (a worker
- * still waking up) simply finds less to do. */
 /* Computes units until none is left: those of home range `home` first, then what is left of the others'. The ranges
  * are fixed by the unit count and T alone, and the pool's chunk 0 is nearly always the caller, so across products
  * a thread mostly computes the same part of C: its lines (and those of the thread's own slots) are still in that
  * core's caches, not the other core's (2 threads, both orders of the A/B driver: 256^3 AVX-512 7% faster, AVX2 1%;
- * 1024^3 and 2048^3 1-1.6% AVX-512, level AVX2). A late or
- * descheduled member's range is taken over by the others, unit by unit. */
+ * 1024^3 and 2048^3 1-1.6% AVX-512, level AVX2). A late or descheduled member's range is taken over by the
+ * others, unit by unit. */
 static void claim_units(gemm_task *g, int home, float *slot, float *bslot) {
     for (int r = 0; r < g->T; r++) {
         const int h = (home + r) % g->T;
@@ -601,6 +597,11 @@ static void claim_units(gemm_task *g, int home, float *slot, float *bslot) {
     }
 }
 
+/* One member of the team (the pool may run fewer members than asked, or this one serially for all): claims
+ * strips (of a shared A, then of B) to pack until none is left, waits for the strips others still pack (each was
+ * claimed by a thread that is packing it, so this wait needs no count of the members), then claims units of work
+ * until none is left (packing each unit's A itself unless A is shared). A member that starts late (a worker
+ * still waking up) simply finds less to do. */
 static void member(int64_t t0, int64_t t1, int tid, void *ctx) {
     WK_UNUSED(t1), WK_UNUSED(tid);
     gemm_task *g = ctx;
