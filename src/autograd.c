@@ -210,6 +210,10 @@ void wk__autograd_meta_free(wk_tensor *t) {
 }
 
 /* ---- saved tensors ---- */
+void wk__saved_rewind(wk_saved *s, const wk_tensor *written, uint32_t before) {
+    if (s->defined && s->data && !s->is_output && s->data->version == written->version) s->version = before;
+}
+
 void wk__save(wk_saved *s, const wk_tensor *t, bool is_output, wk_node *owner) {
     memset(s, 0, sizeof *s);
     if (!t) return;
@@ -227,14 +231,21 @@ void wk__save(wk_saved *s, const wk_tensor *t, bool is_output, wk_node *owner) {
     }
 }
 
+/* torch's Node::forward_op_name: "MulBackward0" -> "Mul", "PowBackward1" -> "Pow1"; a name whose "Backward" is not
+ * followed by digits only stays as it is. */
 static void strip_backward(const char *name, char *out, size_t n) {
     if (!strcmp(name, "CopySlices") || !strcmp(name, "AccumulateGrad")) { /* torch's C++ names for these two */
         snprintf(out, n, "torch::autograd::%s", name);
         return;
     }
     snprintf(out, n, "%s", name);
-    char *p = strstr(out, "Backward");
-    if (p) *p = 0;
+    char *p = NULL;
+    for (char *q = strstr(out, "Backward"); q; q = strstr(q + 1, "Backward")) p = q; /* the last one */
+    if (!p) return;
+    const char *suffix = p + 8;
+    if (suffix[strspn(suffix, "0123456789")]) return;
+    if (!strcmp(suffix, "0")) suffix = "";
+    memmove(p, suffix, strlen(suffix) + 1);
 }
 
 int wk__check_saved(wk_saved *s, wk_node *owner) {

@@ -102,6 +102,10 @@ WK_INTERNAL void wk__autograd_meta_free(wk_tensor *t);
 
 /* ---- saved tensors ---- */
 WK_INTERNAL void wk__save(wk_saved *s, const wk_tensor *t, bool is_output, wk_node *owner);
+/* An in-place op records its node after writing into `written`; torch saves the inputs before the write. A saved
+ * input that shares written's version counter (written itself, or a view of it: `z.mul_(z)`) therefore expects
+ * `before`, the version from before the write, and its backward reports the modification as torch's does. */
+WK_INTERNAL void wk__saved_rewind(wk_saved *s, const wk_tensor *written, uint32_t before);
 /* New reference, or NULL with an error set (freed graph, or modified in place). `t == NULL` saved gives NULL
  * without error: check s->defined. */
 WK_INTERNAL wk_tensor *wk__unpack(wk_saved *s, wk_node *owner);

@@ -167,7 +167,7 @@ static void par_chunk(int64_t begin, int64_t end, int tid, void *job_) {
 }
 
 void wk_iter_run_parallel(const wk_iter *it, wk_loop_fn fn, void *ctx) {
-    if (it->numel < 2 * WK_GRAIN_SIZE || it->ndim == 0 || wk_get_num_threads() < 2) {
+    if (it->numel < WK_GRAIN_SIZE || it->ndim == 0 || wk_get_num_threads() < 2) { /* TensorIterator::for_each */
         wk_iter_run(it, fn, ctx);
         return;
     }

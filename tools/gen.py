@@ -446,7 +446,8 @@ def field_condition(op, nm, node='n'):
     return ' || '.join('wk__needs_grad(&%s->base, %d)' % (node, i) for i in idx)
 
 
-def emit_save(op, fields, indent, node='n', result_var='r', self_var=None):
+def emit_save(op, fields, indent, node='n', result_var='r', self_var=None, written=None):
+    # written: the tensor an in-place op wrote into before recording (its version from before is `v0_`)
     o = []
     for kind, nm, p in fields:
         src = cident(nm) if p else nm
@@ -463,16 +464,12 @@ def emit_save(op, fields, indent, node='n', result_var='r', self_var=None):
                 o.append('%swk__save(&%s->%s, %s, true, &%s->base);' % (indent_, node, nm, rv, node))
             else:
                 v = self_var if (self_var and nm == 'self') else cident(nm)
-                o.append('%swk__save(&%s->%s, %s, false, &%s->base);' % (indent_, node, nm, v, node))
+                save = 'wk__save(&%s->%s, %s, false, &%s->base);' % (node, nm, v, node)
+                if written and v != self_var:
+                    save = '{ %s wk__saved_rewind(&%s->%s, %s, v0_); }' % (save, node, nm, written)
+                o.append(indent_ + save)
             continue
-        if kind == 'tensor' or (kind == 'value' and p.type == 'Tensor?'):
-            v = self_var if (self_var and nm == 'self') else cident(nm)
-            o.append('%swk__save(&%s->%s, %s, false, &%s->base);' % (indent, node, nm, v, node))
-        elif kind == 'result':
-            idx = int(nm[6:]) if nm != 'result' else 0
-            rv = result_var if op.ret_kind == 'tensor' else 'outs[%d]' % idx
-            o.append('%swk__save(&%s->%s, %s, true, &%s->base);' % (indent, node, nm, rv, node))
-        elif kind == 'tensorlist':
+        if kind == 'tensorlist':
             o.append('%s%s->%s = wk__calloc((size_t)(%s.len ? %s.len : 1), sizeof(wk_saved));' % (indent, node, nm, src, src))
             o.append('%sif (!%s->%s) goto fail_node;' % (indent, node, nm))
             o.append('%s%s->%s_len = %s.len;' % (indent, node, nm, src))
@@ -670,7 +667,7 @@ def undiff_tensor_inputs(op):
             and p.name not in op.nondiff and p not in diff_inputs(op)]
 
 
-def emit_record(op, fields, outvar, indent, self_var=None, vt_suffix=''):
+def emit_record(op, fields, outvar, indent, self_var=None, vt_suffix='', written=None):
     # self_var: where the saved `self` comes from (in-place ops save a copy of self from before the write);
     # edges always come from the inputs themselves.
     """Code that builds the node after the forward ran (outputs in outvar / outs / v)."""
@@ -700,7 +697,7 @@ def emit_record(op, fields, outvar, indent, self_var=None, vt_suffix=''):
             o.append('%sif (wk__save_meta(outs, %d, &n->out_meta, &n->n_out) < 0) goto fail_node;' % (indent, len(op.rets)))
         else:
             o.append('%sif (wk__save_meta(v.data, v.len, &n->out_meta, &n->n_out) < 0) goto fail_node;' % indent)
-    o += emit_save(op, fields, indent, result_var=outvar, self_var=self_var)
+    o += emit_save(op, fields, indent, result_var=outvar, self_var=self_var, written=written)
     return o
 
 
@@ -726,6 +723,8 @@ def emit_mutating(op, opnames):
     if diff:
         o.append('    if (!rg_ && wk__grad_enabled() && self->is_view && self->view_base && wk__tensor_requires_grad(self->view_base)) rg_ = true;')
     o.append('    wk_tensor *r = NULL;')
+    if diff:
+        o.append('    uint32_t v0_ = self->version->version; /* for the saved inputs: wk__saved_rewind */')
     o.append('    {')
     o.append('        bool prev_ = wk_set_grad_enabled(false);')
     o.append('        r = wk_impl_%s(%s);' % (op.impl, call_args(op)))
@@ -736,7 +735,7 @@ def emit_mutating(op, opnames):
     if diff:
         o.append('    if (!rg_) return r;')
         o.append('    {')
-        o += emit_record(op, fields, 'self', '        ')
+        o += emit_record(op, fields, 'self', '        ', written='self')
         o.append('        if (wk__rebase_history(self, &n->base) < 0) { wk__node_release(&n->base); goto fail; }')
         o.append('        wk__node_release(&n->base);')
         o.append('        return r;')
@@ -869,6 +868,8 @@ def emit_wrappers(op, opnames):
             o.append('    wk_tensor *self_orig = rg_ && (%s) ? wk_clone(self) : NULL;' % cond)
             o.append('    if (rg_ && (%s) && !self_orig) return NULL;' % cond)
         o.append('    wk_tensor *r = NULL;')
+        if op.differentiable:
+            o.append('    uint32_t v0_ = self->version->version; /* for the saved inputs: wk__saved_rewind */')
         rel = ' wk_release(self_orig);' if uses_self else ''
         if op.fields.get('inplace_impl'):  # a kernel that writes into self (no out-of-place result and copy-back)
             o.append('    {')
@@ -896,7 +897,7 @@ def emit_wrappers(op, opnames):
             o.append('    wk_release(r);')
             o.append('    r = wk_retain(self);')
             o.append('    {')
-            o += emit_record(op, fields, 'self', '        ', self_var='self_orig' if uses_self else None,
+            o += emit_record(op, fields, 'self', '        ', self_var='self_orig' if uses_self else None, written='self',
                              vt_suffix='_inplace' if op.fields.get('inplace_node') else '')
             o.append('        if (wk__rebase_history(self, &n->base) < 0) { wk__node_release(&n->base); goto fail; }')
             o.append('        wk__node_release(&n->base);%s' % rel)

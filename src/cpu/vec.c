@@ -122,6 +122,9 @@ static void r_sub(const float *a, int64_t sa, const float *b, int64_t sb, float 
 static void r_mul(const float *a, int64_t sa, const float *b, int64_t sb, float *o, int64_t n) {
     for (int64_t i = 0; i < n; i++) o[i] = a[i * sa] * b[i * sb];
 }
+static void r_add_alpha(const float *a, int64_t sa, const float *b, int64_t sb, float alpha, float *o, int64_t n) {
+    for (int64_t i = 0; i < n; i++) o[i] = fmaf(b[i * sb], alpha, a[i * sa]);
+}
 static void r_relu(const float *x, int64_t sx, float *o, int64_t n) {
     for (int64_t i = 0; i < n; i++) o[i] = x[i * sx] < 0 ? 0.0f : x[i * sx];
 }
@@ -136,7 +139,7 @@ static const wk_vec_ops ref_ops = {
     .name = "reference", .exp = r_exp, .sigmoid = r_sigmoid, .exp_sub_sum = r_exp_sub_sum, .scale = r_scale,
     .sub_scalar = r_sub_scalar, .exp_sub_acc = r_exp_sub_acc, .mul_cols = r_mul_cols, .sub2_cols = r_sub2_cols,
     .max = r_max, .max_rows = r_max_rows, .sum_inner = r_sum_inner, .sum_outer = r_sum_outer, .add = r_add,
-    .sub = r_sub, .mul = r_mul, .relu = r_relu, .threshold_bw = r_threshold_bw, .gather = r_gather};
+    .sub = r_sub, .mul = r_mul, .add_alpha = r_add_alpha, .relu = r_relu, .threshold_bw = r_threshold_bw, .gather = r_gather};
 
 const wk_vec_ops *wk__vec_ref(void) { return &ref_ops; }
 const wk_vec_ops *wk__vec_base(void) { return &wk__vec_base_ops; }
@@ -224,6 +227,12 @@ int wk__mul_f32_run(char **d, const int64_t *s, int64_t n) {
     int64_t e[3];
     if (!f32_strides(s, 2, e)) return 0;
     wk__vec()->mul((const float *)d[1], e[1], (const float *)d[2], e[2], (float *)d[0], n);
+    return 1;
+}
+int wk__add_alpha_f32_run(char **d, const int64_t *s, int64_t n, float alpha) {
+    int64_t e[3];
+    if (!f32_strides(s, 2, e)) return 0;
+    wk__vec()->add_alpha((const float *)d[1], e[1], (const float *)d[2], e[2], alpha, (float *)d[0], n);
     return 1;
 }
 int wk__relu_f32_run(char **d, const int64_t *s, int64_t n) {

@@ -36,6 +36,8 @@ typedef struct {
     void (*add)(const float *a, int64_t sa, const float *b, int64_t sb, float *o, int64_t n);
     void (*sub)(const float *a, int64_t sa, const float *b, int64_t sb, float *o, int64_t n); /* a - b */
     void (*mul)(const float *a, int64_t sa, const float *b, int64_t sb, float *o, int64_t n);
+    /* o[i] = fmaf(b[i * sb], alpha, a[i * sa]): torch's float add with alpha (one rounding) */
+    void (*add_alpha)(const float *a, int64_t sa, const float *b, int64_t sb, float alpha, float *o, int64_t n);
     /* o[i] = x < 0 ? 0 : x with x = x[i * sx] (relu: NaN and -0.0 pass through) */
     void (*relu)(const float *x, int64_t sx, float *o, int64_t n);
     /* o[i] = x[i * sx] <= th ? 0 : g[i * sg] (threshold_backward: NaN x passes g through) */
@@ -57,6 +59,7 @@ WK_INTERNAL void wk__sigmoid_f32_loop(char **d, const int64_t *s, int64_t n, voi
 WK_INTERNAL int wk__add_f32_run(char **d, const int64_t *s, int64_t n);
 WK_INTERNAL int wk__sub_f32_run(char **d, const int64_t *s, int64_t n);
 WK_INTERNAL int wk__mul_f32_run(char **d, const int64_t *s, int64_t n);
+WK_INTERNAL int wk__add_alpha_f32_run(char **d, const int64_t *s, int64_t n, float alpha);
 WK_INTERNAL int wk__relu_f32_run(char **d, const int64_t *s, int64_t n);
 WK_INTERNAL int wk__threshold_bw_f32_run(char **d, const int64_t *s, int64_t n, float th);
 

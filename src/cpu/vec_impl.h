@@ -146,13 +146,15 @@ static void k_sub2_cols(const float *x, const float *a, const float *b, float *y
 }
 
 #if WK_VL <= 8 /* the AVX-512 instance carries the exp family only (vec.c takes the rest from AVX2) */
-/* ---- elementwise add / sub / mul / relu / threshold_backward on element-strided operands ----
+/* ---- elementwise add / sub / mul / add with alpha / relu / threshold_backward on element-strided operands ----
  * o[i] = op(a[i * sa], b[i * sb]) for a contiguous o; strides 1 and 0 (a broadcast scalar) vectorise by loads,
  * stride 2 (every other element: x[:, ::2]) by vf_load_even, any other stride one element at a time. Each op is
- * one IEEE operation or a compare and select per element, so every path gives the same bits. */
-enum { EW_ADD, EW_SUB, EW_MUL, EW_THBW };
+ * one IEEE operation (add with alpha: one fused multiply-add, vectorised only where the ISA fuses it) or a compare
+ * and select per element, so every path gives the same bits. `th` carries threshold_backward's threshold, or alpha. */
+enum { EW_ADD, EW_SUB, EW_MUL, EW_ADDA, EW_THBW };
 static inline wk_vf ew_v(int op, wk_vf a, wk_vf b, wk_vf th) {
     if (op == EW_ADD) return vf_add(a, b);
+    if (op == EW_ADDA) return vf_fma(b, th, a);
     if (op == EW_SUB) return vf_sub(a, b);
     if (op == EW_MUL) return vf_mul(a, b);
     return vf_select(vf_le(b, th), vf_zero(), a); /* threshold_backward: b (self) <= th ? 0 : a (grad) */
@@ -161,13 +163,16 @@ static inline float ew_s(int op, float a, float b, float th) {
     if (op == EW_ADD) return a + b;
     if (op == EW_SUB) return a - b;
     if (op == EW_MUL) return a * b;
+    if (op == EW_ADDA) return fmaf(b, th, a);
     return b <= th ? 0.0f : a;
 }
 static inline void ew_run(int op, const float *a, int64_t sa, const float *b, int64_t sb, float th, float *o,
                           int64_t n) {
     const wk_vf vt = vf_set1(th);
     int64_t i = 0;
-    if (sa == 1 && sb == 1) {
+    if (op == EW_ADDA && !WK_VF_FUSED) {
+        /* vf_fma would round twice: the scalar loop below */
+    } else if (sa == 1 && sb == 1) {
         for (; i + WK_VL <= n; i += WK_VL) vf_storeu(o + i, ew_v(op, vf_loadu(a + i), vf_loadu(b + i), vt));
     } else if (sa == 1 && sb == 0) {
         const wk_vf vb = vf_set1(*b);
@@ -192,6 +197,9 @@ static void k_sub(const float *a, int64_t sa, const float *b, int64_t sb, float 
 }
 static void k_mul(const float *a, int64_t sa, const float *b, int64_t sb, float *o, int64_t n) {
     ew_run(EW_MUL, a, sa, b, sb, 0, o, n);
+}
+static void k_add_alpha(const float *a, int64_t sa, const float *b, int64_t sb, float alpha, float *o, int64_t n) {
+    ew_run(EW_ADDA, a, sa, b, sb, alpha, o, n);
 }
 static void k_threshold_bw(const float *g, int64_t sg, const float *x, int64_t sx, float th, float *o, int64_t n) {
     ew_run(EW_THBW, g, sg, x, sx, th, o, n);
@@ -451,7 +459,7 @@ const wk_vec_ops WK_VEC_TABLE = {
     .name = WK_SIMD_NAME, .exp = k_exp, .sigmoid = k_sigmoid, .exp_sub_sum = k_exp_sub_sum, .scale = k_scale,
     .sub_scalar = k_sub_scalar, .exp_sub_acc = k_exp_sub_acc, .mul_cols = k_mul_cols, .sub2_cols = k_sub2_cols,
     .max = k_max, .max_rows = k_max_rows, .sum_inner = k_sum_inner, .sum_outer = k_sum_outer, .add = k_add,
-    .sub = k_sub, .mul = k_mul, .relu = k_relu, .threshold_bw = k_threshold_bw, .gather = k_gather};
+    .sub = k_sub, .mul = k_mul, .add_alpha = k_add_alpha, .relu = k_relu, .threshold_bw = k_threshold_bw, .gather = k_gather};
 #else
 const wk_vec_ops WK_VEC_TABLE = {
     .name = WK_SIMD_NAME, .exp = k_exp, .sigmoid = k_sigmoid, .exp_sub_sum = k_exp_sub_sum, .scale = k_scale,

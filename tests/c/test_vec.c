@@ -178,7 +178,8 @@ static int test_kernels(const wk_vec_ops *v) {
         free(y1);
         free(y2);
     }
-    /* elementwise add / mul / relu / threshold_backward on element-strided inputs: bit for bit (NaN, -0.0 too) */
+    /* elementwise add / mul / add with alpha / relu / threshold_backward on element-strided inputs: bit for bit
+     * (NaN, -0.0 too) */
     static const int64_t strides[] = {1, 0, 2, 3, -1, -2};
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
         int64_t n = sizes[si], span = 3 * n + 1;
@@ -195,8 +196,9 @@ static int test_kernels(const wk_vec_ops *v) {
                 int64_t sa = strides[ka], sb = strides[kb];
                 /* the element i * s of a buffer of 2 * span floats, centred so that negative strides stay inside */
                 const float *pa = a + span, *pb = b + span;
-                for (int op = 0; op < 5; op++) {
+                for (int op = 0; op < 6; op++) {
                     if (op == 0) v->add(pa, sa, pb, sb, o1, n), r->add(pa, sa, pb, sb, o2, n);
+                    if (op == 5) v->add_alpha(pa, sa, pb, sb, 0.1f, o1, n), r->add_alpha(pa, sa, pb, sb, 0.1f, o2, n);
                     if (op == 4) v->sub(pa, sa, pb, sb, o1, n), r->sub(pa, sa, pb, sb, o2, n);
                     if (op == 1) v->mul(pa, sa, pb, sb, o1, n), r->mul(pa, sa, pb, sb, o2, n);
                     if (op == 2) v->threshold_bw(pa, sa, pb, sb, 0.25f, o1, n), r->threshold_bw(pa, sa, pb, sb, 0.25f, o2, n);

@@ -408,6 +408,37 @@ error_case("saved_nonleaf_modified",
            lambda T: (lambda h: ((c := h * h), h.add_(1), c.sum().backward()))(leaf(T).exp()))
 
 
+def _outcome(T, fn):
+    """fn's gradient, or the error torch raises for it (either way compared with torch's)."""
+    x = leaf(T)
+    try:
+        return "ok", fn(T, x)
+    except RuntimeError as e:
+        return "raised", str(e)
+
+
+def _self_alias_backward(T, x, op, alias):
+    # an in-place op whose other operand is the written tensor itself (or a view of it): torch saves that operand
+    # before the write, so a backward that needs it reports the modification
+    z = x * 1
+    other = {"self": z, "view": z[:], "detached": z.detach()}[alias]
+    getattr(z, op)(other)
+    z.sum().backward()
+    return x.grad
+
+
+cases("inplace_other_aliases_self", lambda T, op, alias: _outcome(
+          T, lambda T, x: _self_alias_backward(T, x, op, alias)),
+      op=["mul_", "div_", "pow_", "add_", "sub_", "atan2_", "hypot_", "copysign_", "fmod_", "xlogy_"],
+      alias=["self", "view", "detached"])
+cases("saved_node_name_suffix", lambda T, which: _outcome(T, lambda T, x: {
+          "pow_scalar_base": lambda: (lambda y: (y.mul_(2), y.sum().backward()))(2 ** (x * 1)),
+          "pow_tensor": lambda: (lambda z: (z.pow_(z), z.sum().backward()))(x * 1),
+          "rsub": lambda: (lambda y: (y.mul_(2), y.sum().backward()))(1 - x.exp()),
+          "add_alpha": lambda: (lambda h: ((c := h.add(h, alpha=2) * h), h.add_(1), c.sum().backward()))(x.exp()),
+      }[which]()), which=["pow_scalar_base", "pow_tensor", "rsub", "add_alpha"])
+
+
 def _version_counts(T):
     x = T.tensor(X)
     v0 = x._version

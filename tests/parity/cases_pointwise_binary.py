@@ -33,6 +33,9 @@ for op, (a, b) in BIN.items():
     if op in INPLACE:
         case(f"{op}_inplace", lambda T, op=op, a=a, b=b: getattr(T.tensor(a), op + "_")(T.tensor(b)))
     grad_case(f"{op}_grad", lambda T, x, y, op=op: getattr(T, op)(x, y), a, b)
+    # other broadcast along rows and in float64: its gradient takes other's shape and dtype
+    grad_case(f"{op}_grad_broadcast_f64", lambda T, x, y, op=op: getattr(T, op)(x, y), a,
+              inp([b[0]], dtype=D.float64))
 case("arctan2_alias", lambda T: (T.arctan2(T.tensor(A), T.tensor(B)), T.tensor(A).arctan2(T.tensor(B)), T.tensor(A).arctan2_(T.tensor(B))))
 case("atan2_int_promotes", lambda T: T.atan2(T.tensor([1, 2]), T.tensor([3, 4])))
 case("atan2_signed_zeros", lambda T: T.atan2(T.tensor([0.0, -0.0, 0.0, -0.0]), T.tensor([1.0, 1.0, -1.0, -1.0])))
@@ -227,3 +230,56 @@ CLAMP_INPLACE = {"clamp_": lambda T, x: x.clamp_(0.5), "clamp_min_": lambda T, x
                  "clamp_min_tensor": lambda T, x: x.clamp_min_(T.tensor(0.5))}
 cases("clamp_inplace_int_float_bound", lambda T, f: CLAMP_INPLACE[f](T, T.tensor([1, 2])), kind="error", f=list(CLAMP_INPLACE))
 case("clamp_inplace_int_int_bound", lambda T: (T.tensor([1, 5]).clamp_(0, 3), T.tensor([1, 5], dtype=T.uint8).clamp_min_(2)))
+
+# ------------------------------------------------------------------------------ add / sub with alpha, bit for bit
+# torch rounds b * alpha + a once (alpha in float for float32; in the type itself for float16 / bfloat16, whose
+# contiguous loop then fuses in float 32 elements at a time and rounds twice in the rest): 520 uneven values
+# (16 x 32 + 8), compared exactly
+ALPHA_A = [((i * 7919) % 2003 - 1001) / 37.0 for i in range(520)]
+ALPHA_B = [((i * 104729) % 1999 - 999) / 13.0 for i in range(520)]
+ALPHA_LAYOUTS = {
+    "contig": lambda T, d, dt: T.tensor(d, dtype=dt),
+    "step": lambda T, d, dt: T.tensor([v for x in d for v in (x, -x)], dtype=dt)[::2],
+    "t": lambda T, d, dt: T.tensor(d, dtype=dt).reshape(20, 26).t(),
+    "scalar": lambda T, d, dt: T.tensor(d[:1], dtype=dt).expand(len(d)),
+}
+
+
+def _alpha_op(T, op, alpha, dtype, la, lb):
+    a = ALPHA_LAYOUTS[la](T, ALPHA_A, dtype)
+    b = ALPHA_LAYOUTS[lb](T, ALPHA_B, dtype)
+    if la == "t" or lb == "t":  # both [26, 20]
+        a = a if la == "t" else a.reshape(26, 20)
+        b = b if lb == "t" else b.reshape(26, 20)
+    if lb == "scalar":  # 512: torch's float32 / float64 tail after a broadcast scalar is its compiler's (bits vary)
+        a, b = a[:512], b[:512]
+    if op == "add_":
+        return a.clone().add_(b, alpha=alpha)
+    if op == "out":
+        return T.add(a, b, alpha=alpha, out=T.empty(0, dtype=dtype))
+    return getattr(T, op)(a, b, alpha=alpha)
+
+
+cases("alpha_bits", _alpha_op, op=["add", "sub", "add_"], alpha=[0.1, 3], dtype=FLOATS, la=["contig", "step"],
+      lb=["contig", "scalar"], rtol=0, atol=0)
+cases("alpha_bits_layouts", _alpha_op, op=["add", "out"], alpha=[0.37], dtype=FLOATS,
+      la=["contig", "step", "t"], lb=["step", "t"], rtol=0, atol=0)
+# float16 / bfloat16 runs: a 40010-element add is split between threads (two runs of 20005, each with a tail), and
+# rows sliced out of a wider tensor are runs of 50 each: the elements around the run ends are compared
+ALPHA_BIG = [((i * 7919) % 2003 - 1001) / 37.0 for i in range(40010)]
+cases("alpha_bits_runs", lambda T, dtype, shape: (lambda a: (lambda r: (r[19960:20040], r[-40:]) if shape == "flat"
+                                                                       else (r[:3], r[-3:]))(
+          T.add(a, a.flip(0), alpha=0.37)))(
+          T.tensor(ALPHA_BIG, dtype=dtype) if shape == "flat" else T.tensor(ALPHA_BIG[:40000], dtype=dtype).reshape(625, 64)[:, :50]),
+      dtype=[D.float16, D.bfloat16, D.float32], shape=["flat", "rows"], rtol=0, atol=0)
+# alpha must convert to the result's type without overflow (torch's alpha.to<scalar_t>()); bool takes alpha != 0.
+# Each point gives the sum or the error's text, whichever torch gives.
+def _add_alpha_outcome(T, dtype, alpha):
+    try:
+        return T.add(T.tensor([1, 2], dtype=dtype), T.tensor([1, 0], dtype=dtype), alpha=alpha)
+    except RuntimeError as e:
+        return str(e)
+
+
+cases("alpha_range", _add_alpha_outcome, dtype=[D.int8, D.uint8, D.int16, D.float16, D.bfloat16, D.float32, D.bool],
+      alpha=[1000, -300, 70000, -1, -200, 256, 65519, 65520, 1e40, 3])

@@ -72,7 +72,7 @@ class BackwardCFunction(_C._FunctionBase, FunctionCtx):
                     'Hint: enable anomaly detection to find the operation that failed to compute its gradient, '
                     'with torch.autograd.set_detect_anomaly(True, check_nan=False).'
                     % (t.type(), ', '.join(str(s) for s in t.shape), max(output_nr, 0),
-                       type(self).__name__.replace('Backward', ''), t._version, version))
+                       type(self).__name__[:-len('Backward')], t._version, version))
             out.append(_C._attach_history(t, self, output_nr) if output_nr >= 0 else t)
         return tuple(out)
 
