@@ -35,10 +35,7 @@ static int node_clear(PyObject *o) {
 static PyObject *n_name(PyObject *self, PyObject *unused) {
     (void)unused;
     const char *nm = wk_node_name(((wk_PyNode *)self)->node);
-    /* torch's hand-written C++ nodes report their namespace */
-    static const char *cpp[] = {"AccumulateGrad", "CopyBackwards", "CopySlices", "NotImplemented", "GraphRoot", NULL};
-    for (int i = 0; cpp[i]; i++)
-        if (!strcmp(nm, cpp[i])) return PyUnicode_FromFormat("torch::autograd::%s", nm);
+    if (wk_node_name_is_cpp(nm)) return PyUnicode_FromFormat("torch::autograd::%s", nm);
     return PyUnicode_FromString(nm);
 }
 

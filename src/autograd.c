@@ -234,7 +234,7 @@ void wk__save(wk_saved *s, const wk_tensor *t, bool is_output, wk_node *owner) {
 /* torch's Node::forward_op_name: "MulBackward0" -> "Mul", "PowBackward1" -> "Pow1"; a name whose "Backward" is not
  * followed by digits only stays as it is. */
 static void strip_backward(const char *name, char *out, size_t n) {
-    if (!strcmp(name, "CopySlices") || !strcmp(name, "AccumulateGrad")) { /* torch's C++ names for these two */
+    if (wk_node_name_is_cpp(name)) {
         snprintf(out, n, "torch::autograd::%s", name);
         return;
     }
@@ -1255,6 +1255,12 @@ int wk_retain_grad(wk_tensor *t) {
 bool wk_retains_grad(const wk_tensor *t) { return t->retains_grad; }
 
 const char *wk_node_name(const wk_node *n) { return n->vt->name; }
+bool wk_node_name_is_cpp(const char *name) {
+    static const char *const cpp[] = {"AccumulateGrad", "CopyBackwards", "CopySlices", "NotImplemented", "GraphRoot"};
+    for (size_t i = 0; i < sizeof cpp / sizeof cpp[0]; i++)
+        if (!strcmp(name, cpp[i])) return true;
+    return false;
+}
 uint32_t wk_node_num_next(const wk_node *n) { return n->num_next; }
 wk_node *wk_node_next(const wk_node *n, uint32_t i, uint32_t *input_nr) {
     if (i >= n->num_next) return NULL;

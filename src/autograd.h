@@ -148,6 +148,8 @@ WK_API int wk_tensor_remove_hook(wk_tensor *t, int id);
 WK_API int wk_retain_grad(wk_tensor *t);
 WK_API bool wk_retains_grad(const wk_tensor *t);
 WK_API const char *wk_node_name(const wk_node *n);
+/* Is this one of torch's hand-written C++ nodes, whose full names carry "torch::autograd::"? */
+WK_API bool wk_node_name_is_cpp(const char *name);
 WK_API uint32_t wk_node_num_next(const wk_node *n);
 WK_API wk_node *wk_node_next(const wk_node *n, uint32_t i, uint32_t *input_nr); /* borrowed, may be NULL */
 WK_API wk_tensor *wk_node_variable(const wk_node *n); /* AccumulateGrad's leaf (borrowed) */

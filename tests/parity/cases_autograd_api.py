@@ -439,6 +439,29 @@ cases("saved_node_name_suffix", lambda T, which: _outcome(T, lambda T, x: {
       }[which]()), which=["pow_scalar_base", "pow_tensor", "rsub", "add_alpha"])
 
 
+INPLACE_SELF_OPS = {
+    "addcmul_": lambda T, z: z.addcmul_(z, z), "addcdiv_": lambda T, z: z.addcdiv_(z, z + 3),
+    "lerp_": lambda T, z: z.lerp_(z * 2, z), "lerp_scalar": lambda T, z: z.lerp_(z, 0.3),
+    "index_add_": lambda T, z: z.index_add_(0, T.tensor([0, 1]), z[:2]), "copy_": lambda T, z: z.copy_(z * z),
+    "clamp_": lambda T, z: z.clamp_(min=z * 0.5), "masked_fill_": lambda T, z: z.masked_fill_(z > 1, 0.0),
+    "addmm_": lambda T, z: z.view(2, 2).addmm_(z.view(2, 2), z.view(2, 2)), "mul_halves": lambda T, z: z[:2].mul_(z[2:]),
+    "div_floor": lambda T, z: z.div_(z, rounding_mode="floor"), "logit_": lambda T, z: z.sigmoid_().logit_(),
+    "scatter_add_": lambda T, z: z.scatter_add_(0, T.tensor([1, 0]), z[:2]),
+    "index_put_": lambda T, z: z.index_put_((T.tensor([0]),), z[1:2], accumulate=True),
+    "baddbmm_": lambda T, z: z.view(1, 2, 2).baddbmm_(z.view(1, 2, 2), z.view(1, 2, 2)),
+}
+
+
+def _self_alias_op(T, x, op):
+    z = T.cat([x, x[:1] * 2])  # 4 elements with history
+    INPLACE_SELF_OPS[op](T, z)
+    z.sum().backward()
+    return x.grad
+
+
+cases("inplace_self_alias_ops", lambda T, op: _outcome(T, lambda T, x: _self_alias_op(T, x, op)), op=list(INPLACE_SELF_OPS))
+
+
 def _version_counts(T):
     x = T.tensor(X)
     v0 = x._version
