@@ -13,7 +13,7 @@
  *   vm_any(m), vm_all(m)
  *   vf_ldexp(y, n) = y * 2^n, n an integral float in [-126, 127] (one rounding)
  *   vf_round (to nearest, ties to even), vf_to_vi (of an integral float), vi_add / vi_set1 / vi_shl23 / vi_srai1
- *   vf_from_bits (the int lanes as float bits)
+ *   vf_from_bits (the int lanes as float bits), vf_bits (the float lanes' bits as ints)
  *   vf_load_even(p) = p[0], p[2], ..., p[2 * (WK_VL - 1)]; it reads p[0 .. 2 * WK_VL) (one float past the last)
  * Everything is static inline; the caller's target attributes decide the instructions. */
 #ifndef WK_SIMD_H
@@ -63,6 +63,7 @@ static inline wk_vi vi_sub(wk_vi a, wk_vi b) { return _mm256_sub_epi32(a, b); }
 static inline wk_vi vi_shl23(wk_vi a) { return _mm256_slli_epi32(a, 23); }
 static inline wk_vi vi_srai1(wk_vi a) { return _mm256_srai_epi32(a, 1); }
 static inline wk_vf vf_from_bits(wk_vi a) { return _mm256_castsi256_ps(a); }
+static inline wk_vi vf_bits(wk_vf a) { return _mm256_castps_si256(a); }
 static inline wk_vf vf_load_even(const float *p) {
     __m256 a = _mm256_loadu_ps(p), b = _mm256_loadu_ps(p + 8), e = _mm256_shuffle_ps(a, b, 0x88); /* a0 a2 b0 b2 | a4 a6 b4 b6 */
     return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(e), 0xD8));
@@ -106,6 +107,7 @@ static inline wk_vi vi_sub(wk_vi a, wk_vi b) { return _mm512_sub_epi32(a, b); }
 static inline wk_vi vi_shl23(wk_vi a) { return _mm512_slli_epi32(a, 23); }
 static inline wk_vi vi_srai1(wk_vi a) { return _mm512_srai_epi32(a, 1); }
 static inline wk_vf vf_from_bits(wk_vi a) { return _mm512_castsi512_ps(a); }
+static inline wk_vi vf_bits(wk_vf a) { return _mm512_castps_si512(a); }
 static inline wk_vf vf_load_even(const float *p) {
     const __m512i idx = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
     return _mm512_permutex2var_ps(_mm512_loadu_ps(p), idx, _mm512_loadu_ps(p + 16));
@@ -151,6 +153,7 @@ static inline wk_vi vi_sub(wk_vi a, wk_vi b) { return wasm_i32x4_sub(a, b); }
 static inline wk_vi vi_shl23(wk_vi a) { return wasm_i32x4_shl(a, 23); }
 static inline wk_vi vi_srai1(wk_vi a) { return wasm_i32x4_shr(a, 1); }
 static inline wk_vf vf_from_bits(wk_vi a) { return a; }
+static inline wk_vi vf_bits(wk_vf a) { return a; }
 static inline wk_vf vf_load_even(const float *p) { return wasm_i32x4_shuffle(wasm_v128_load(p), wasm_v128_load(p + 4), 0, 2, 4, 6); }
 
 #elif defined(__ARM_NEON) && defined(__aarch64__)
@@ -193,6 +196,7 @@ static inline wk_vi vi_sub(wk_vi a, wk_vi b) { return vsubq_s32(a, b); }
 static inline wk_vi vi_shl23(wk_vi a) { return vshlq_n_s32(a, 23); }
 static inline wk_vi vi_srai1(wk_vi a) { return vshrq_n_s32(a, 1); }
 static inline wk_vf vf_from_bits(wk_vi a) { return vreinterpretq_f32_s32(a); }
+static inline wk_vi vf_bits(wk_vf a) { return vreinterpretq_s32_f32(a); }
 static inline wk_vf vf_load_even(const float *p) { return vld2q_f32(p).val[0]; }
 
 #else /* portable scalar fallback: one lane */
@@ -235,6 +239,11 @@ static inline wk_vf vf_from_bits(wk_vi a) {
     float f;
     memcpy(&f, &a, sizeof f);
     return f;
+}
+static inline wk_vi vf_bits(wk_vf a) {
+    int32_t i;
+    memcpy(&i, &a, sizeof i);
+    return i;
 }
 static inline wk_vf vf_load_even(const float *p) { return *p; }
 #endif

@@ -11,9 +11,13 @@
  * last product. Inputs are clamped to [-104, 88.7228317] (below: 0; the top is the largest x with a finite expf);
  * x > 88.7228317 gives inf and NaN gives NaN, as libm. Checked against exp in double over every float in
  * [-104, 89] and random others (tests/c/test_vec.c, WK_VEC_EXHAUSTIVE=1): max error < 1 ulp, inf / nan / 0 exact. */
-/* e^r with n = round(x / ln 2) and r = x - n ln 2 (the range reduction and polynomial both paths share) */
-static inline wk_vf v_exp_core(wk_vf x, wk_vf *n_out) {
-    wk_vf n = vf_round(vf_mul(x, vf_set1(1.44269504088896341f)));
+/* e^r with n = round(x / ln 2) and r = x - n ln 2 (the range reduction and polynomial both paths share). n comes from
+ * t = x / ln 2 + (1.5 * 2^23 + 127), rounded to an integer (to nearest even) by the addition, fused where the ISA
+ * fuses; t's low bits then hold n + 127, the exponent field of 2^n. */
+#define EXP_MAGIC 12583039.0f /* 1.5 * 2^23 + 127 */
+static inline wk_vf v_exp_core(wk_vf x, wk_vf *n_out, wk_vf *t_out) {
+    wk_vf t = vf_fma(x, vf_set1(1.44269504088896341f), vf_set1(EXP_MAGIC));
+    wk_vf n = vf_sub(t, vf_set1(EXP_MAGIC));
     wk_vf r = vf_fma(n, vf_set1(-0.693359375f), x);
     r = vf_fma(n, vf_set1(2.12194440e-4f), r);
     wk_vf p = vf_set1(1.9875691500e-4f);
@@ -23,6 +27,7 @@ static inline wk_vf v_exp_core(wk_vf x, wk_vf *n_out) {
     p = vf_fma(p, r, vf_set1(1.6666665459e-1f));
     p = vf_fma(p, r, vf_set1(5.0000001201e-1f));
     *n_out = n;
+    *t_out = t;
 #if WK_VF_FUSED
     return vf_fma(r, vf_fma(r, p, vf_set1(1.0f)), vf_set1(1.0f)); /* 1 + r (1 + r p): one rounding last */
 #else
@@ -32,7 +37,7 @@ static inline wk_vf v_exp_core(wk_vf x, wk_vf *n_out) {
 static inline wk_vf v_exp_poly(wk_vf x) {
     const wk_vf hi = vf_set1(88.72283172607421875f);
     wk_vm over = vf_gt(x, hi), nan = vf_isnan(x);
-    wk_vf n, y = v_exp_core(vf_min(vf_max(x, vf_set1(-104.0f)), hi), &n);
+    wk_vf n, t, y = v_exp_core(vf_min(vf_max(x, vf_set1(-104.0f)), hi), &n, &t);
     wk_vi ni = vf_to_vi(n), n1 = vi_srai1(ni), n2 = vi_sub(ni, n1);
     y = vf_mul(y, vf_from_bits(vi_shl23(vi_add(n1, vi_set1(127)))));
     y = vf_mul(y, vf_from_bits(vi_shl23(vi_add(n2, vi_set1(127)))));
@@ -44,8 +49,12 @@ static inline wk_vf v_exp_poly(wk_vf x) {
  * AVX-512, the exactly rounded y * 2^n too. Bit for bit the value of v_exp_poly (checked over every float in the
  * range, AVX2 and AVX-512); about half the instructions. */
 static inline wk_vf v_exp_inrange(wk_vf x) {
-    wk_vf n, y = v_exp_core(x, &n);
+    wk_vf n, t, y = v_exp_core(x, &n, &t);
+#if defined(WK_SIMD_AVX512)
     return vf_ldexp(y, n);
+#else
+    return vf_mul(y, vf_from_bits(vi_shl23(vf_bits(t)))); /* 2^n from t's low bits: n + 127 in [1, 254] */
+#endif
 }
 static inline wk_vf v_exp_vec(wk_vf x) {
     wk_vm in = vm_and(vf_ge(x, vf_set1(-87.0f)), vf_le(x, vf_set1(88.0f))); /* false for NaN */
