@@ -125,7 +125,12 @@ static overlap overlap_status(const wk_tensor *a, const wk_tensor *b) {
     if (a->storage != b->storage) return OVERLAP_NO;
     char *as = wk__data(a), *bs = wk__data(b);
     char *ae = as + wk__numel(a) * (int64_t)wk_dtype_size(a->dtype), *be = bs + wk__numel(b) * (int64_t)wk_dtype_size(b->dtype);
-    if (as == bs && ae == be) return OVERLAP_FULL;
+    if (as == bs && ae == be) { /* the same span: the same elements only when laid out alike */
+        if (a->ndim != b->ndim) return OVERLAP_PARTIAL;
+        for (int d = 0; d < a->ndim; d++)
+            if (a->strides[d] != b->strides[d]) return OVERLAP_PARTIAL;
+        return OVERLAP_FULL;
+    }
     if (as < be && bs < ae) return OVERLAP_PARTIAL;
     return OVERLAP_NO;
 }

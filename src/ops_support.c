@@ -1,5 +1,6 @@
 /* ops_support.c — support for the generated dispatch code (see ops_support.h). */
 #include "ops_support.h"
+#include "index.h"
 
 static int pool_grow(wk_pool *p) {
     int cap = p->cap ? p->cap * 2 : 16;
@@ -151,6 +152,13 @@ wk_tensor *wk__take_dest(void) {
     wk_tensor *t = tl_dest;
     tl_dest = NULL;
     return t;
+}
+
+int wk__check_write_overlap(const wk_tensor *dst, int n, const wk_tensor *const *inputs) {
+    if (wk__assert_no_internal_overlap(dst) < 0) return -1;
+    for (int i = 0; i < n; i++)
+        if (inputs[i] && wk__assert_no_partial_overlap(dst, inputs[i]) < 0) return -1;
+    return 0;
 }
 
 int wk__write_inplace(wk_tensor *self, const wk_tensor *r, const char *op) {

@@ -36,6 +36,12 @@ WK_INTERNAL int wk__save_list_dtypes(wk_tensorlist l, wk_dtype **out, int64_t *n
 WK_INTERNAL int wk__write_inplace(wk_tensor *self, const wk_tensor *r, const char *op);
 /* out=: resizes out to r's shape when needed, checks the cast, copies, bumps the version (r may be out itself). */
 WK_INTERNAL int wk__write_out(wk_tensor *out, const wk_tensor *r);
+/* Note [Write overlap]: an in-place or out= variant of an op that torch runs on TensorIterator raises as its build
+ * does, before any other check of the op's own: the written tensor must not reach one element twice (an expanded
+ * view), nor share part of its memory with an input (`a.add_(a.t())`, `torch.exp(a[1:], out=a[:-1])`); the very
+ * same memory, `a.mul_(a)`, is fine. Inputs may be NULL (an absent optional). The generated wrappers call it for the
+ * ops of ops/{pointwise,unary,compare,nn_act}.def and those marked `overlap_check: true` (tools/gen.py). */
+WK_INTERNAL int wk__check_write_overlap(const wk_tensor *dst, int n, const wk_tensor *const *inputs);
 /* Note [Writing into the destination]: the in-place and out= variants of an op marked `writes_dest` in the op table
  * (its result is one elementwise kernel, wk__nary_op) name their destination before calling the op; wk__nary_op
  * takes it (once: the ops it calls itself see none) and, when that is safe, writes its result there and returns it,

@@ -787,12 +787,15 @@ WK_BINARY_INT(clampmax_k, void, a > b ? b : a)
 WK_BINARY_BOOL(clampmax_k, void, a && b)
 static const wk_loop_fn CLAMPMAX[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(clampmax_k), WK_TABLE_INT(clampmax_k), WK_TABLE_BOOL(clampmax_k)};
 
+static int clamp_bounds_check(bool has_lo, bool has_hi) {
+    if (has_lo || has_hi) return 0;
+    wk__error(WK_RUNTIME_ERROR, "torch.clamp: At least one of 'min' or 'max' must not be None");
+    return -1;
+}
+
 static wk_tensor *clamp_scalar(const char *name, wk_tensor *self, wk_scalar min, wk_scalar max) {
     bool has_lo = min.tag != WK_SCALAR_NONE, has_hi = max.tag != WK_SCALAR_NONE;
-    if (!has_lo && !has_hi) {
-        wk__error(WK_RUNTIME_ERROR, "torch.clamp: At least one of 'min' or 'max' must not be None");
-        return NULL;
-    }
+    if (clamp_bounds_check(has_lo, has_hi) < 0) return NULL;
     wk_promo p;
     wk__promo_init(&p);
     wk__promo_tensor(&p, self);
@@ -815,8 +818,15 @@ static wk_tensor *clamp_scalar(const char *name, wk_tensor *self, wk_scalar min,
     return wk__unary_op(name, self, dt, dt, CLAMPS, &c);
 }
 
+int wk_impl__clamp_bounds_given(wk_tensor *min, wk_tensor *max, bool *result) {
+    *result = true;
+    return clamp_bounds_check(min, max);
+}
+
 int wk_impl__clamp_inplace_check(wk_tensor *self, wk_scalar min, wk_scalar max, bool *result) {
     *result = true;
+    /* the bounds first, then the write's overlap check (Note [Write overlap]), then the cast, as torch */
+    if (clamp_bounds_check(min.tag != WK_SCALAR_NONE, max.tag != WK_SCALAR_NONE) < 0) return -1;
     wk_promo p;
     wk__promo_init(&p);
     wk__promo_tensor(&p, self);
@@ -852,10 +862,7 @@ wk_tensor *wk_impl_clamp_max_Tensor(wk_tensor *self, wk_tensor *max) {
 }
 
 wk_tensor *wk_impl_clamp_Tensor(wk_tensor *self, wk_tensor *min, wk_tensor *max) {
-    if (!min && !max) {
-        wk__error(WK_RUNTIME_ERROR, "torch.clamp: At least one of 'min' or 'max' must not be None");
-        return NULL;
-    }
+    if (clamp_bounds_check(min, max) < 0) return NULL;
     wk_dtype dt = wk__result_type3(self, min, max);
     if (min && max && !CLAMPT[dt]) { /* one bound alone goes through clamp_min / clamp_max, which take bool */
         wk__not_implemented_for("clamp_cpu", dt);

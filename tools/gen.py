@@ -701,6 +701,21 @@ def emit_record(op, fields, outvar, indent, self_var=None, vt_suffix='', written
     return o
 
 
+# Note [Write overlap] (src/ops_support.h): the ops torch runs on TensorIterator check what their in-place and out=
+# variants write. By file, or per op with `overlap_check: true | false | internal` (internal: only that the written
+# tensor reaches no element twice, for ops torch builds on copy_ or mul_ of a temporary).
+OVERLAP_FILES = {'pointwise.def', 'unary.def', 'compare.def', 'nn_act.def'}
+
+
+def overlap_check(op, dst):
+    v = op.fields.get('overlap_check')
+    if v is None and os.path.basename(op.where.split(':')[0]) not in OVERLAP_FILES or v == 'false':
+        return []
+    ins = [] if v == 'internal' else [cident(p.name) for p in op.cparams if p.type in ('Tensor', 'Tensor?')]
+    return ['    if (wk__check_write_overlap(%s, %d, (const wk_tensor *const[]){%s}) < 0) return NULL;'
+            % (dst, len(ins), ', '.join(ins) or 'NULL')]
+
+
 def emit_mutating(op, opnames):
     """Note [Ops that write into self]: with `mutates: self` the impl writes into self itself and returns a new
     reference to it (a random in-place op must visit self's elements in self's own memory order, so it cannot be
@@ -862,6 +877,7 @@ def emit_wrappers(op, opnames):
         if op.differentiable:
             o.append('    if (!rg_ && wk__grad_enabled() && self->is_view && self->view_base && wk__tensor_requires_grad(self->view_base)) rg_ = true;')
         o.append('    if (wk__check_inplace_rg(self, rg_) < 0) return NULL;')
+        o += overlap_check(op, 'self')
         if uses_self:  # the formulas need self as it was before the write: keep a (recorded) copy
             users = [p for p in diff if 'self' in formula_names(op.formulas.get(p.name, ''))]
             cond = ' || '.join('wk__tensor_requires_grad(%s)' % cident(p.name) for p in users) or 'true'
@@ -950,6 +966,7 @@ def emit_wrappers(op, opnames):
                 for p in tens_inputs))
             o.append('        return WK_FAIL(WK_RUNTIME_ERROR, "%s(): functions with out=... arguments don\'t support automatic '
                      'differentiation, but one of the arguments requires grad.");' % op.name)
+        o += overlap_check(op, 'out')
         if op.out_impl:
             o.append('    return wk_impl_%s_out(%s);' % (op.impl, ', '.join(['out'] + ([call_args(op)] if op.cparams else []))))
             o.append('}')

@@ -81,3 +81,69 @@ grad_case("grad_into_inplace", lambda T, x, y: (lambda z: (z.mul_(y), z.add_(y, 
 # the version counter still sees the writes: a saved tensor written in place fails backward, as in torch
 error_case("grad_into_inplace_saved_output",
            lambda T: (lambda z: (z.sigmoid_(), z.add_(1)).__getitem__(1).sum().backward())(T.tensor(A24, requires_grad=True) * 1))
+
+
+# ---- Note [Write overlap]: in-place and out= writes that overlap themselves or an input (torch's TensorIterator
+# checks); each point gives the result or the error's text, whichever torch gives
+def _write_outcome(fn):
+    try:
+        return fn()
+    except RuntimeError as e:
+        return str(e)
+
+
+def _m33(T):
+    return T.arange(1., 10.).reshape(3, 3) / 10 + 0.05
+
+
+def _expanded(T):
+    return T.tensor([0.3, 0.6, 0.9]).expand(3, 3)
+
+
+OVERLAP_UNARY = ["abs_", "exp_", "log_", "neg_", "sigmoid_", "tanh_", "relu_", "sqrt_", "floor_", "round_", "sin_",
+                 "erf_", "logit_", "nan_to_num_", "reciprocal_", "sign_", "square_", "trunc_", "frac_", "i0_", "logical_not_"]
+OVERLAP_BINARY = ["add_", "sub_", "mul_", "div_", "pow_", "atan2_", "fmod_", "remainder_", "copysign_", "hypot_", "xlogy_",
+                  "eq_", "lt_", "ge_", "logical_and_", "floor_divide_", "heaviside_", "nextafter_", "ldexp_", "copy_",
+                  "clamp_min_", "clamp_max_", "bitwise_and_", "gcd_", "float_power_"]
+cases("write_overlap_unary", lambda T, op: _write_outcome(lambda: getattr(_expanded(T), op)()), op=OVERLAP_UNARY)
+cases("write_overlap_binary",
+      lambda T, op, how: _write_outcome(lambda: {
+          "internal": lambda: getattr(_expanded(T), op)(T.full((3, 3), 0.5)),
+          "transposed": lambda: (lambda a: getattr(a, op)(a.t()))(_m33(T)),
+          "row": lambda: (lambda a: getattr(a, op)(a[0]))(_m33(T)),
+          "self": lambda: (lambda a: getattr(a, op)(a))(_m33(T)),
+          "disjoint": lambda: (lambda a: (getattr(a[:1], op)(a[2:]), a)[1])(_m33(T)),
+      }[how]()), op=OVERLAP_BINARY, how=["internal", "transposed", "row", "self", "disjoint"])
+cases("write_overlap_out",
+      lambda T, op: _write_outcome(lambda: {
+          "exp": lambda: (lambda a: T.exp(a.t(), out=a))(_m33(T)),
+          "exp_internal": lambda: T.exp(_m33(T), out=T.zeros(3).expand(3, 3)),
+          "exp_resized": lambda: (lambda a: T.exp(a, out=a[0]))(_m33(T)),
+          "add_shifted": lambda: (lambda a: (T.add(a[:-1], 1, out=a[1:]), a)[1])(T.arange(6.)),
+          "mul_same": lambda: (lambda a: T.mul(a, a, out=a))(_m33(T)),
+          "maximum": lambda: (lambda a: T.maximum(a, a.t(), out=a))(_m33(T)),
+          "where": lambda: (lambda a: T.where(a > 0.3, a.t(), a, out=a))(_m33(T)),
+          "cumsum": lambda: (lambda a: T.cumsum(a.t(), 0, out=a))(_m33(T)),
+          # torch does not check these; their values follow its loop order (wick computes as if the inputs were
+          # cloned), so only "no error" is compared
+          "sum_no_check": lambda: (lambda a: (T.sum(a, 0, out=a[0]), "no error")[1])(_m33(T)),
+          "addmm_no_check": lambda: (lambda a: a.addmm_(a.t(), _m33(T)))(_m33(T)),
+          "stepped_too_hard": lambda: (lambda a: (a[:, 1:].sub_(a[:, :-1]), "no error")[1])(_m33(T)),
+          "unsqueezed": lambda: (lambda a: a.add_(a[None]))(_m33(T)),
+      }[op]()), op=["exp", "exp_internal", "exp_resized", "add_shifted", "mul_same", "maximum", "where", "cumsum",
+                    "sum_no_check", "addmm_no_check", "stepped_too_hard", "unsqueezed"])
+cases("write_overlap_special",
+      lambda T, op: _write_outcome(lambda: {
+          "fill_scalar": lambda: _expanded(T).fill_(1.0),
+          "fill_tensor": lambda: _expanded(T).fill_(T.tensor(2.)),
+          "fill_own_element": lambda: (lambda a: a.fill_(a[1, 1]))(_m33(T)),
+          "zero": lambda: _expanded(T).zero_(),
+          "clamp_none": lambda: _expanded(T).clamp_(),
+          "clamp_tensor_bound": lambda: (lambda a: a.clamp_(a.t(), None))(_m33(T)),
+          "threshold": lambda: T.threshold_(_expanded(T), 0.5, 0.),
+          "addcmul": lambda: (lambda a: a.addcmul_(a.t(), _m33(T)))(_m33(T)),
+          "lerp": lambda: (lambda a: a.lerp_(a.t(), 0.5))(_m33(T)),
+          "leaky_relu": lambda: T.nn.functional.leaky_relu_(_expanded(T)),
+          "hardtanh": lambda: T.nn.functional.hardtanh_(_expanded(T)),
+      }[op]()), op=["fill_scalar", "fill_tensor", "fill_own_element", "zero", "clamp_none", "clamp_tensor_bound",
+                    "threshold", "addcmul", "lerp", "leaky_relu", "hardtanh"])
