@@ -58,7 +58,7 @@ static PyObject *m_is_floating_point(PyObject *self, PyObject *unused) {
 }
 static PyObject *m_is_view(PyObject *self, PyObject *unused) {
     (void)unused;
-    return PyBool_FromLong(SELF->is_view);
+    return PyBool_FromLong(SELF->is_view && !SELF->version->inference); /* an inference tensor's views are not tracked */
 }
 
 static PyObject *tolist_rec(const wk_tensor *t, const char *p, int d) {
@@ -340,7 +340,7 @@ static PyObject *g_version(PyObject *self, void *c) {
 static PyObject *g_base(PyObject *self, void *c) {
     (void)c;
     wk_tensor *t = SELF;
-    if (!t->is_view || !t->view_base) Py_RETURN_NONE;
+    if (!t->is_view || !t->view_base || t->version->inference) Py_RETURN_NONE; /* inference views are not tracked */
     return wk_py_wrap(wk_retain(t->view_base));
 }
 static PyObject *g_false(PyObject *self, void *c) {

@@ -1177,7 +1177,8 @@ wk_tensor *wk_detach(wk_tensor *t) {
 }
 
 int wk_detach_(wk_tensor *t) {
-    if (t->is_view && t->view_base && wk__tensor_requires_grad(t->view_base)) {
+    if (t->is_view && t->view_base && !t->version->inference) { /* any view autograd tracks (an inference tensor's
+                                                                   * are not), whether or not its base requires grad */
         wk__error(WK_RUNTIME_ERROR, "Can't detach views in-place. Use detach() instead. If you are using "
                                     "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
                                     "as True, gradients are views of DDP buckets, and hence detach_() cannot be "

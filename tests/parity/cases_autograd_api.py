@@ -679,3 +679,31 @@ def _relu_grad_graph(T, inplace):
     return g, names, x.grad
 case("relu_grad_graph", lambda T: _relu_grad_graph(T, False))
 case("relu__grad_graph", lambda T: _relu_grad_graph(T, True))
+
+
+# detach_ refuses any view autograd tracks (not only one whose base requires grad); an inference tensor's views
+# are not tracked (_is_view False, _base None)
+def _detach_outcome(T, which):
+    def inference_view():
+        with T.inference_mode():
+            return T.ones(4)[1:]
+
+    def view_made_in_inference(a):
+        with T.inference_mode():
+            return a[1:]
+
+    x = {"plain": lambda: T.ones(3), "reshape": lambda: T.arange(6.).reshape(2, 3), "slice": lambda: T.ones(4)[1:],
+         "detached": lambda: T.ones(3).detach(), "unbind": lambda: T.ones(2, 3).unbind(0)[0],
+         "nonleaf": lambda: T.ones(3, requires_grad=True) * 2, "grad_view": lambda: (T.ones(3, requires_grad=True) * 2)[1:],
+         "data": lambda: T.ones(3, requires_grad=True).data, "inference_view": inference_view,
+         "view_made_in_inference": lambda: view_made_in_inference(T.ones(4))}[which]()
+    seen = (x._is_view(), x._base is None)
+    try:
+        x.detach_()
+        return seen, "detached", x.requires_grad
+    except RuntimeError as e:
+        return seen, str(e)
+
+
+cases("detach_inplace_views", _detach_outcome, which=["plain", "reshape", "slice", "detached", "unbind", "nonleaf",
+                                                       "grad_view", "data", "inference_view", "view_made_in_inference"])
