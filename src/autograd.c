@@ -1,5 +1,6 @@
 /* autograd.c — grad mode, nodes, saved tensors, hooks, in-place bookkeeping and the backward engine. */
 #include "autograd.h"
+#include "index.h"
 
 #include <stdio.h>
 
@@ -441,7 +442,8 @@ static int copy_slices_apply(wk_node *n_, wk_tensor **gi, wk_tensor **go) {
     int rc = slice_grad && fgo ? n->fn->vt->apply(n->fn, fgi, fgo) : -1;
     if (rc == 0) {
         /* edge 0 of fn is the view's old history: its gradient goes back into the base's region */
-        if (fgo[0]) rc = wk__copy_(slice, fgo[0]);
+        /* copy_'s check, as the graph path's wk_copy_ (torch: an expanded view's gradient raises here) */
+        if (fgo[0]) rc = wk__assert_no_internal_overlap(slice) < 0 ? -1 : wk__copy_(slice, fgo[0]);
         else rc = wk__fill_(slice, wk_int(0));
         go[0] = wk_retain(g);
         for (uint32_t i = 1; i < nf; i++) {

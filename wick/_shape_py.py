@@ -7,11 +7,12 @@ from ._tensor import Tensor
 
 _wick = sys.modules[__package__]
 
-# torch: _C.TensorBase properties; the checks live in C (numpy_T, matrix_H, mT, mH in ops/shape.def).
-Tensor.T = property(lambda self: self._T())
-Tensor.H = property(lambda self: self._H())
-Tensor.mT = property(lambda self: self._mT())
-Tensor.mH = property(lambda self: self._mH())
+# torch: _C.TensorBase properties; the checks live in C (numpy_T, matrix_H, mT, mH in ops/shape.def). The getters are
+# the C methods themselves, so no Python frame of wick's stands between the user's line and a warning (x.T on 3-d).
+Tensor.T = property(Tensor._T)
+Tensor.H = property(Tensor._H)
+Tensor.mT = property(Tensor._mT)
+Tensor.mH = property(Tensor._mH)
 
 
 def split(tensor, split_size_or_sections, dim=0):

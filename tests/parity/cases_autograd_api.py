@@ -707,3 +707,24 @@ def _detach_outcome(T, which):
 
 cases("detach_inplace_views", _detach_outcome, which=["plain", "reshape", "slice", "detached", "unbind", "nonleaf",
                                                        "grad_view", "data", "inference_view", "view_made_in_inference"])
+
+
+# zero_ / fill_ on an expanded view pass (they check no overlap), but backward's CopySlices copies the view's
+# gradient into that expanded geometry, which torch's copy_ refuses
+def _expanded_view_backward(T, op, create_graph):
+    x = leaf(T)
+    h = x * 2
+    v = h.expand(3, 3)[0] if op == "plain_view" else h.unsqueeze(0).expand(2, 3)
+    try:
+        if op == "zero_":
+            v.zero_()
+        elif op == "fill_":
+            v.fill_(0.5)
+        (h * h).sum().backward(create_graph=create_graph)
+        return x.grad
+    except RuntimeError as e:
+        return str(e)
+
+
+cases("expanded_view_inplace_backward", _expanded_view_backward, op=["zero_", "fill_", "plain_view"],
+      create_graph=BOOLS)
