@@ -147,3 +147,27 @@ cases("write_overlap_special",
           "hardtanh": lambda: T.nn.functional.hardtanh_(_expanded(T)),
       }[op]()), op=["fill_scalar", "fill_tensor", "fill_own_element", "zero", "clamp_none", "clamp_tensor_bound",
                     "threshold", "addcmul", "lerp", "leaky_relu", "hardtanh"])
+
+
+def _setitem(a, idx, v):
+    a[idx] = v
+    return a
+
+
+cases("write_overlap_setitem",
+      lambda T, how: _write_outcome(lambda: {
+          "full_from_row": lambda: (lambda a: _setitem(a, (slice(None), slice(None)), a[0]))(_m33(T)),
+          "from_transposed": lambda: (lambda a: _setitem(a, ..., a.t()))(_m33(T)),
+          "shifted_rows": lambda: (lambda a: _setitem(a, slice(1, None), a[:-1]))(_m33(T)),
+          "from_own_element": lambda: (lambda a: _setitem(a, ..., a[1, 1]))(_m33(T)),
+          "expanded_target": lambda: _setitem(T.zeros(3).expand(3, 3), ..., T.ones(3, 3)),
+          "expanded_target_scalar": lambda: _setitem(T.zeros(3).expand(3, 3), ..., 1.0),
+          "expanded_target_0d": lambda: _setitem(T.zeros(3).expand(3, 3), ..., T.tensor(1.0)),
+          "column_from_row": lambda: (lambda a: _setitem(a, (slice(None), 0), a[0]))(_m33(T)),
+          "itself": lambda: (lambda a: _setitem(a, ..., a))(_m33(T)),
+          "index_tensor": lambda: (lambda a: _setitem(a, T.tensor([0, 1]), a[1:]))(_m33(T)),
+          "multi_output_expanded": lambda: (lambda h: _setitem(h.unbind(0)[1].expand(2, 3)[0], ..., 1.0))(
+              T.ones(3, 3, requires_grad=True) * 2),
+      }[how]()), how=["full_from_row", "from_transposed", "shifted_rows", "from_own_element", "expanded_target",
+                      "expanded_target_scalar", "expanded_target_0d", "column_from_row", "itself", "index_tensor",
+                      "multi_output_expanded"])
