@@ -283,3 +283,27 @@ def _add_alpha_outcome(T, dtype, alpha):
 
 cases("alpha_range", _add_alpha_outcome, dtype=[D.int8, D.uint8, D.int16, D.float16, D.bfloat16, D.float32, D.bool],
       alpha=[1000, -300, 70000, -1, -200, 256, 65519, 65520, 1e40, 3])
+
+# xlogy in float16 / bfloat16 rounds log(y) to the type before the product (torch's scalar kernel)
+XLOGY_X = [1.5, -2.25, 3.0, 0.7, 1e-3, 5.5, 0.0, 2.0, -0.375, 9.0]
+XLOGY_Y = [3.0, 0.3, 7.5, 2.2, 11.0, 0.9, 0.0, NAN, 1.25, 0.05]
+cases("xlogy_reduced_bits", lambda T, dtype: T.xlogy(T.tensor(XLOGY_X, dtype=dtype), T.tensor(XLOGY_Y, dtype=dtype)),
+      dtype=[D.float16, D.bfloat16], rtol=0, atol=0)
+
+
+# out= dtype rules: clamp with scalar bounds and heaviside want out's dtype exact; clamp with tensor bounds casts
+def _out_rule(T, which, out_dtype):
+    x = T.tensor([1.5, -2.25, 3.0], dtype=T.float64)
+    out = T.empty(0, dtype=out_dtype)
+    try:
+        return {"clamp_scalar": lambda: T.clamp(x, min=2, out=out), "clamp_max": lambda: T.clamp(x, max=2, out=out),
+                "clamp_min_fn": lambda: T.clamp_min(x, 2, out=out),
+                "clamp_tensor": lambda: T.clamp(x, min=T.tensor(2.), out=out),
+                "clamp_int": lambda: T.clamp(T.tensor([1, 2, 3]), min=2, out=out),
+                "heaviside": lambda: T.heaviside(x, x, out=out)}[which]()
+    except RuntimeError as e:
+        return str(e)
+
+
+cases("out_dtype_rules", _out_rule, which=["clamp_scalar", "clamp_max", "clamp_min_fn", "clamp_tensor", "clamp_int",
+                                           "heaviside"], out_dtype=[D.float64, D.float16, D.int64])
