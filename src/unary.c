@@ -185,6 +185,8 @@ FLOAT_OP(sinc, SINC(x))
 /* deg2rad / rad2deg multiply by a double constant rounded to the element type (torch's mul by a wrapped number) */
 FLOAT_OP(deg2rad, x *(__typeof__(x))0.017453292519943295)
 FLOAT_OP(rad2deg, x *(__typeof__(x))57.295779513082323)
+/* angle of a real number: pi below zero, NaN stays NaN, else 0 (-0.0 too) */
+FLOAT_OP(angle, isnan(x) ? x : x < 0 ? (__typeof__(x))PI_D : (__typeof__(x))0)
 
 /* polygamma(n, x) */
 typedef struct {

@@ -188,3 +188,12 @@ error_case("round_decimals_out_dtype", lambda T: T.round(T.tensor([1.25]), decim
 error_case("nan_to_num_out_dtype", lambda T: T.nan_to_num(T.tensor([1, 2], dtype=T.int8), out=T.zeros(2, dtype=T.int32)))
 error_case("frac_out_dtype_before_dtype_check", lambda T: T.frac(T.tensor([1, 2]), out=T.zeros(2)))
 error_case("neg_bool_out", lambda T: T.neg(T.tensor([True]), out=T.zeros(1, dtype=T.int64)))
+
+# angle of real tensors: pi below zero (pi rounded to the type), NaN stays, ints and bool give float32
+cases("angle", lambda T, dtype: T.angle(T.tensor([-1.5, 2.0, 0.0, 3.0], dtype=dtype)), dtype=FLOATS)
+cases("angle_int", lambda T, dtype: T.tensor([-2, 0, 5], dtype=dtype).angle(), dtype=[D.int64, D.int8, D.int16])
+case("angle_unsigned", lambda T: (T.tensor([0, 7, 255], dtype=T.uint8).angle(), T.tensor([True, False]).angle()))
+case("angle_specials", lambda T: T.angle(T.tensor([-0.0, NAN, -INF, INF, -1e-30])))
+case("angle_out", lambda T: (lambda o: (T.angle(T.tensor([-1.0, 2.0]), out=o), o))(T.empty(0)))
+grad_case("angle_grad", lambda T, x: T.angle(x), [-1.5, 2.0, 0.25])
+error_case("angle_no_inplace", lambda T: T.tensor([1.0]).angle_())
