@@ -1160,9 +1160,9 @@ wk_tensor *wk_impl_linalg_vector_norm(wk_tensor *self, wk_scalar ord, wk_intlist
     if (p < 0 || isinf(p)) { /* no identity: an empty reduced dim is an error */
         if (wk__numel(self) == 0 && (!dim.data || dim.len <= 0)) {
             wk__error(WK_RUNTIME_ERROR,
-                      "linalg.vector_norm cannot compute the %s norm on an empty tensor because the operation does not "
+                      "linalg.vector_norm cannot compute the %g norm on an empty tensor because the operation does not "
                       "have an identity",
-                      isinf(p) ? (p > 0 ? "inf" : "-inf") : ord.tag == WK_SCALAR_FLOAT ? "negative" : "negative");
+                      p); /* C++'s default stream format of the double: -1, -2.5, -inf */
             return NULL;
         }
         for (int64_t k = 0; dim.data && k < dim.len; k++) { /* the dim as given (-1 stays -1) */
@@ -1170,9 +1170,9 @@ wk_tensor *wk_impl_linalg_vector_norm(wk_tensor *self, wk_scalar ord, wk_intlist
             wk__wrap_dim(dim.data[k], self->ndim, &d);
             if (self->ndim && self->sizes[d] == 0) {
                 wk__error(WK_RUNTIME_ERROR,
-                          "linalg.vector_norm cannot compute the %s norm on the dimension %lldbecause this dimension "
+                          "linalg.vector_norm cannot compute the %g norm on the dimension %lldbecause this dimension "
                           "is empty and the operation does not have an identity",
-                          isinf(p) ? (p > 0 ? "inf" : "-inf") : "negative", (long long)dim.data[k]);
+                          p, (long long)dim.data[k]);
                 return NULL;
             }
         }

@@ -479,3 +479,7 @@ error_case("amin_empty_dims_tuple", lambda T: T.zeros(5, 0).amin((0, -1)))
 error_case("max_empty_dim_neg", lambda T: T.zeros(5, 0).max(-1))
 error_case("norm_inf_empty_dim_neg", lambda T: T.zeros(5, 0).norm(float("inf"), -1))
 grad_case("prod_grad2_zero_size1_dim", lambda T, x: x.prod(1), [[0.0], [2.5], [-1.5]], order=2)
+
+# a norm without identity on an empty tensor or dim names its order as C++ prints the double (-1, -2.5, -inf)
+cases("vector_norm_empty_order", lambda T, p, dim: T.linalg.vector_norm(T.empty(2, 0), p, dim=dim),
+      p=[-1, -2.5, -1.0, -0.5, float("-inf"), float("inf")], dim=[None, 1], kind="error")
