@@ -54,12 +54,18 @@ static int infer_size(wk_intlist shape, int64_t numel, int64_t *out) {
     }
     if (numel == prod || (infer >= 0 && prod > 0 && numel % prod == 0)) {
         if (infer >= 0) {
-            if (prod == 0) goto bad; /* cannot infer with a zero-size dim */
+            if (prod == 0) { /* 0 elements and a zero-size dim: any -1 would do */
+                wk_strbuf b = {0};
+                wk_sb_ints(&b, shape.data, (int)shape.len);
+                wk__error(WK_RUNTIME_ERROR, "cannot reshape tensor of %lld elements into shape %s because the "
+                          "unspecified dimension size -1 can be any value and is ambiguous", (long long)numel, b.s);
+                wk_sb_free(&b);
+                return -1;
+            }
             out[infer] = numel / prod;
         }
         return check_numel((int)shape.len, out);
     }
-bad:;
     wk_strbuf b = {0};
     wk_sb_ints(&b, shape.data, (int)shape.len);
     wk__error(WK_RUNTIME_ERROR, "shape '%s' is invalid for input of size %lld", b.s, (long long)numel);
@@ -154,26 +160,35 @@ wk_tensor *wk_impl_expand(wk_tensor *self, wk_intlist size, bool implicit) {
         return NULL;
     }
     if (n > WK_MAX_DIM) return WK_FAIL(WK_RUNTIME_ERROR, "wick supports tensors of at most %d dimensions", WK_MAX_DIM);
+    /* torch's infer_expand_geometry: from the last dim, so its errors name the last bad dim; the target sizes are
+     * printed as given. A negative size it lets through (against a dim of 1, or leading) fails its numel count. */
     int64_t sizes[WK_MAX_DIM];
-    for (int i = 0; i < n; i++) {
+    bool negative = false;
+    for (int i = n - 1; i >= 0; i--) {
         int j = i - (n - self->ndim);
         int64_t s = size.data[i];
-        if (s == -1) {
-            if (j < 0) {
-                wk__error(WK_RUNTIME_ERROR,
-                          "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension %d", i);
-                return NULL;
-            }
-            s = self->sizes[j];
-        } else if (s < -1) {
-            wk_strbuf b = {0};
-            wk_sb_ints(&b, size.data, n);
-            wk__error(WK_RUNTIME_ERROR, "Trying to create tensor with negative dimension %lld: %s", (long long)s, b.s);
+        if (j < 0 && s == -1 && self->ndim > 0) { /* a 0-d tensor's -1 fails torch's numel count instead */
+            wk__error(WK_RUNTIME_ERROR,
+                      "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension %d", i);
+            return NULL;
+        }
+        if (j >= 0 && s == -1) s = self->sizes[j];
+        if (j >= 0 && s != self->sizes[j] && self->sizes[j] != 1) {
+            wk_strbuf a = {0}, b = {0};
+            wk_sb_ints(&a, size.data, n);
+            wk_sb_ints(&b, self->sizes, self->ndim);
+            wk__error(WK_RUNTIME_ERROR,
+                      "The expanded size of the tensor (%lld) must match the existing size (%lld) at non-singleton "
+                      "dimension %d.  Target sizes: %s.  Tensor sizes: %s",
+                      (long long)s, (long long)self->sizes[j], i, a.s, b.s);
+            wk_sb_free(&a);
             wk_sb_free(&b);
             return NULL;
         }
+        negative |= s < 0;
         sizes[i] = s;
     }
+    if (negative) return WK_FAIL(WK_RUNTIME_ERROR, "numel: integer multiplication overflow");
     if (check_numel(n, sizes) < 0) return NULL;
     return wk__expand_to(self, n, sizes);
 }
@@ -474,12 +489,12 @@ wk_tensor *wk_impl_flatten(wk_tensor *self, int64_t start_dim, int64_t end_dim) 
 
 wk_tensor *wk_impl_unflatten(wk_tensor *self, int64_t dim, wk_intlist sizes) {
     int n = self->ndim;
-    if (n == 0) {
+    if (n == 0) { /* torch wraps the dim first (an IndexError out of [-1, 0]), then its size check fails on 0 */
         if (dim == 0 || dim == -1)
-            return WK_FAIL(WK_RUNTIME_ERROR, "unflatten got an unexpected error:\nDimension specified as %lld but "
-                                             "tensor has no dimensions", (long long)dim);
-        return WK_FAIL(WK_RUNTIME_ERROR, "unflatten got an unexpected error:\nDimension out of range (expected to "
-                                         "be in range of [-1, 0], but got %lld)", (long long)dim);
+            return WK_FAIL(WK_RUNTIME_ERROR, "unflatten got an unexpected error:\nDimension specified as 0 but "
+                                             "tensor has no dimensions");
+        return WK_FAIL(WK_INDEX_ERROR, "Dimension out of range (expected to be in range of [-1, 0], but got %lld)",
+                       (long long)dim);
     }
     int64_t d;
     if (wk__wrap_dim(dim, n, &d) < 0) return NULL;
@@ -500,7 +515,7 @@ wk_tensor *wk_impl_unflatten(wk_tensor *self, int64_t dim, wk_intlist sizes) {
         wk_sb_ints(&b, sizes.data, (int)sizes.len);
         wk__error(WK_RUNTIME_ERROR,
                   "unflatten: Provided sizes %s don't multiply up to the size of dim %lld (%lld) in the input tensor",
-                  b.s ? b.s : "", (long long)dim, (long long)self->sizes[d]);
+                  b.s ? b.s : "", (long long)d, (long long)self->sizes[d]);
         wk_sb_free(&b);
         return NULL;
     }
@@ -878,11 +893,12 @@ static wk_tensorvec vec_fail(wk_tensorvec v) {
 #define VEC_FAIL ((wk_tensorvec){NULL, 0})
 
 wk_tensorvec wk_impl_unbind(wk_tensor *self, int64_t dim) {
-    if (self->ndim == 0) {
-        wk__error(WK_INDEX_ERROR, "Dimension specified as %lld but tensor has no dimensions", (long long)dim);
+    int64_t d;
+    if (self->ndim == 0) { /* torch wraps as for one dim ([-1, 0]), then select finds none */
+        if (wk__wrap_dim(dim, 1, &d) < 0) return VEC_FAIL;
+        wk__error(WK_INDEX_ERROR, "Dimension specified as %lld but tensor has no dimensions", (long long)d);
         return VEC_FAIL;
     }
-    int64_t d;
     if (wk__wrap_dim(dim, self->ndim, &d) < 0) return VEC_FAIL;
     wk_tensorvec v = vec_new(self->sizes[d]);
     if (!v.data) return VEC_FAIL;

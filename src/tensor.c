@@ -240,7 +240,8 @@ wk_tensor *wk__expand_to(const wk_tensor *t, int ndim, const int64_t *sizes) {
     int off = ndim - t->ndim;
     for (int i = ndim - 1; i >= 0; i--) { /* from the last dim, as torch (its error names the last mismatch) */
         int j = i - off;
-        if (j < 0) strides[i] = 0;
+        if (j < 0) /* a new dim of size 1 gets a contiguous stride, as torch's (a 0-d tensor's all 0) */
+            strides[i] = sizes[i] != 1 || t->ndim == 0 ? 0 : i + 1 < ndim ? sizes[i + 1] * strides[i + 1] : 1;
         else if (t->sizes[j] == sizes[i]) strides[i] = t->strides[j];
         else if (t->sizes[j] == 1) strides[i] = 0;
         else {
