@@ -157,7 +157,11 @@ static int to_floatlist(PyObject *o, int size, wk_floatlist *out, wk_argscope *s
 }
 
 /* Converts one argument. Returns 1 ok, 0 type mismatch (no error set), -1 error. */
+static int set_default(const wk_param *p, wk_pyval *v, wk_argscope *sc);
 static int convert(const wk_param *p, PyObject *o, wk_pyval *v, int wrap_numbers, bool lenient, wk_argscope *sc) {
+    /* an int list that defaults to [] takes None for the default, as torch's parser (avg_pool2d(x, 2, None)) */
+    if (o == Py_None && p->type == PT_INTLIST && p->dflt && !strcmp(p->dflt, "[]"))
+        return set_default(p, v, sc) < 0 ? -1 : 1;
     if (o == Py_None && optional(p->type)) {
         switch (p->type) {
         case PT_OPT_TENSOR: v->t = NULL; break;

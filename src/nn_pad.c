@@ -228,15 +228,31 @@ static int pad_check(const wk_tensor *self, wk_intlist padding, int k, pad_mode 
             wk__error(WK_RUNTIME_ERROR,
                       "Argument %s: Padding size should be less than the corresponding input dimension, but got: "
                       "padding (%lld, %lld) at dimension %d of input %s",
-                      argno[k], (long long)l, (long long)r, d, b.s ? b.s : "");
+                      argno[j + 1], (long long)l, (long long)r, d, b.s ? b.s : "");
             wk_sb_free(&b);
             return -1;
         }
         if (mode == PAD_CIRCULAR && (l > n || r > n))
             return wk__error(WK_RUNTIME_ERROR, "Padding value causes wrapping around more than once."), -1;
-        if (n + l + r < 1) {
-            wk__error(WK_RUNTIME_ERROR, "input (%s) is too small. Calculated output %s: %lld", "W", "W",
-                      (long long)(n + l + r));
+        /* an output size of 0 or less, as torch's kernels tell it: the 1-d reflect / replicate kernels refuse 0;
+         * circular and the 2-d / 3-d kernels make an empty dim, and a negative one fails as each does */
+        int64_t o = n + l + r;
+        if (mode == PAD_CIRCULAR && o < 0)
+            return wk__error(WK_RUNTIME_ERROR, "Negative padding value is resulting in an empty dimension"), -1;
+        if (mode != PAD_CIRCULAR && k == 1 && o < 1) {
+            wk__error(WK_RUNTIME_ERROR, "input (W: %lld) is too small. Calculated output W: %lld", (long long)n,
+                      (long long)o);
+            return -1;
+        }
+        if (mode != PAD_CIRCULAR && o < 0) {
+            int64_t out[WK_MAX_DIM]; /* [ndim] the output sizes, this dim's negative */
+            memcpy(out, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
+            out[d] = o;
+            wk_strbuf b = {0};
+            wk_sb_ints(&b, out, self->ndim);
+            wk__error(WK_RUNTIME_ERROR, "Trying to create tensor with negative dimension %lld: %s", (long long)o,
+                      b.s ? b.s : "");
+            wk_sb_free(&b);
             return -1;
         }
         if (mode != PAD_CONSTANT && n == 0) {

@@ -115,6 +115,20 @@ static int pool_shape(const wk_tensor *x, const char *op, pool_geom *g, bool cei
                          (long long)g->p[j], (long long)g->k[j], (long long)g->d[j]);
             goto fail;
         }
+    /* then torch's pool2d / pool3d_shape_check: half the kernel itself, whatever the dilation */
+    bool half_ok = true;
+    for (int j = 0; j < nd; j++) half_ok &= g->p[j] <= g->k[j] / 2;
+    if (!half_ok && nd == 2) {
+        wk_sb_printf(&m, "pad should be smaller than or equal to half of kernel size, but got padW = %lld, padH = %lld, "
+                     "kW = %lld, kH = %lld", (long long)g->p[1], (long long)g->p[0], (long long)g->k[1], (long long)g->k[0]);
+        goto fail;
+    }
+    if (!half_ok && nd == 3) {
+        wk_sb_printf(&m, "pad should be smaller than or equal to half of kernel size, but got kT: %lld kW: %lld kH: %lld "
+                     "padT: %lld padW: %lld padH: %lld", (long long)g->k[0], (long long)g->k[2], (long long)g->k[1],
+                     (long long)g->p[0], (long long)g->p[2], (long long)g->p[1]);
+        goto fail;
+    }
     g->P = wk__prod(x->sizes, n - nd);
     bool small = false;
     for (int j = 0; j < nd; j++) {

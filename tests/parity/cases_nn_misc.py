@@ -197,3 +197,39 @@ def _dropout_model(T):
 
 case("dropout_model_seeded", _dropout_model)
 case("dropout_inplace_module", lambda T: (lambda x: (T.nn.Dropout(0.5, inplace=True)(x), x))(T.tensor(IMG)))
+
+
+# ---- found by a differential sweep of nn.functional with drawn arguments (session 7)
+cases("avg_pool_stride_none", lambda T, f: (getattr(T.nn.functional, f)(T.arange(16.).reshape(1, 1, 4, 4), 2, None)
+                                            if f == "avg_pool2d" else T.nn.functional.avg_pool1d(T.arange(8.).reshape(1, 1, 8), 3, None)),
+      f=["avg_pool2d", "avg_pool1d"])
+error_case("avg_pool_padding_none", lambda T: T.nn.functional.avg_pool2d(T.ones(1, 1, 4, 4), 2, padding=None))
+
+
+def _pad_outcome(T, ndim, pads, mode):
+    x = T.arange(float(2 * 3 * 4 * 5)).reshape(1, 2, 3, 4, 5)[(0,) * (5 - ndim)]
+    try:
+        return T.nn.functional.pad(x, pads, mode=mode)
+    except RuntimeError as e:
+        return str(e)
+
+
+cases("pad_negative", _pad_outcome, ndim=[3, 4, 5], mode=["constant", "reflect", "replicate", "circular"],
+      pads=[(-2, -2), (-3, -2), (-1, 1), (-3, 0), (1, -2, 1, -1), (0, 0, -2, -1), (0, 0, -3, 0), (3, -1, 1, 1),
+            (0, 0, 0, 0, -1, -1), (0, 0, 0, 0, 2, 0), (-4, -1, 0, 0, 0, 0)])
+grad_case("pad_negative_grad", lambda T, x: T.nn.functional.pad(x, (-1, 1, 1, -2), mode="replicate"),
+          [[[0.5, -1.25, 2.0, 3.5], [1.75, -0.5, 0.125, -3.0], [2.25, 4.0, -1.5, 0.75]]])
+
+
+def _pool_pad_outcome(T, op, k, p, d):
+    x = T.arange(343.).reshape(1, 1, 7, 7, 7)
+    try:
+        return {"max_pool1d": lambda: T.nn.functional.max_pool1d(x[0, 0], k, 1, p, d),
+                "max_pool2d": lambda: T.nn.functional.max_pool2d(x[0], k, 1, p, d),
+                "max_pool3d": lambda: T.nn.functional.max_pool3d(x, k, 1, p, d)}[op]()
+    except RuntimeError as e:
+        return str(e)
+
+
+cases("max_pool_pad_vs_dilation", _pool_pad_outcome, op=["max_pool1d", "max_pool2d", "max_pool3d"],
+      k=[3, 5], p=[1, 2, 3], d=[1, 2])
