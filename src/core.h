@@ -125,6 +125,8 @@ WK_INTERNAL int wk__wrap_dim(int64_t dim, int ndim, int64_t *out); /* IndexError
 WK_INTERNAL int wk__broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out);
 /* A view of t expanded to `sizes` (stride 0 in broadcast dims). */
 WK_INTERNAL wk_tensor *wk__expand_to(const wk_tensor *t, int ndim, const int64_t *sizes);
+/* torch's error for target[i] against t's existing size there (target printed as given, -1 and all) */
+WK_INTERNAL void wk__expand_mismatch(const wk_tensor *t, int ndim, const int64_t *target, int i);
 
 /* ---- scalars and dtypes (dtype.c) ---- */
 WK_INTERNAL wk_dtype wk__scalar_dtype(wk_scalar s);           /* bool->BOOL, int->INT64, float->default */

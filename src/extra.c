@@ -259,14 +259,12 @@ WK_BINARY_INT(heaviside_k, void, a == 0 ? b : (a > 0))
 WK_BINARY_BOOL(heaviside_k, void, a == 0 ? b : (a > 0))
 static const wk_loop_fn HEAVISIDE[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(heaviside_k), WK_TABLE_INT(heaviside_k),
                                                     WK_TABLE_BOOL(heaviside_k)};
+#define HEAVISIDE_DTYPES "heaviside is not yet implemented for tensors with different dtypes."
 int wk__heaviside_out_check(const wk_tensor *out, const wk_tensor *result) { /* out= too must have the inputs' dtype */
-    if (out->dtype == result->dtype) return 0;
-    wk__error(WK_RUNTIME_ERROR, "heaviside is not yet implemented for tensors with different dtypes.");
-    return -1;
+    return out->dtype == result->dtype ? 0 : (wk__error(WK_RUNTIME_ERROR, HEAVISIDE_DTYPES), -1);
 }
 wk_tensor *wk_impl_heaviside(wk_tensor *self, wk_tensor *values) {
-    if (self->dtype != values->dtype)
-        return WK_FAIL(WK_RUNTIME_ERROR, "heaviside is not yet implemented for tensors with different dtypes.");
+    if (self->dtype != values->dtype) return WK_FAIL(WK_RUNTIME_ERROR, HEAVISIDE_DTYPES);
     return same_dtype_binary("heaviside", self, values, HEAVISIDE);
 }
 

@@ -244,16 +244,11 @@ static int pad_check(const wk_tensor *self, wk_intlist padding, int k, pad_mode 
                       (long long)o);
             return -1;
         }
-        if (mode != PAD_CIRCULAR && o < 0) {
+        if (mode != PAD_CIRCULAR && o < 0) { /* the output's allocation refuses it */
             int64_t out[WK_MAX_DIM]; /* [ndim] the output sizes, this dim's negative */
             memcpy(out, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
             out[d] = o;
-            wk_strbuf b = {0};
-            wk_sb_ints(&b, out, self->ndim);
-            wk__error(WK_RUNTIME_ERROR, "Trying to create tensor with negative dimension %lld: %s", (long long)o,
-                      b.s ? b.s : "");
-            wk_sb_free(&b);
-            return -1;
+            return wk__check_sizes(self->ndim, out);
         }
         if (mode != PAD_CONSTANT && n == 0) {
             wk__error(WK_RUNTIME_ERROR, "padding of a zero-size dimension is not supported");

@@ -173,18 +173,8 @@ wk_tensor *wk_impl_expand(wk_tensor *self, wk_intlist size, bool implicit) {
             return NULL;
         }
         if (j >= 0 && s == -1) s = self->sizes[j];
-        if (j >= 0 && s != self->sizes[j] && self->sizes[j] != 1) {
-            wk_strbuf a = {0}, b = {0};
-            wk_sb_ints(&a, size.data, n);
-            wk_sb_ints(&b, self->sizes, self->ndim);
-            wk__error(WK_RUNTIME_ERROR,
-                      "The expanded size of the tensor (%lld) must match the existing size (%lld) at non-singleton "
-                      "dimension %d.  Target sizes: %s.  Tensor sizes: %s",
-                      (long long)s, (long long)self->sizes[j], i, a.s, b.s);
-            wk_sb_free(&a);
-            wk_sb_free(&b);
-            return NULL;
-        }
+        if (j >= 0 && s != self->sizes[j] && self->sizes[j] != 1)
+            return wk__expand_mismatch(self, n, size.data, i), NULL;
         negative |= s < 0;
         sizes[i] = s;
     }
@@ -489,15 +479,11 @@ wk_tensor *wk_impl_flatten(wk_tensor *self, int64_t start_dim, int64_t end_dim) 
 
 wk_tensor *wk_impl_unflatten(wk_tensor *self, int64_t dim, wk_intlist sizes) {
     int n = self->ndim;
-    if (n == 0) { /* torch wraps the dim first (an IndexError out of [-1, 0]), then its size check fails on 0 */
-        if (dim == 0 || dim == -1)
-            return WK_FAIL(WK_RUNTIME_ERROR, "unflatten got an unexpected error:\nDimension specified as 0 but "
-                                             "tensor has no dimensions");
-        return WK_FAIL(WK_INDEX_ERROR, "Dimension out of range (expected to be in range of [-1, 0], but got %lld)",
-                       (long long)dim);
-    }
     int64_t d;
-    if (wk__wrap_dim(dim, n, &d) < 0) return NULL;
+    if (wk__wrap_dim(dim, n, &d) < 0) return NULL; /* a 0-d tensor: as one dim, [-1, 0] */
+    if (n == 0) /* then torch's size check finds no dim 0 */
+        return WK_FAIL(WK_RUNTIME_ERROR, "unflatten got an unexpected error:\nDimension specified as 0 but tensor has "
+                                         "no dimensions");
     if (sizes.len == 0) return WK_FAIL(WK_RUNTIME_ERROR, "unflatten: sizes must be non-empty");
     if (n - 1 + sizes.len > WK_MAX_DIM)
         return WK_FAIL(WK_RUNTIME_ERROR, "wick supports tensors of at most %d dimensions", WK_MAX_DIM);

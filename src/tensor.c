@@ -244,20 +244,21 @@ wk_tensor *wk__expand_to(const wk_tensor *t, int ndim, const int64_t *sizes) {
             strides[i] = sizes[i] != 1 || t->ndim == 0 ? 0 : i + 1 < ndim ? sizes[i + 1] * strides[i + 1] : 1;
         else if (t->sizes[j] == sizes[i]) strides[i] = t->strides[j];
         else if (t->sizes[j] == 1) strides[i] = 0;
-        else {
-            wk_strbuf a = {0}, b = {0};
-            wk_sb_ints(&a, sizes, ndim);
-            wk_sb_ints(&b, t->sizes, t->ndim);
-            wk__error(WK_RUNTIME_ERROR,
-                      "The expanded size of the tensor (%lld) must match the existing size (%lld) at non-singleton "
-                      "dimension %d.  Target sizes: %s.  Tensor sizes: %s",
-                      (long long)sizes[i], (long long)t->sizes[j], i, a.s, b.s);
-            wk_sb_free(&a);
-            wk_sb_free(&b);
-            return NULL;
-        }
+        else return wk__expand_mismatch(t, ndim, sizes, i), NULL;
     }
     return wk__alias(t, ndim, sizes, strides, t->offset);
+}
+
+void wk__expand_mismatch(const wk_tensor *t, int ndim, const int64_t *target, int i) {
+    wk_strbuf a = {0}, b = {0};
+    wk_sb_ints(&a, target, ndim);
+    wk_sb_ints(&b, t->sizes, t->ndim);
+    wk__error(WK_RUNTIME_ERROR,
+              "The expanded size of the tensor (%lld) must match the existing size (%lld) at non-singleton "
+              "dimension %d.  Target sizes: %s.  Tensor sizes: %s",
+              (long long)target[i], (long long)t->sizes[i - (ndim - t->ndim)], i, a.s, b.s);
+    wk_sb_free(&a);
+    wk_sb_free(&b);
 }
 
 /* ---- copies ---- */
