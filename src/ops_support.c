@@ -154,6 +154,37 @@ wk_tensor *wk__take_dest(void) {
     return t;
 }
 
+static _Thread_local wk_write_target tl_target; /* Note [Checks before the kernel] (borrowed) */
+void wk__set_write_target(wk_tensor *t, bool inplace) { tl_target = (wk_write_target){t, inplace}; }
+wk_write_target wk__take_write_target(void) {
+    wk_write_target w = tl_target;
+    tl_target = (wk_write_target){0};
+    return w;
+}
+
+static int shape_mismatch(const int64_t *out, int out_nd, const int64_t *shape, int nd) {
+    wk_strbuf a = {0}, b = {0};
+    wk_sb_ints(&a, out, out_nd);
+    wk_sb_ints(&b, shape, nd);
+    wk__error(WK_RUNTIME_ERROR, "output with shape %s doesn't match the broadcast shape %s", a.s, b.s);
+    wk_sb_free(&a);
+    wk_sb_free(&b);
+    return -1;
+}
+
+static int cast_error(wk_dtype from, wk_dtype to) {
+    wk__error(WK_RUNTIME_ERROR, "result type %s can't be cast to the desired output type %s", wk_dtype_scalar_name(from),
+              wk_dtype_scalar_name(to));
+    return -1;
+}
+
+int wk__check_write_target(wk_write_target w, int nd, const int64_t *shape, wk_dtype result) {
+    if (!w.t) return 0;
+    if (w.inplace && (w.t->ndim != nd || memcmp(w.t->sizes, shape, sizeof(int64_t) * (size_t)nd)))
+        return shape_mismatch(w.t->sizes, w.t->ndim, shape, nd);
+    return wk_can_cast(result, w.t->dtype) ? 0 : cast_error(result, w.t->dtype);
+}
+
 int wk__check_write_overlap(const wk_tensor *dst, int n, const wk_tensor *const *inputs) {
     if (wk__assert_no_internal_overlap(dst) < 0) return -1;
     for (int i = 0; i < n; i++)
@@ -163,31 +194,15 @@ int wk__check_write_overlap(const wk_tensor *dst, int n, const wk_tensor *const 
 
 int wk__write_inplace(wk_tensor *self, const wk_tensor *r, const char *op) {
     WK_UNUSED(op);
-    if (!same_shape(self, r)) {
-        wk_strbuf a = {0}, b = {0};
-        wk_sb_ints(&a, self->sizes, self->ndim);
-        wk_sb_ints(&b, r->sizes, r->ndim);
-        wk__error(WK_RUNTIME_ERROR, "output with shape %s doesn't match the broadcast shape %s", a.s, b.s);
-        wk_sb_free(&a);
-        wk_sb_free(&b);
-        return -1;
-    }
-    if (!wk_can_cast(r->dtype, self->dtype)) {
-        wk__error(WK_RUNTIME_ERROR, "result type %s can't be cast to the desired output type %s",
-                  wk_dtype_scalar_name(r->dtype), wk_dtype_scalar_name(self->dtype));
-        return -1;
-    }
+    if (!same_shape(self, r)) return shape_mismatch(self->sizes, self->ndim, r->sizes, r->ndim);
+    if (!wk_can_cast(r->dtype, self->dtype)) return cast_error(r->dtype, self->dtype);
     if (r != self && wk__copy_(self, r) < 0) return -1;
     wk__bump_version(self);
     return 0;
 }
 
 int wk__write_out(wk_tensor *out, const wk_tensor *r) {
-    if (!wk_can_cast(r->dtype, out->dtype)) {
-        wk__error(WK_RUNTIME_ERROR, "result type %s can't be cast to the desired output type %s",
-                  wk_dtype_scalar_name(r->dtype), wk_dtype_scalar_name(out->dtype));
-        return -1;
-    }
+    if (!wk_can_cast(r->dtype, out->dtype)) return cast_error(r->dtype, out->dtype);
     if (!same_shape(out, r)) {
         if (wk__numel(out) != 0) { /* torch's resize_output */
             wk_strbuf a = {0}, b = {0};

@@ -51,6 +51,20 @@ WK_INTERNAL int wk__check_write_overlap(const wk_tensor *dst, int n, const wk_te
  * 4M floats, 2 threads: torch.exp(x, out=y) 2.06 -> 0.65 ms, y.mul_(1.0) 2.25 -> 0.33 ms (torch 0.69, 0.38). */
 WK_INTERNAL void wk__set_dest(wk_tensor *t);
 WK_INTERNAL wk_tensor *wk__take_dest(void);
+/* Note [Checks before the kernel]: torch builds an op's TensorIterator (broadcast, then an in-place output's shape,
+ * then the cast of the result into the output) before its dtype dispatch says "... not implemented for 'Float'". The
+ * in-place and out= variants of the TensorIterator ops (those with the overlap check) name what they write before
+ * calling the op; wk__nary_op takes it (once, as the destination above) and, when it has no kernel for the dtype,
+ * runs those checks first: `torch.ones(3).bitwise_and_(torch.ones(2, 3))` -> "output with shape [3] doesn't match
+ * the broadcast shape [2, 3]", `torch.gcd(f, f, out=long_tensor)` -> "result type Float can't be cast ...". */
+WK_INTERNAL void wk__set_write_target(wk_tensor *t, bool inplace);
+typedef struct {
+    const wk_tensor *t; /* NULL: none */
+    bool inplace;
+} wk_write_target;
+WK_INTERNAL wk_write_target wk__take_write_target(void);
+/* the checks torch's build makes on what it writes: an in-place output's shape, then the cast of `result` into it */
+WK_INTERNAL int wk__check_write_target(wk_write_target w, int nd, const int64_t *shape, wk_dtype result);
 /* out=(t1, t2, ...) of ops with several results: each out tensor must have its result's dtype exactly.
  * "Expected out tensor to have dtype long int, but got float instead" */
 WK_INTERNAL int wk__check_out_dtypes(wk_tensor *const *out, wk_tensor *const *r, int n);

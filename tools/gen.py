@@ -707,10 +707,16 @@ def emit_record(op, fields, outvar, indent, self_var=None, vt_suffix='', written
 OVERLAP_FILES = {'pointwise.def', 'unary.def', 'compare.def', 'nn_act.def'}
 
 
-def overlap_check(op, dst):
+def is_iter_op(op):
+    """an op torch runs on TensorIterator: its in-place / out= variants check overlap, shape and cast first"""
     v = op.fields.get('overlap_check')
-    if v is None and os.path.basename(op.where.split(':')[0]) not in OVERLAP_FILES or v == 'false':
+    return not (v is None and os.path.basename(op.where.split(':')[0]) not in OVERLAP_FILES or v == 'false')
+
+
+def overlap_check(op, dst):
+    if not is_iter_op(op):
         return []
+    v = op.fields.get('overlap_check')
     ins = [] if v == 'internal' else [cident(p.name) for p in op.cparams if p.type in ('Tensor', 'Tensor?')]
     return ['    if (wk__check_write_overlap(%s, %d, (const wk_tensor *const[]){%s}) < 0) return NULL;'
             % (dst, len(ins), ', '.join(ins) or 'NULL')]
@@ -901,9 +907,13 @@ def emit_wrappers(op, opnames):
             o.append('        bool prev_ = wk_set_grad_enabled(false);')
             if op.fields.get('writes_dest'):  # Note [Writing into the destination] (src/ops_support.h)
                 o.append('        wk__set_dest(self);')
+            if is_iter_op(op):  # Note [Checks before the kernel] (src/ops_support.h)
+                o.append('        wk__set_write_target(self, true);')
             o.append('        r = wk_impl_%s(%s);' % (op.impl, call_args(op)))
             if op.fields.get('writes_dest'):
                 o.append('        wk__set_dest(NULL);')
+            if is_iter_op(op):
+                o.append('        wk__set_write_target(NULL, false);')
             o.append('        wk_set_grad_enabled(prev_);')
             o.append('    }')
             o.append('    if (!r) {%s return NULL; }' % rel)
@@ -977,9 +987,13 @@ def emit_wrappers(op, opnames):
         if op.fields.get('writes_dest'):  # Note [Writing into the destination] (src/ops_support.h)
             assert not op.out_check, op.where
             o.append('    wk__set_dest(out);')
+        if is_iter_op(op) and not op.out_check:  # Note [Checks before the kernel] (src/ops_support.h)
+            o.append('    wk__set_write_target(out, false);')
         o.append('    wk_tensor *r = wk_impl_%s(%s);' % (op.impl, call_args(op)))
         if op.fields.get('writes_dest'):
             o.append('    wk__set_dest(NULL);')
+        if is_iter_op(op) and not op.out_check:
+            o.append('    wk__set_write_target(NULL, false);')
         o.append('    if (!r) return NULL;')
         if op.out_check:  # the op's own rule for out's dtype (most linalg ops want it exact)
             o.append('    if (%s(out, r) < 0) { wk_release(r); return NULL; }' % op.out_check)

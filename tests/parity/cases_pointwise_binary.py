@@ -307,3 +307,27 @@ def _out_rule(T, which, out_dtype):
 
 cases("out_dtype_rules", _out_rule, which=["clamp_scalar", "clamp_max", "clamp_min_fn", "clamp_tensor", "clamp_int",
                                            "heaviside"], out_dtype=[D.float64, D.float16, D.int64])
+
+# Note [Checks before the kernel]: torch builds the TensorIterator (broadcast, an in-place output's shape, the cast of
+# the result into the output) before its dtype dispatch refuses the dtype; each call here has two faults at once.
+_ORDER_OPS = {"bitwise_and": lambda T, a, b, **k: T.bitwise_and(a, b, **k), "bitwise_left_shift": lambda T, a, b, **k: T.bitwise_left_shift(a, b, **k),
+              "gcd": lambda T, a, b, **k: T.gcd(a, b, **k), "hypot": lambda T, a, b, **k: T.hypot(a, b, **k),
+              "nextafter": lambda T, a, b, **k: T.nextafter(a, b, **k), "bitwise_xor": lambda T, a, b, **k: T.bitwise_xor(a, b, **k)}
+_BAD = {"bitwise_and": "float32", "bitwise_left_shift": "float64", "gcd": "float32", "hypot": "int64", "nextafter": "int32",
+        "bitwise_xor": "bfloat16"}
+
+
+def _order_case(T, op, fault):
+    dt = getattr(T, _BAD[op])
+    a, b = T.ones(3, dtype=dt), T.ones(3, dtype=dt)
+    if fault == "broadcast":
+        return _ORDER_OPS[op](T, a, T.ones(2, dtype=dt))
+    if fault == "inplace_shape":
+        return getattr(a, op + "_")(T.ones(2, 3, dtype=dt))
+    if fault == "inplace_cast":
+        return getattr(T.ones(3, dtype=T.bool), op + "_")(b)
+    return _ORDER_OPS[op](T, a, b, out=T.empty(0, dtype=T.bool))  # out_cast
+
+
+cases("error_order_before_dtype", _order_case, op=sorted(_ORDER_OPS), fault=["broadcast", "inplace_shape", "inplace_cast", "out_cast"],
+      kind="error")
