@@ -244,8 +244,7 @@ wk_tensor *wk_impl_eye(int64_t n, wk_dtype dtype, bool requires_grad) {
 
 /* ---- *_like: the result follows self's memory order (torch's memory_format=preserve) ---- */
 static wk_tensor *like(wk_tensor *self, wk_dtype dtype) {
-    wk_tensor *ins[1] = {self};
-    wk_tensor *t = wk_iter_alloc_output(1, ins, self->ndim, self->sizes, dtype == WK_DTYPE_NONE ? self->dtype : dtype);
+    wk_tensor *t = wk__empty_like_preserve(self, dtype);
     if (t && t->storage->nbytes) memset(t->storage->data, 0, t->storage->nbytes);
     return t;
 }

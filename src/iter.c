@@ -35,13 +35,26 @@ static void compute_perm(int nops, wk_tensor *const *ops, int nd, int *perm) {
     }
 }
 
+/* dense strides in the dims' order perm (innermost first) */
+static wk_tensor *empty_in_order(int ndim, const int64_t *sizes, const int *perm, bool raw, wk_dtype dtype) {
+    int64_t strides[WK_MAX_DIM], st = 1;
+    for (int i = 0; i < ndim; i++) {
+        strides[perm[i]] = st;
+        st *= raw || sizes[perm[i]] > 1 ? sizes[perm[i]] : 1;
+    }
+    return wk__empty_strided(ndim, sizes, strides, dtype);
+}
+
 wk_tensor *wk_iter_alloc_output(int nin, wk_tensor *const *inputs, int ndim, const int64_t *sizes, wk_dtype dtype) {
-    int perm[WK_MAX_DIM];
-    int64_t strides[WK_MAX_DIM];
+    return wk_iter_alloc_output_ex(nin, inputs, ndim, sizes, dtype, false);
+}
+
+wk_tensor *wk_iter_alloc_output_ex(int nin, wk_tensor *const *inputs, int ndim, const int64_t *sizes, wk_dtype dtype,
+                                   bool broadcast) {
     /* TensorIterator's fast setup: inputs that are all contiguous give a contiguous output; inputs that are all
      * non-overlapping and dense with the same strides give those strides (x.t().exp() keeps x.t()'s layout,
      * size-1 dims included). Broadcast inputs (zero strides) never qualify, as torch's differing shapes do not. */
-    bool contig = nin > 0, nod_same = nin > 0;
+    bool contig = nin > 0 && !broadcast, nod_same = contig;
     for (int k = 0; k < nin; k++) {
         contig = contig && wk__is_contiguous(inputs[k]);
         nod_same = nod_same && inputs[k]->ndim == ndim && wk__non_overlapping_and_dense(inputs[k]) &&
@@ -50,13 +63,23 @@ wk_tensor *wk_iter_alloc_output(int nin, wk_tensor *const *inputs, int ndim, con
     }
     if (contig) return wk__empty(ndim, sizes, dtype);
     if (nod_same) return wk__empty_strided(ndim, sizes, inputs[0]->strides, dtype);
+    /* else the dims sorted (reorder_dimensions): in their own order, a contiguous output; otherwise each stride the
+     * product of the sizes inside it (compatible_stride), so a size-0 dim gives the dims outside it stride 0 */
+    int perm[WK_MAX_DIM];
     compute_perm(nin, inputs, ndim, perm);
-    int64_t st = 1;
-    for (int i = 0; i < ndim; i++) {
-        strides[perm[i]] = st;
-        st *= sizes[perm[i]] > 1 ? sizes[perm[i]] : 1;
-    }
-    return wk__empty_strided(ndim, sizes, strides, dtype);
+    bool natural = true;
+    for (int i = 0; i < ndim; i++) natural = natural && perm[i] == ndim - 1 - i;
+    if (natural) return wk__empty(ndim, sizes, dtype);
+    return empty_in_order(ndim, sizes, perm, true, dtype);
+}
+
+wk_tensor *wk__empty_like_preserve(const wk_tensor *t, wk_dtype dtype) {
+    if (dtype == WK_DTYPE_NONE) dtype = t->dtype;
+    if (wk__non_overlapping_and_dense(t)) return wk__empty_strided(t->ndim, t->sizes, t->strides, dtype);
+    int perm[WK_MAX_DIM]; /* infer_dense_strides: the iterator's order, sizes 0 and 1 counted as 1 */
+    wk_tensor *in = (wk_tensor *)t;
+    compute_perm(1, &in, t->ndim, perm);
+    return empty_in_order(t->ndim, t->sizes, perm, false, dtype);
 }
 
 int wk_iter_init(wk_iter *it, int nops, wk_tensor *const *ops) {

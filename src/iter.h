@@ -33,6 +33,15 @@ WK_INTERNAL void wk_iter_run_parallel(const wk_iter *it, wk_loop_fn fn, void *ct
  * has x.t()'s strides). Inputs must already be expanded to `sizes`. */
 WK_INTERNAL wk_tensor *wk_iter_alloc_output(int nin, wk_tensor *const *inputs, int ndim, const int64_t *sizes,
                                             wk_dtype dtype);
+/* The same, told whether the inputs were broadcast to `sizes`: TensorIterator's fast set-up (a contiguous output for
+ * contiguous inputs, their own strides for dense ones) needs every operand in the same shape, so `x[:0] * 2` (an
+ * empty x beside a scalar) sorts the dims and a size-0 dim gives the dims outside it stride 0. */
+WK_INTERNAL wk_tensor *wk_iter_alloc_output_ex(int nin, wk_tensor *const *inputs, int ndim, const int64_t *sizes,
+                                               wk_dtype dtype, bool broadcast);
+/* torch's empty_like(t, memory_format=preserve), as clone() and the *_like factories make it: t's own strides when t
+ * is non-overlapping and dense (size-0 and size-1 dims keep theirs: x.unsqueeze(0).clone() has x's), else dense
+ * strides in t's dim order (infer_dense_strides). dtype WK_DTYPE_NONE: t's. */
+WK_INTERNAL wk_tensor *wk__empty_like_preserve(const wk_tensor *t, wk_dtype dtype);
 /* Convenience: build and run in one go. */
 WK_INTERNAL int wk_iter_apply(int nops, wk_tensor *const *ops, wk_loop_fn fn, void *ctx);
 

@@ -360,7 +360,7 @@ wk_tensor *wk_impl_flip(wk_tensor *self, wk_intlist dims) {
         if (self->ndim) mask[d] = true;
     }
     wk_tensor *src = reversed_view(self, mask);
-    wk_tensor *out = src ? wk_iter_alloc_output(1, &self, self->ndim, self->sizes, self->dtype) : NULL;
+    wk_tensor *out = src ? wk__empty_like_preserve(self, WK_DTYPE_NONE) : NULL; /* torch: empty_like(self) */
     if (out && wk__copy_(out, src) < 0) {
         wk_release(out);
         out = NULL;
@@ -423,6 +423,7 @@ wk_tensor *wk_impl_roll(wk_tensor *self, wk_intlist shifts, wk_intlist dims) {
     if (shifts.len != dims.len)
         return WK_FAIL(WK_RUNTIME_ERROR, "shifts and dimensions must align. shifts: %lld, dims:%lld", (long long)shifts.len,
                        (long long)dims.len);
+    if (wk__numel(self) == 0) return wk_impl_clone(self); /* torch: before any dim is looked at (empty_like's strides) */
     if (self->ndim == 0) {
         wk__error(WK_INDEX_ERROR, "Dimension specified as %lld but tensor has no dimensions", (long long)dims.data[0]);
         return NULL;
@@ -436,11 +437,6 @@ wk_tensor *wk_impl_roll(wk_tensor *self, wk_intlist shifts, wk_intlist dims) {
         }
         wk_tensor *out = wk__empty(self->ndim, self->sizes, self->dtype);
         if (!out || roll_into(out, cur, d, shifts.data[i]) < 0) {
-            wk_release(out);
-            wk_release(cur);
-            return NULL;
-        }
-        if (wk__numel(self) == 0 && wk__copy_(out, cur) < 0) { /* nothing to roll */
             wk_release(out);
             wk_release(cur);
             return NULL;
@@ -477,7 +473,7 @@ wk_tensor *wk_impl_rot90(wk_tensor *self, int64_t k, wk_intlist dims) {
     else if (k == 2) mask[d0] = mask[d1] = true;
     else mask[d0] = true;
     wk_tensor *src = reversed_view(self, mask);
-    wk_tensor *f = src ? wk_iter_alloc_output(1, &self, n, self->sizes, self->dtype) : NULL;
+    wk_tensor *f = src ? wk__empty_like_preserve(self, WK_DTYPE_NONE) : NULL; /* torch: flip, then transpose */
     int rc = f ? wk__copy_(f, src) : -1;
     wk_release(src);
     if (rc < 0) {

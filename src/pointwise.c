@@ -65,17 +65,19 @@ wk_tensor *wk__nary_op(const char *name, int nin, const wk_tensor *const *in, co
     wk_tensor *ops[WK_MAX_OPS] = {0}; /* [0] the output, [1..nin] the inputs cast and expanded */
     wk_tensor *out = NULL;
     int rc = -1;
+    bool broadcast = false;
     for (int k = 0; k < nin; k++) {
         wk_tensor *c = wk__to_dtype(in[k], in_dt[k] == WK_DTYPE_NONE ? in[k]->dtype : in_dt[k]);
         if (!c) goto done;
         /* same shape: the kernel can read c itself (an expanded alias would cost a header allocation) */
         bool same = c->ndim == nd && !memcmp(c->sizes, shape, sizeof(int64_t) * (size_t)nd);
+        broadcast |= !same;
         ops[k + 1] = same ? wk_retain(c) : wk__expand_to(c, nd, shape);
         wk_release(c);
         if (!ops[k + 1]) goto done;
     }
     if (dest && dest_fits(dest, nin, ops + 1, nd, shape, out_dtype)) out = wk_retain(dest);
-    else out = wk_iter_alloc_output(nin, ops + 1, nd, shape, out_dtype);
+    else out = wk_iter_alloc_output_ex(nin, ops + 1, nd, shape, out_dtype, broadcast);
     if (!out) goto done;
     ops[0] = out;
     wk_iter it; /* elementwise loops are pure: the iteration may run on the thread pool */

@@ -67,19 +67,10 @@ static int run_kernel(wk_generator *g, const fill_args *a, wk_dtype dt, void *ou
 
 /* ---- layouts (Note [Filling a tensor in torch's order]) ---- */
 
-/* empty_like(t, dtype) with memory_format=preserve: t's strides when t is dense, else dense strides in t's dim
- * order. */
-static wk_tensor *empty_like_preserve(const wk_tensor *t, wk_dtype dtype) {
-    wk_tensor *in = (wk_tensor *)t;
-    if (wk__non_overlapping_and_dense(t))
-        return wk__empty_strided(t->ndim, t->sizes, t->strides, dtype == WK_DTYPE_NONE ? t->dtype : dtype);
-    return wk_iter_alloc_output(1, &in, t->ndim, t->sizes, dtype == WK_DTYPE_NONE ? t->dtype : dtype);
-}
-
 /* Fills self in torch's order. The kernel's argument checks come first, as torch checks them before it builds
  * the iterator (a dry run with n = 0), except random_(from, to), whose checks (and bounds warnings) come after
  * the iterator's expanded-output error, in the real call. With a bernoulli p tensor, a->p must already be laid
- * out like empty_like_preserve(self) (see bernoulli_tensor_fill). */
+ * out like wk__empty_like_preserve(self) (see bernoulli_tensor_fill). */
 static int fill(wk_tensor *self, wk_generator *g, const fill_args *a) {
     wk_dtype dt = self->dtype;
     int64_t n = wk__numel(self);
@@ -96,7 +87,7 @@ static int fill(wk_tensor *self, wk_generator *g, const fill_args *a) {
         return -1;
     }
     if (wk__non_overlapping_and_dense(self)) return run_kernel(g, a, dt, wk__data(self), n);
-    wk_tensor *tmp = empty_like_preserve(self, dt); /* dense, self's dim order */
+    wk_tensor *tmp = wk__empty_like_preserve(self, dt); /* dense, self's dim order */
     if (!tmp) return -1;
     int rc = run_kernel(g, a, dt, wk__data(tmp), n);
     if (rc == 0) rc = wk__copy_(self, tmp);
@@ -159,7 +150,7 @@ static int bernoulli_tensor_fill(wk_tensor *self, wk_tensor *p, wk_generator *g)
     wk_tensor *pe = wk_expand(p, wk_ints(self->sizes, self->ndim), false);
     wk_set_grad_enabled(prev);
     if (!pe) return -1;
-    wk_tensor *pbuf = wk__numel(self) ? empty_like_preserve(self, p->dtype) : NULL; /* p in self's order */
+    wk_tensor *pbuf = wk__numel(self) ? wk__empty_like_preserve(self, p->dtype) : NULL; /* p in self's order */
     int rc = -1;
     if (wk__numel(self) && (!pbuf || wk__copy_(pbuf, pe) < 0)) goto done;
     rc = fill(self, g,
@@ -192,7 +183,7 @@ static wk_tensor *new_filled(wk_intlist size, wk_dtype dtype, bool requires_grad
 
 /* empty_like(self) (memory format preserved), filled. */
 static wk_tensor *like_filled(wk_tensor *self, wk_dtype dtype, bool requires_grad, wk_generator *g, fill_args a) {
-    wk_tensor *t = empty_like_preserve(self, dtype);
+    wk_tensor *t = wk__empty_like_preserve(self, dtype);
     if (!t) return NULL;
     if (a.kind == F_NORMAL) a.contiguous = wk__is_contiguous(t);
     if (fill(t, g, &a) < 0) {
@@ -566,7 +557,7 @@ static wk_tensor *dropout_impl(wk_tensor *input, double p, bool train, bool feat
         for (int i = 0; i < input->ndim; i++) sizes[i] = i < 2 ? input->sizes[i] : 1;
         noise = wk__empty(input->ndim, sizes, input->dtype);
     } else {
-        noise = empty_like_preserve(input, WK_DTYPE_NONE);
+        noise = wk__empty_like_preserve(input, WK_DTYPE_NONE);
     }
     if (!noise) return NULL;
     wk_tensor *b = NULL, *r = NULL;

@@ -201,8 +201,7 @@ wk_tensor *wk_impl_contiguous(wk_tensor *self) {
 wk_tensor *wk_impl_clone_contiguous(wk_tensor *self) { return wk__clone(self); }
 
 wk_tensor *wk_impl_clone(wk_tensor *self) {
-    wk_tensor *ins[1] = {self};
-    wk_tensor *c = wk_iter_alloc_output(1, ins, self->ndim, self->sizes, self->dtype);
+    wk_tensor *c = wk__empty_like_preserve(self, WK_DTYPE_NONE);
     if (c && wk__copy_(c, self) < 0) {
         wk_release(c);
         return NULL;

@@ -444,3 +444,17 @@ cases("transpose_props_0d_warn", lambda T, p: (r := (x := T.tensor(1.5)).__getat
       p=["T", "mT", "H", "mH"])
 case("adjoint_0d_warns", lambda T: ((x := T.tensor(1.5)).adjoint() is x), warns=True)
 case("meshgrid_no_indexing_warns", lambda T: T.meshgrid(T.tensor(V3), T.tensor([1.0, 2.0])), warns=True)
+
+# ---------------------------------------------------------------------------------------------------------------
+# layouts of results with empty or size-1 dims: clone / *_like / flip / rot90 keep a dense input's own strides (torch's
+# empty_like); roll of an empty tensor is a clone (no dim is looked at); an elementwise op beside a scalar sorts the
+# dims, and a size-0 dim gives the dims outside it stride 0 (TensorIterator)
+_ODD = {"empty_t": lambda T: T.empty(2, 0, 3).transpose(0, 1), "unsq": lambda T: T.arange(12.).reshape(3, 4).unsqueeze(0),
+        "size1_t": lambda T: T.arange(3.).reshape(1, 3).t(), "empty_perm": lambda T: T.empty(1, 2, 0).permute(2, 0, 1),
+        "empty_col": lambda T: T.empty(0, 3).t()}
+_LAYOUT_OPS = {"clone": lambda T, x: x.clone(), "empty_like": lambda T, x: T.empty_like(x), "zeros_like": lambda T, x: T.zeros_like(x),
+               "flip": lambda T, x: x.flip(0), "rot90": lambda T, x: x.rot90(1, [0, 1]), "roll": lambda T, x: x.roll(1, 0),
+               "mul_scalar": lambda T, x: x * 2, "exp": lambda T, x: x.exp(), "add_self": lambda T, x: x + x}
+cases("layout_odd_strides", lambda T, src, op: (r := _LAYOUT_OPS[op](T, _ODD[src](T)), r.shape, r.stride())[1:],
+      src=sorted(_ODD), op=sorted(_LAYOUT_OPS))
+case("roll_empty_skips_dims", lambda T: (T.empty(0, 3).roll(1, 5).stride(), T.empty(0, 3).roll([1, 2], [7, -9]).shape))

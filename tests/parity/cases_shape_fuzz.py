@@ -1,7 +1,7 @@
 """Random shape ops (fixed seeds): view / reshape / permute / squeeze / unflatten / narrow / split / cat / stack / expand /
 gather / unfold / as_strided / view(dtype) ... on small tensors of 0-3 dims (empty and transposed ones too), with
 arguments drawn from valid and invalid values -- the results' shapes, strides and values, or torch's errors, must
-agree. roll / flip / rot90 compare no strides: torch's empty_like keeps odd strides for empty or size-1 dims."""
+agree (strides too: roll / flip / rot90 keep an empty or size-1 dim's odd stride as torch's empty_like does)."""
 import random
 
 from .harness import *  # noqa: F401,F403
@@ -51,7 +51,7 @@ def _shape_op(T, seed):
 
     def flat(v):
         if isinstance(v, T.Tensor):
-            return (list(v.shape), None if name in ("roll", "flip", "rot90") else list(v.stride()),
+            return (list(v.shape), list(v.stride()),
                     v.flatten().tolist() if v.dtype.is_floating_point else str(v.dtype).split(".")[-1])
         if isinstance(v, (list, tuple)):
             return [flat(z) for z in v]
