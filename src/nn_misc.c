@@ -6,9 +6,9 @@
 static int check_indices(const wk_tensor *indices, const char *op) {
     if (indices->dtype == WK_INT64 || indices->dtype == WK_INT32) return 0;
     wk__error(WK_RUNTIME_ERROR,
-              "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got "
+              "Expected tensor for argument #%d 'indices' to have one of the following scalar types: Long, Int; but got "
               "%s instead (while checking arguments for %s)",
-              wk__legacy_type_name(indices->dtype), op);
+              strcmp(op, "embedding_renorm_") ? 1 : 2, wk__legacy_type_name(indices->dtype), op);
     return -1;
 }
 
@@ -115,7 +115,15 @@ wk_tensor *wk_impl__nn_embedding_double_backward(wk_tensor *grad, wk_tensor *ind
     return r;
 }
 
-/* in place, no autograd: rows of self named by indices with p-norm above max_norm are scaled to max_norm */
+static int cmp_index(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* in place, no autograd: rows of self named by indices with p-norm above max_norm are scaled to max_norm. As torch's
+ * embedding_renorm_: the distinct indices in ascending order, each row self[i] (select: a negative index counts from
+ * the end, one out of range is select()'s IndexError after the rows before it were renormed), its norm in self's
+ * dtype, scale = max_norm / (norm + 1e-7) rounded to self's dtype, then the product (bfloat16: 200 of 200 rows as torch) */
 wk_tensor *wk_impl_embedding_renorm_(wk_tensor *self, wk_tensor *indices, double max_norm, double norm_type) {
     if (self->ndim != 2) return WK_FAIL(WK_RUNTIME_ERROR, "'self' must be 2-D");
     if (check_indices(indices, "embedding_renorm_") < 0) return NULL;
@@ -123,58 +131,33 @@ wk_tensor *wk_impl_embedding_renorm_(wk_tensor *self, wk_tensor *indices, double
         wk__not_implemented_for("embedding_renorm_cpu_", self->dtype);
         return NULL;
     }
-    int64_t num = self->sizes[0], dim = self->sizes[1], n = wk__numel(indices);
-    int64_t *ix = wk__nn_load_index(indices);
-    bool *seen = ix ? wk__calloc((size_t)(num ? num : 1), sizeof(bool)) : NULL;
-    if (!seen) {
-        free(ix);
-        return NULL;
-    }
-    int64_t rs[1] = {dim}, st[1] = {self->strides[1]};
+    int64_t n = wk__numel(indices);
+    int64_t *ix = wk__nn_load_index(indices); /* [n] sorted below */
+    if (!ix) return NULL;
+    qsort(ix, (size_t)n, sizeof(int64_t), cmp_index);
     int rc = 0;
+    bool written = false;
     for (int64_t i = 0; i < n && rc == 0; i++) {
-        int64_t r = ix[i];
-        if (r < 0 || r >= num) {
-            wk__error(WK_INDEX_ERROR, "index out of range in self");
-            rc = -1;
-            break;
-        }
-        if (seen[r]) continue;
-        seen[r] = true;
-        wk_tensor *row = wk__alias(self, 1, rs, st, self->offset + r * self->strides[0]);
-        double *v = row ? wk__nn_load(row) : NULL;
-        if (!v) {
-            wk_release(row);
-            rc = -1;
-            break;
-        }
-        double norm = 0;
-        for (int64_t j = 0; j < dim; j++) {
-            double a = fabs(v[j]);
-            if (norm_type == 1) norm += a;
-            else if (norm_type == 2) norm += a * a;
-            else if (isinf(norm_type)) norm = norm_type > 0 ? fmax(norm, a) : (j ? fmin(norm, a) : a);
-            else norm += pow(a, norm_type);
-        }
-        if (norm_type == 2) norm = sqrt(norm);
-        else if (norm_type != 1 && !isinf(norm_type)) norm = pow(norm, 1.0 / norm_type);
-        if (norm > max_norm) {
-            /* torch: scale = max_norm / (norm + 1e-7), applied in the tensor's dtype */
-            double scale = max_norm / (norm + 1e-7);
-            wk_tensor *sc = wk__wrap_scalar(wk_float(scale));
+        if (i > 0 && ix[i] == ix[i - 1]) continue;
+        wk_tensor *row = wk_impl_select(self, 0, ix[i]); /* [dim], a view of self */
+        wk_tensor *norm = row ? wk_impl_linalg_vector_norm(row, wk_float(norm_type), wk_ints(NULL, 0), false,
+                                                           WK_DTYPE_NONE) : NULL;
+        rc = norm ? 0 : -1;
+        double v = norm ? wk__load_double(wk__data(norm), norm->dtype) : 0;
+        if (rc == 0 && v > max_norm) {
+            wk_tensor *sc = wk__full(0, NULL, self->dtype, wk_float(max_norm / (v + 1e-7))); /* rounded to the dtype */
             wk_tensor *m = sc ? wk_impl_mul(row, sc) : NULL;
             rc = m ? wk__copy_(row, m) : -1;
+            written = true;
             wk_release(sc);
             wk_release(m);
         }
-        free(v);
+        wk_release(norm);
         wk_release(row);
     }
     free(ix);
-    free(seen);
-    if (rc < 0) return NULL;
-    wk__bump_version(self);
-    return wk_retain(self);
+    if (written) wk__bump_version(self);
+    return rc < 0 ? NULL : wk_retain(self);
 }
 
 /* ---- one_hot ---- */

@@ -233,3 +233,22 @@ def _pool_pad_outcome(T, op, k, p, d):
 
 cases("max_pool_pad_vs_dilation", _pool_pad_outcome, op=["max_pool1d", "max_pool2d", "max_pool3d"],
       k=[3, 5], p=[1, 2, 3], d=[1, 2])
+
+# F.embedding with max_norm renorms the rows first, as torch's embedding_renorm_: distinct indices in ascending order,
+# each row self[i] (a negative index counts from the end; an out-of-range one is select()'s error, raised after the
+# rows before it were renormed, so the weight is compared after the error too)
+_EMB_W = [[3.0, 4.0, 0.0], [0.3, 0.4, 0.0], [1.0, 2.0, 2.0], [6.0, -8.0, 0.0], [0.5, 0.5, 0.5]]
+
+
+def _renorm_then(T, idx, dtype):
+    w = T.tensor(_EMB_W, dtype=getattr(T, dtype))
+    try:
+        out = F(T).embedding(T.tensor(idx), w, max_norm=1.5)
+    except (IndexError, RuntimeError) as e:
+        return type(e).__name__, str(e).split("\nException raised from")[0], w.float()
+    return out.float(), w.float()
+
+
+cases("embedding_max_norm_order", _renorm_then, idx=[[3, 0, 3], [-1, 2], [9, 0], [0, -7, 8], [[1, 2], [3, 9]]],
+      dtype=["float32", "float64", "bfloat16"])
+error_case("embedding_max_norm_float_indices", lambda T: F(T).embedding(T.tensor([1.0]), T.ones(5, 3), max_norm=1.0))
