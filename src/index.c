@@ -91,37 +91,12 @@ wk_tensor *wk__scalar_tensor_checked(wk_scalar s, wk_dtype dt) {
 }
 
 /* ---- memory overlap (index.h), as ATen's MemOverlap.cpp ---- */
-static bool non_overlapping_and_dense(const wk_tensor *t) {
-    int n = t->ndim;
-    if (n == 0) return true;
-    if (n == 1) return t->sizes[0] < 2 || t->strides[0] == 1;
-    int perm[WK_MAX_DIM];
-    for (int i = 0; i < n; i++) perm[i] = i;
-    for (int i = 1; i < n; i++) { /* insertion sort: size<2 dims last, else by stride */
-        for (int j = i; j > 0; j--) {
-            int a = perm[j - 1], b = perm[j];
-            bool b_first = t->sizes[a] < 2 ? t->sizes[b] >= 2 : (t->sizes[b] >= 2 && t->strides[b] < t->strides[a]);
-            if (!b_first) break;
-            perm[j - 1] = b;
-            perm[j] = a;
-        }
-    }
-    int64_t need = 1;
-    for (int i = 0; i < n; i++) {
-        int64_t sz = t->sizes[perm[i]];
-        if (sz < 2) return true;
-        if (t->strides[perm[i]] != need) return false;
-        need *= sz;
-    }
-    return true;
-}
-
 typedef enum { OVERLAP_NO, OVERLAP_FULL, OVERLAP_PARTIAL, OVERLAP_TOO_HARD } overlap;
 
 static overlap overlap_status(const wk_tensor *a, const wk_tensor *b) {
     if (a == b) return OVERLAP_FULL;
     if (wk__numel(a) == 0 || wk__numel(b) == 0) return OVERLAP_NO;
-    if (!non_overlapping_and_dense(a) || !non_overlapping_and_dense(b)) return OVERLAP_TOO_HARD;
+    if (!wk__non_overlapping_and_dense(a) || !wk__non_overlapping_and_dense(b)) return OVERLAP_TOO_HARD;
     if (a->storage != b->storage) return OVERLAP_NO;
     char *as = wk__data(a), *bs = wk__data(b);
     char *ae = as + wk__numel(a) * (int64_t)wk_dtype_size(a->dtype), *be = bs + wk__numel(b) * (int64_t)wk_dtype_size(b->dtype);
@@ -144,7 +119,7 @@ static int overlap_error(void) {
 
 /* has_internal_overlap(t) == Yes: some element is reachable twice through a stride-0 dim */
 static bool internal_overlap(const wk_tensor *t) {
-    if (non_overlapping_and_dense(t)) return false;
+    if (wk__non_overlapping_and_dense(t)) return false;
     for (int i = 0; i < t->ndim; i++)
         if (t->strides[i] == 0 && t->sizes[i] > 1) return true;
     return false;
@@ -156,7 +131,7 @@ static void warn_expanded(const char *op, const char *example) {
 }
 
 int wk__assert_no_internal_overlap(const wk_tensor *t) {
-    if (non_overlapping_and_dense(t)) return 0;
+    if (wk__non_overlapping_and_dense(t)) return 0;
     for (int i = 0; i < t->ndim; i++) {
         if (t->strides[i] == 0 && t->sizes[i] > 1) {
             wk__error(WK_RUNTIME_ERROR, "unsupported operation: more than one element of the written-to tensor refers "
