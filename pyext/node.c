@@ -130,7 +130,9 @@ static PyObject *node_repr(PyObject *self) {
 static PyTypeObject *type_for(const char *name) {
     PyObject *t = PyDict_GetItemString(node_types, name);
     if (t) return (PyTypeObject *)t;
-    /* "builtins.<Name>": torch's node classes report __module__ 'builtins' (and no deprecation warning) */
+    /* torch's node classes are named <Name> with __module__ 'builtins': their repr and their class's read
+     * "<MulBackward0 object at 0x...>", "<class 'MulBackward0'>". The spec says "builtins.<Name>" (a name without a
+     * module is deprecated), then tp_name, which those reprs print, drops the module */
     size_t len = strlen(name) + 10;
     char *nm = malloc(len); /* lives as long as the type (forever) */
     if (nm) snprintf(nm, len, "builtins.%s", name);
@@ -142,6 +144,7 @@ static PyTypeObject *type_for(const char *name) {
     t = PyType_FromSpecWithBases(&spec, bases);
     Py_DECREF(bases);
     if (!t) return NULL;
+    ((PyTypeObject *)t)->tp_name = nm + strlen("builtins.");
     PyDict_SetItemString(node_types, name, t);
     Py_DECREF(t);
     return (PyTypeObject *)t;

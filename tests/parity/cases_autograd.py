@@ -128,3 +128,16 @@ def _retain(T):
 
 case("retain_grad", _retain)
 print_case("print_grad_fn_repr", lambda T: T.tensor(X23, requires_grad=True) * 2)
+
+
+# node objects print as torch's: "<MulBackward0 object at 0x...>", their class "<class 'MulBackward0'>" (module builtins)
+def _node_reprs(T):
+    import re
+    y = T.ones(2, requires_grad=True) * 2
+    z = T.nn.functional.linear(T.ones(2, 3, requires_grad=True), T.ones(3))
+    s = [repr(y.grad_fn), repr(type(y.grad_fn)), type(y.grad_fn).__module__, type(y.grad_fn).__name__, repr(z.grad_fn),
+         repr(y.sum().grad_fn.next_functions), str(type(z.grad_fn))]
+    return [re.sub(r"0x[0-9a-f]+", "ADDR", v) for v in s]
+
+
+case("node_reprs", _node_reprs)
