@@ -6,8 +6,7 @@
 /* torch's at::linear. Shapes: input [*, in], weight [out, in], bias [out] -> [*, out]. */
 wk_tensor *wk_impl_linear(wk_tensor *input, wk_tensor *weight, wk_tensor *bias) {
     if (input->ndim == 0 || weight->ndim == 0) {
-        /* matmul's message for 0-d operands */
-        wk__error(WK_RUNTIME_ERROR, "both arguments to matmul need to be at least 1D, but they are %dD and %dD",
+        wk__error(WK_RUNTIME_ERROR, "both arguments to linear need to be at least 1D, but they are %dD and %dD",
                   input->ndim, weight->ndim);
         return NULL;
     }
@@ -30,36 +29,11 @@ wk_tensor *wk_impl_linear(wk_tensor *input, wk_tensor *weight, wk_tensor *bias) 
         }
         wk_release(x2);
         wk_release(y);
-    } else {
-        /* matmul(input, weight.t()) (+ bias) */
-        wk_tensor *y = NULL;
-        if (input->ndim == 1) { /* matmul(1-d, 2-d): unsqueeze(0), mm, squeeze_(0) */
-            wk_tensor *x2 = wk_unsqueeze(input, 0);
-            wk_tensor *m = x2 ? wk_mm(x2, wt) : NULL;
-            y = m ? wk_squeeze__dim(m, 0) : NULL;
-            wk_release(x2);
-            wk_release(m);
-        } else if (input->ndim == 2) {
-            y = wk_mm(input, wt);
-        } else {
-            int nd = input->ndim;
-            int64_t flat[2] = {wk__prod(input->sizes, nd - 1), input->sizes[nd - 1]};
-            wk_tensor *x2 = wk_reshape(input, wk_ints(flat, 2));
-            wk_tensor *m = x2 ? wk_mm(x2, wt) : NULL;
-            if (m) {
-                int64_t shape[WK_MAX_DIM];
-                memcpy(shape, input->sizes, sizeof(int64_t) * (size_t)(nd - 1));
-                shape[nd - 1] = m->sizes[1];
-                y = wk__unsafe_view(m, wk_ints(shape, nd));
-            }
-            wk_release(x2);
-            wk_release(m);
-        }
-        if (y && bias) {
-            r = wk_add(y, bias, wk_int(1));
-            wk_release(y);
-        } else {
-            r = y;
+    } else { /* matmul(input, weight.t()), then bias added in place (a 1-d weight makes it an mv or a dot) */
+        r = wk_matmul(input, wt);
+        if (r && bias && !wk_add_(r, bias, wk_int(1))) {
+            wk_release(r);
+            r = NULL;
         }
     }
     wk_release(wt);

@@ -252,3 +252,16 @@ def _renorm_then(T, idx, dtype):
 cases("embedding_max_norm_order", _renorm_then, idx=[[3, 0, 3], [-1, 2], [9, 0], [0, -7, 8], [[1, 2], [3, 9]]],
       dtype=["float32", "float64", "bfloat16"])
 error_case("embedding_max_norm_float_indices", lambda T: F(T).embedding(T.tensor([1.0]), T.ones(5, 3), max_norm=1.0))
+
+# F.linear as torch's at::linear: a 1-d weight makes it matmul (an mv or a dot: MvBackward0, DotBackward0), the bias
+# then added in place (so it does not widen the output's dtype or shape); 0-d operands name linear
+_LIN = {"w1d": lambda T: F(T).linear(T.tensor([[1.0, 2.0, 3.0], [-1.0, 0.5, 2.0]], requires_grad=True), T.tensor([0.5, -1.0, 2.0])),
+        "w1d_x1d": lambda T: F(T).linear(T.tensor([1.0, 2.0, 3.0], requires_grad=True), T.tensor([0.5, -1.0, 2.0])),
+        "w1d_x3d": lambda T: F(T).linear(T.arange(12.0).reshape(2, 2, 3).requires_grad_(), T.tensor([0.5, -1.0, 2.0])),
+        "w1d_bias0d": lambda T: F(T).linear(T.tensor([1.0, 2.0, 3.0], requires_grad=True), T.tensor([0.5, -1.0, 2.0]), T.tensor(1.5)),
+        "noncontig_bias_f64": lambda T: F(T).linear(T.arange(24.0).reshape(3, 2, 4).transpose(0, 1), T.ones(5, 4), T.arange(5.0).double()),
+        "x3d_t_bias": lambda T: F(T).linear(T.arange(24.0).reshape(3, 2, 4).transpose(0, 1).requires_grad_(), T.ones(5, 4), T.arange(5.0))}
+cases("linear_matmul_path", lambda T, how: (r := _LIN[how](T), r.dtype, r.grad_fn.name() if r.grad_fn else None)[1:] + (r,), how=sorted(_LIN))
+error_case("linear_0d", lambda T: F(T).linear(T.tensor(1.0), T.ones(2, 2)))
+error_case("linear_w1d_bias_2d_input", lambda T: F(T).linear(T.ones(2, 3), T.ones(3), T.ones(2)))
+error_case("linear_w1d_bias_widens", lambda T: F(T).linear(T.ones(4, 3).t(), T.ones(4), T.ones(2, 2)))
