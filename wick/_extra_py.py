@@ -133,6 +133,108 @@ for _name, _fields in [('frexp', ('mantissa', 'exponent'))]:
 _wick.linalg.cross = _C._linalg_cross
 
 
+def _linalg_matmul(input, other, *, out=None):
+    """torch.linalg.matmul: an alias of torch.matmul"""
+    return _wick.matmul(input, other) if out is None else _wick.matmul(input, other, out=out)
+
+
+def _linalg_diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    """torch.linalg.diagonal: torch.diagonal with the last two dims by default"""
+    return _wick.diagonal(A, offset, dim1, dim2)
+
+
+def _linalg_vecdot(x, y, *, dim=-1, out=None):
+    """torch.linalg.vecdot: (x * y).sum(dim) for real floating tensors (conj is the identity)"""
+    if x.dtype != y.dtype:
+        raise RuntimeError('linalg.vecdot: Expected x and y to have the same dtype, but found x of type %s and y of '
+                           'type %s instead' % (_scalar_name(x.dtype), _scalar_name(y.dtype)))
+    if not x.dtype.is_floating_point:
+        raise RuntimeError('linalg.vecdot: Expected a floating point or complex tensor as input. Got %s'
+                           % _scalar_name(x.dtype))
+    r = (x * y).sum(dim)
+    return r if out is None else out.resize_(r.shape).copy_(r)
+
+
+def _scalar_name(dtype):
+    return {'float32': 'Float', 'float64': 'Double', 'float16': 'Half', 'bfloat16': 'BFloat16', 'int64': 'Long',
+        'int32': 'Int', 'int16': 'Short', 'int8': 'Char', 'uint8': 'Byte', 'bool': 'Bool'}[str(dtype).rpartition('.')[2]]
+
+
+def _chain_order(shapes):
+    """torch's matrix_chain_order: the split of each sub-chain with the fewest multiplications (the first on ties)"""
+    n = len(shapes)
+    p = [shapes[0][0]] + [s[1] for s in shapes]
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = None
+            for k in range(i, j):
+                q = cost[i][k] + cost[k + 1][j] + p[i] * p[k + 1] * p[j + 1]
+                if cost[i][j] is None or q < cost[i][j]:
+                    cost[i][j], split[i][j] = q, k
+    return split
+
+
+def _chain_mm(ts, split, i, j):
+    if i == j:
+        return ts[i]
+    return _wick.mm(_chain_mm(ts, split, i, split[i][j]), _chain_mm(ts, split, split[i][j] + 1, j))
+
+
+def _multi_dot(tensors, *, out=None):
+    """torch.linalg.multi_dot as torch's: a 1-D first / last tensor is a row / column vector (its dim dropped from
+    the result), the products in the cheapest order (3 matrices: (AB)C unless A(BC) costs less; 4 or more: torch's
+    matrix_chain_order)"""
+    ts = list(tensors)
+    n = len(ts)
+    if n < 2:
+        raise RuntimeError('multi_dot(): expected at least 2 tensors but got %d' % n)
+    shape = []
+    if ts[0].dim() == 1:
+        ts[0] = ts[0].unsqueeze(0)
+    elif ts[0].dim() == 2:
+        shape.append(ts[0].size(0))
+    else:
+        raise RuntimeError('multi_dot(): the first tensor must be 1D or 2D but got %dD' % ts[0].dim())
+    if ts[-1].dim() == 1:
+        ts[-1] = ts[-1].unsqueeze(-1)
+    elif ts[-1].dim() == 2:
+        shape.append(ts[-1].size(1))
+    else:
+        raise RuntimeError('multi_dot(): the last tensor must be 1D or 2D but got %dD' % ts[-1].dim())
+    for i in range(1, n - 1):
+        if ts[i].dim() != 2:
+            raise RuntimeError('multi_dot(): tensor %d must be 2D but got %dD' % (i, ts[i].dim()))
+    for i in range(1, n):
+        if ts[i].dtype != ts[0].dtype:
+            raise RuntimeError('multi_dot(): all tensors must have be the same dtype but tensor 0 is %s and tensor %d %s'
+                               % (_CPP[str(ts[0].dtype)[6:]], i, _CPP[str(ts[i].dtype)[6:]]))
+        if ts[i - 1].size(-1) != ts[i].size(0):
+            raise RuntimeError('multi_dot(): tensors %d and %d with shapes %s and %s cannot be multiplied'
+                               % (i - 1, i, list(tensors[i - 1].shape), list(tensors[i].shape)))
+    if n == 2:
+        r = _wick.mm(ts[0], ts[1])
+    elif n == 3:
+        a, b, c, d = ts[0].size(0), ts[1].size(0), ts[2].size(0), ts[2].size(1)
+        r = (_wick.mm(ts[0], _wick.mm(ts[1], ts[2])) if a * c * (b + d) > b * d * (a + c)
+             else _wick.mm(_wick.mm(ts[0], ts[1]), ts[2]))
+    else:
+        r = _chain_mm(ts, _chain_order([tuple(t.shape) for t in ts]), 0, n - 1)
+    r = r.view(shape)
+    return r if out is None else out.resize_(r.shape).copy_(r)
+
+
+_wick.linalg.matmul = _linalg_matmul
+_wick.linalg.diagonal = _linalg_diagonal
+_wick.linalg.vecdot = _linalg_vecdot
+_wick.linalg.multi_dot = _multi_dot
+for _f, _n in [(_linalg_matmul, 'matmul'), (_linalg_diagonal, 'diagonal'), (_linalg_vecdot, 'vecdot'),
+               (_multi_dot, 'multi_dot')]:
+    _f.__name__, _f.__qualname__, _f.__module__ = _n, _n, 'wick.linalg'
+
+
 # ---- torch/functional.py wrappers taking *tensors
 def block_diag(*tensors):
     """torch.block_diag(*tensors): the tensors (0-, 1- or 2-D) on the diagonal of a zero matrix."""

@@ -544,3 +544,30 @@ cases("out_dtype_refused", lambda T, op: OUT_DTYPE[op](T), op=list(OUT_DTYPE), k
 case("outer_out_casts", lambda T: T.outer(T.ones(2), T.ones(3), out=_F64(T, 2, 3)))
 case("kron_out_casts", lambda T: T.kron(T.ones(2), T.ones(3), out=_F64(T, 6)))
 case("mm_out_resizes", lambda T: (lambda o: (T.mm(t(T, A23), t(T, B34), out=o), o.shape)[1])(T.empty(5)))
+
+# ---------------------------------------------------------------------------------------------------------------
+# torch.linalg.matmul / multi_dot / vecdot / diagonal. multi_dot multiplies in torch's order (3 matrices by the two
+# costs, 4 or more by matrix_chain_order), so its rounding is the order's; a 1-D first / last tensor drops its dim.
+_CHAINS = {"2": [(2, 3), (3, 4)], "3_left": [(5, 2), (2, 6), (6, 3)], "3_right": [(2, 6), (6, 5), (5, 1)],
+           "4": [(3, 7), (7, 2), (2, 8), (8, 4)], "5": [(6, 1), (1, 5), (5, 2), (2, 7), (7, 3)],
+           "vec_first": [(4,), (4, 3), (3, 2)], "vec_last": [(2, 4), (4, 3), (3,)], "vec_both": [(4,), (4, 5), (5,)],
+           "vec2": [(4,), (4,)]}
+cases("multi_dot", lambda T, chain: T.linalg.multi_dot([T.tensor(M(*s, k=i)).requires_grad_() for i, s in enumerate(_CHAINS[chain])]),
+      chain=sorted(_CHAINS), rtol=1e-5, atol=1e-5)
+cases("multi_dot_grad", lambda T, chain: (ts := [T.tensor(M(*s, k=i), requires_grad=True) for i, s in enumerate(_CHAINS[chain])],
+                                          T.linalg.multi_dot(ts).sum().backward(), [t.grad for t in ts])[2],
+      chain=["3_left", "4", "vec_both"], rtol=1e-5, atol=1e-5)
+_MD_ERR = {"one": lambda T: [T.ones(2, 2)], "none": lambda T: [], "first3d": lambda T: [T.ones(2, 2, 2), T.ones(2, 2)],
+           "last3d": lambda T: [T.ones(2, 2), T.ones(2, 2, 2)], "mid1d": lambda T: [T.ones(2, 2), T.ones(2), T.ones(2, 2)],
+           "shapes": lambda T: [T.ones(2, 3), T.ones(4, 5)], "dtype": lambda T: [T.ones(2, 3), T.ones(3, 5).double()],
+           "dtype_half": lambda T: [T.ones(2, 3), T.ones(3, 5), T.ones(5, 2).half()]}
+cases("multi_dot_errors", lambda T, bad: T.linalg.multi_dot(_MD_ERR[bad](T)), bad=sorted(_MD_ERR), kind="error")
+case("linalg_matmul", lambda T: (T.linalg.matmul(T.tensor(M(2, 3)), T.tensor(M(3, k=1))), T.linalg.matmul(T.tensor(M(4, 2, 3)), T.tensor(M(3, 2)))))
+error_case("linalg_matmul_mismatch", lambda T: T.linalg.matmul(T.tensor(M(2, 3)), T.tensor(M(4))))
+case("linalg_diagonal", lambda T: (T.linalg.diagonal(T.tensor(M(2, 3, 4))), T.linalg.diagonal(T.tensor(M(3, 3)), offset=1),
+                                   T.linalg.diagonal(T.tensor(M(2, 3, 4)), dim1=0, dim2=2)))
+cases("vecdot", lambda T, dtype, dim: T.linalg.vecdot(T.tensor(M(2, 3), dtype=dtype, requires_grad=True), T.tensor(M(3, k=2), dtype=dtype), dim=dim),
+      dtype=FLOATS, dim=[-1, 1])
+error_case("vecdot_dtypes", lambda T: T.linalg.vecdot(T.ones(2, 3), T.ones(3).double()))
+error_case("vecdot_int", lambda T: T.linalg.vecdot(T.ones(2, 3, dtype=T.int64), T.ones(3, dtype=T.int64)))
+error_case("vecdot_shapes", lambda T: T.linalg.vecdot(T.ones(2, 3), T.ones(2)))
