@@ -15,7 +15,7 @@ wk_tensor *wk_impl_linear(wk_tensor *input, wk_tensor *weight, wk_tensor *bias) 
     wk_tensor *r = NULL;
     if (input->ndim == 2 && bias) {
         r = wk_addmm(bias, input, wt, wk_int(1), wk_int(1));
-    } else if (bias && (input->ndim == 3 ? wk__is_contiguous(input) : (wk__is_contiguous(input) && bias->ndim == 1))) {
+    } else if (bias && wk__is_contiguous(input) && bias->ndim == 1) {
         /* _flatten_nd_linear: [prod(sizes[:-1]), in] @ weight.t() + bias, viewed back */
         int nd = input->ndim;
         int64_t flat[2] = {wk__prod(input->sizes, nd - 1), input->sizes[nd - 1]};

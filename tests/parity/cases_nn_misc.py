@@ -265,3 +265,28 @@ cases("linear_matmul_path", lambda T, how: (r := _LIN[how](T), r.dtype, r.grad_f
 error_case("linear_0d", lambda T: F(T).linear(T.tensor(1.0), T.ones(2, 2)))
 error_case("linear_w1d_bias_2d_input", lambda T: F(T).linear(T.ones(2, 3), T.ones(3), T.ones(2)))
 error_case("linear_w1d_bias_widens", lambda T: F(T).linear(T.ones(4, 3).t(), T.ones(4), T.ones(2, 2)))
+
+
+def _linear_draw(T, seed):
+    """F.linear over drawn layouts: input 1-4 dims (contiguous or not), weight 2-D or 1-D, bias absent / 1-D / 0-d /
+    broadcasting / wider dtype: which of torch's paths runs shows in the grad_fn name and the errors"""
+    import math
+    import random
+    r = random.Random(seed)
+    nd = r.choice([1, 2, 3, 4])
+    sh = [r.choice([1, 2, 3]) for _ in range(nd - 1)] + [3]
+    x = T.arange(float(math.prod(sh))).reshape(sh)
+    if r.random() < 0.3 and nd >= 2:
+        x = x.transpose(0, -1).contiguous().transpose(0, -1)
+    x.requires_grad_()
+    w = T.ones(r.choice([[4, 3], [3], [1, 3]]), requires_grad=True)
+    b = r.choice([None, T.ones(4), T.ones(()), T.ones(1), T.ones(2, 4), T.ones(4).double()])
+    try:
+        y = F(T).linear(x, w, b)
+        y.sum().backward()
+    except RuntimeError as e:
+        return "RuntimeError", str(e).split("\nException raised from")[0]
+    return y, y.grad_fn.name(), x.grad, w.grad
+
+
+cases("linear_drawn", _linear_draw, seed=list(range(150)))
