@@ -168,6 +168,43 @@ static wk_tensor *gemm_f32_strided(const wk_tensor *a, const wk_tensor *b, const
     return out;
 }
 
+/* An mm of depth 1 (m, n > 1) in float32 / float64 is torch's (MKL's) outer product: each element the product
+ * itself, alpha * (a_i * b_j) (+ beta * bias), so 0 * -1 stays -0 where a sum from zero gives +0 (printed "-0."
+ * as torch's: torch.zeros(3, 1) @ -torch.ones(1, 4)). Same values otherwise. out: [m, n], consumed. */
+static wk_tensor *outer_depth1(const wk_tensor *a, const wk_tensor *b, const wk_tensor *bias, wk_scalar beta_s,
+                               wk_scalar alpha_s, int64_t m, int64_t n, wk_tensor *out) {
+    const double alpha = wk__scalar_to_double(alpha_s), beta = wk__scalar_to_double(beta_s);
+    wk_tensor *bc = bias && beta != 0 ? contiguous_as(bias, out->dtype) : NULL; /* [m, n] */
+    if (bias && beta != 0 && !bc) {
+        wk_release(out);
+        return NULL;
+    }
+    const int64_t sa = a->strides[1], sb = b->strides[2];
+    if (out->dtype == WK_FLOAT32) {
+        const float *pa = (const float *)wk__data(a), *pb = (const float *)wk__data(b);
+        const float *pc = bc ? (const float *)wk__data(bc) : NULL;
+        float *o = (float *)wk__data(out), fa = (float)alpha, fb = (float)beta;
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < n; j++) {
+                float p = pa[i * sa] * pb[j * sb];
+                p = fa == 1 ? p : fa * p;
+                o[i * n + j] = pc ? p + fb * pc[i * n + j] : p;
+            }
+    } else {
+        const double *pa = (const double *)wk__data(a), *pb = (const double *)wk__data(b);
+        const double *pc = bc ? (const double *)wk__data(bc) : NULL;
+        double *o = (double *)wk__data(out);
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < n; j++) {
+                double p = pa[i * sa] * pb[j * sb];
+                p = alpha == 1 ? p : alpha * p;
+                o[i * n + j] = pc ? p + beta * pc[i * n + j] : p;
+            }
+    }
+    wk_release(bc);
+    return out;
+}
+
 /* out[B, m, n] = alpha * a[B, m, k] @ b[B, k, n] (+ beta * bias[B, m, n]); any strides; one product per batch
  * (nsum = 1), or with sum_batches the sum over the batch of a [B, m, k] @ [B, k, n] into out [m, n]. */
 static wk_tensor *gemm_tensors(const wk_tensor *a, const wk_tensor *b, const wk_tensor *bias, wk_scalar beta,
@@ -176,6 +213,9 @@ static wk_tensor *gemm_tensors(const wk_tensor *a, const wk_tensor *b, const wk_
     wk_dtype dt = a->dtype == WK_FLOAT16 || a->dtype == WK_BFLOAT16 ? WK_FLOAT32 : a->dtype;
     int64_t shape[3] = {B, m, n};
     wk_tensor *out = sum_batches ? wk__empty(2, shape + 1, dt) : wk__empty(3, shape, dt);
+    if (out && sum_batches && B == 1 && k == 1 && m > 1 && n > 1 && (dt == WK_FLOAT32 || dt == WK_FLOAT64) &&
+        a->dtype == dt && b->dtype == dt)
+        return outer_depth1(a, b, bias, beta, alpha, m, n, out);
     if (out && a->dtype == WK_FLOAT32 && b->dtype == WK_FLOAT32 && B > 0)
         return gemm_f32_strided(a, b, bias, beta, alpha, B, m, n, k, sum_batches, out);
     wk_tensor *ac = contiguous_as(a, dt), *bc = contiguous_as(b, dt), *biasc = bias ? contiguous_as(bias, dt) : NULL;
@@ -711,9 +751,9 @@ wk_tensor *wk_impl_tensordot(wk_tensor *self, wk_tensor *other, wk_intlist dims_
     for (int i = 0; i < nd; i++) {
         int64_t s1 = self->sizes[c1[i]], s2 = other->sizes[c2[i]];
         if (s2 == 1) {
-            t1 = tmp[nt++] = wk_sum_dim(t1, wk_ints(&c1[i], 1), true, WK_DTYPE_NONE);
+            t1 = tmp[nt++] = wk_sum_dim(t1, wk_ints(&c1[i], 1), true, t1->dtype); /* torch: in its own dtype */
         } else if (s1 == 1) {
-            t2 = tmp[nt++] = wk_sum_dim(t2, wk_ints(&c2[i], 1), true, WK_DTYPE_NONE);
+            t2 = tmp[nt++] = wk_sum_dim(t2, wk_ints(&c2[i], 1), true, t2->dtype);
         } else if (s1 != s2) {
             wk__error(WK_RUNTIME_ERROR,
                       "contracted dimensions need to match, but first has size %lld in dim %lld and second has size "

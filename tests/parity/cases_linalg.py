@@ -571,3 +571,14 @@ cases("vecdot", lambda T, dtype, dim: T.linalg.vecdot(T.tensor(M(2, 3), dtype=dt
 error_case("vecdot_dtypes", lambda T: T.linalg.vecdot(T.ones(2, 3), T.ones(3).double()))
 error_case("vecdot_int", lambda T: T.linalg.vecdot(T.ones(2, 3, dtype=T.int64), T.ones(3, dtype=T.int64)))
 error_case("vecdot_shapes", lambda T: T.linalg.vecdot(T.ones(2, 3), T.ones(2)))
+
+# a product of depth 1 (more than one row and column) is torch's outer product: 0 * -1 stays -0, printed "-0."
+_DEPTH1 = {"mm": lambda T, a, b: T.mm(a, b), "matmul_3d": lambda T, a, b: T.matmul(a.expand(2, 3, 1), b),
+           "addmm_beta0": lambda T, a, b: T.addmm(T.ones(3, 4, dtype=a.dtype), a, b, beta=0, alpha=2),
+           "addmm_negzero_self": lambda T, a, b: T.addmm(-T.zeros(3, 4, dtype=a.dtype), a, b),
+           "addmm_beta1": lambda T, a, b: T.addmm(T.zeros(3, 4, dtype=a.dtype), a, b), "bmm": lambda T, a, b: T.bmm(a[None], b[None]),
+           "mv": lambda T, a, b: T.mv(a, b[0, :1]), "row": lambda T, a, b: T.mm(a[:1], b), "linear": lambda T, a, b: T.nn.functional.linear(a, b.t()),
+           "tensordot0": lambda T, a, b: T.tensordot(a[:, 0], b[0], 0)}
+cases("depth1_signed_zero", lambda T, how, dtype: (r := _DEPTH1[how](T, T.tensor([[0.0], [1.5], [-0.0]], dtype=dtype), T.tensor([[-1.0, 2.0, 0.0, -0.5]], dtype=dtype)),
+                                                  T.signbit(r), str(r))[1:],
+      how=sorted(_DEPTH1), dtype=[D.float32, D.float64, D.bfloat16])
