@@ -506,6 +506,65 @@ static void describe_sig(PyObject *lst, const wk_sig *sig) {
     }
 }
 
+/* Note [Keyword order in "got (...)"]: torch copies the keyword arguments into a std::unordered_map<std::string, ...>
+ * before listing them, so they come in libstdc++'s iteration order: each key hashed by std::_Hash_bytes (seed
+ * 0xc70f6907), a new key put first in the list unless its bucket already has keys (then just before them), and the
+ * list rebuilt that way whenever the bucket count grows (13 buckets for up to 13 keys, then 29, 59, ...). Replayed
+ * here insert by insert: `torch.clamp(x, "a", min=1, max=2)` reports `max=int, min=int`. */
+static uint64_t shift_mix(uint64_t v) { return v ^ (v >> 47); }
+static uint64_t std_hash_bytes(const char *p, size_t len) {
+    const uint64_t mul = ((uint64_t)0xc6a4a793u << 32) + 0x5bd1e995u;
+    uint64_t h = 0xc70f6907u ^ (len * mul), d;
+    size_t k = 0;
+    for (; k + 8 <= len; k += 8) {
+        memcpy(&d, p + k, 8); /* little-endian, as on the machines torch runs on */
+        h = (h ^ (shift_mix(d * mul) * mul)) * mul;
+    }
+    if (len & 7) {
+        d = 0;
+        for (size_t j = len; j-- > k;) d = (d << 8) + (unsigned char)p[j];
+        h = (h ^ d) * mul;
+    }
+    return shift_mix(shift_mix(h) * mul);
+}
+static size_t std_next_bkt(size_t n) { /* _Prime_rehash_policy::_M_next_bkt for the sizes a call can have */
+    static const unsigned char fast[] = {2, 2, 2, 3, 5, 5, 7, 7, 11, 11, 11, 11, 13, 13};
+    static const size_t primes[] = {17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 103, 109,
+                                    113, 127, 137, 139, 149, 157, 167, 179, 193, 199, 211, 227, 241, 257};
+    if (n < sizeof fast) return fast[n];
+    for (size_t i = 0; i < sizeof primes / sizeof primes[0]; i++)
+        if (primes[i] >= n) return primes[i];
+    return n | 1;
+}
+/* list[0..len) holds key indices in iteration order; puts key k where an insert into nb buckets puts it */
+static void umap_place(int *list, int len, int k, const uint64_t *h, size_t nb) {
+    int at = 0;
+    for (int j = 0; j < len; j++)
+        if (h[list[j]] % nb == h[k] % nb) {
+            at = j;
+            break;
+        }
+    memmove(list + at + 1, list + at, sizeof(int) * (size_t)(len - at));
+    list[at] = k;
+}
+static void umap_order(const uint64_t *h, int n, int *list) {
+    size_t nb = 1, resize = 0;
+    int tmp[256];
+    for (int k = 0; k < n; k++) {
+        if ((size_t)k + 1 > resize) {
+            size_t min_bkts = (size_t)k + 1 > (resize ? 0 : 11) ? (size_t)k + 1 : 11;
+            if (min_bkts >= nb) {
+                nb = std_next_bkt(min_bkts + 1 > nb * 2 ? min_bkts + 1 : nb * 2);
+                resize = nb;
+                for (int j = 0; j < k; j++) umap_place(tmp, j, list[j], h, nb);
+                memcpy(list, tmp, sizeof(int) * (size_t)k);
+            } else
+                resize = nb;
+        }
+        umap_place(list, k, k, h, nb);
+    }
+}
+
 static PyObject *got_types(PyObject *args, PyObject *kwargs) {
     PyObject *parts = PyList_New(0);
     Py_ssize_t n = args ? PyTuple_GET_SIZE(args) : 0;
@@ -514,11 +573,29 @@ static PyObject *got_types(PyObject *args, PyObject *kwargs) {
         PyList_Append(parts, t);
         Py_XDECREF(t);
     }
-    if (kwargs) {
+    Py_ssize_t nk = kwargs ? PyDict_GET_SIZE(kwargs) : 0;
+    if (nk > 0 && nk <= 256) {
+        PyObject *keys[256], *vals[256], *k, *v;
+        uint64_t h[256];
+        int list[256];
+        Py_ssize_t pos = 0, i = 0;
+        while (PyDict_Next(kwargs, &pos, &k, &v)) {
+            Py_ssize_t len = 0;
+            const char *s = PyUnicode_Check(k) ? PyUnicode_AsUTF8AndSize(k, &len) : NULL;
+            if (!s) PyErr_Clear();
+            keys[i] = k, vals[i] = v, h[i++] = s ? std_hash_bytes(s, (size_t)len) : 0;
+        }
+        umap_order(h, (int)nk, list);
+        for (Py_ssize_t j = 0; j < nk; j++) {
+            PyObject *t = PyUnicode_FromFormat("%S=%s", keys[list[j]], Py_TYPE(vals[list[j]])->tp_name);
+            PyList_Append(parts, t);
+            Py_XDECREF(t);
+        }
+    } else if (nk > 0) { /* more keywords than any signature has: dict order */
         Py_ssize_t pos = 0;
         PyObject *k, *v;
         while (PyDict_Next(kwargs, &pos, &k, &v)) {
-            PyObject *t = PyUnicode_FromFormat("%U=%s", k, Py_TYPE(v)->tp_name);
+            PyObject *t = PyUnicode_FromFormat("%S=%s", k, Py_TYPE(v)->tp_name);
             PyList_Append(parts, t);
             Py_XDECREF(t);
         }

@@ -5,6 +5,7 @@
 
 #include "autograd.h"
 #include "ops_impl.h"
+#include "ops_support.h"
 
 #define CADD(a, b) _Generic((a), int64_t: (int64_t)((uint64_t)(a) + (uint64_t)(b)), default: (a) + (b))
 #define CMUL(a, b) _Generic((a), int64_t: (int64_t)((uint64_t)(a) * (uint64_t)(b)), default: (a) * (b))
@@ -232,8 +233,13 @@ WK_REDUCE_ALL_DTYPES(CUMEXT_ROW)
 static const wk_loop_fn CUMEXT[WK_NUM_DTYPES] = {WK_REDUCE_ALL_DTYPES(CUMEXT_TAB)};
 
 static int cumext(wk_tensor *self, int64_t dim, bool is_max, wk_tensor **outs) {
-    int64_t d;
-    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return -1;
+    int64_t d = 0;
+    if (self->ndim == 0 && dim != 0 && dim != -1) {
+        wk__error(WK_INDEX_ERROR, "%s(): Expected reduction dim -1 or 0 for scalar but got %lld", is_max ? "cummax" : "cummin",
+                  (long long)dim);
+        return -1;
+    }
+    if (wk__numel(self) > 0 && wk__wrap_dim(dim, self->ndim, &d) < 0) return -1; /* an empty input: any dim */
     outs[0] = wk__empty(self->ndim, self->sizes, self->dtype);
     outs[1] = wk__empty(self->ndim, self->sizes, WK_INT64);
     if (!outs[0] || !outs[1]) goto fail;
@@ -252,6 +258,27 @@ fail:
 
 int wk_impl_cummax(wk_tensor *self, int64_t dim, wk_tensor **outs) { return cumext(self, dim, true, outs); }
 int wk_impl_cummin(wk_tensor *self, int64_t dim, wk_tensor **outs) { return cumext(self, dim, false, outs); }
+
+/* out=(values, indices): torch checks their dtypes first ("expected scalar_type Long but found Int") */
+static int cumext_out(wk_tensor *const *out, wk_tensor *self, int64_t dim, bool is_max) {
+    for (int i = 0; i < 2; i++) {
+        wk_dtype want = i ? WK_INT64 : self->dtype;
+        if (out[i]->dtype != want) {
+            wk__error(WK_RUNTIME_ERROR, "expected scalar_type %s but found %s", wk_dtype_scalar_name(want),
+                      wk_dtype_scalar_name(out[i]->dtype));
+            return -1;
+        }
+    }
+    wk_tensor *r[2];
+    if (cumext(self, dim, is_max, r) < 0) return -1;
+    int rc = 0;
+    for (int i = 0; i < 2 && rc == 0; i++) rc = wk__write_out(out[i], r[i]);
+    wk_release(r[0]);
+    wk_release(r[1]);
+    return rc;
+}
+int wk_impl_cummax_out(wk_tensor *const *out, wk_tensor *self, int64_t dim) { return cumext_out(out, self, dim, true); }
+int wk_impl_cummin_out(wk_tensor *const *out, wk_tensor *self, int64_t dim) { return cumext_out(out, self, dim, false); }
 
 /* ---- logcumsumexp: acc = log_add_exp(x, acc) from acc = -inf, with torch's handling of infinities */
 static double log_add_exp(double x, double y) {

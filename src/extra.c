@@ -1,9 +1,12 @@
 /* extra.c — ops from the coverage ledger's gaps that belong to no other area (ops/extra.def): tensor queries, the
  * numpy-style split aliases, triangle indices, in-place resizing and restriding, fill_diagonal_, and the maths a
  * tutorial reaches for. Composites call the public ops, so the grad_fn they record is the one torch records. */
+#include <float.h>
+
 #include "autograd.h"
 #include "iter.h"
 #include "ops_impl.h"
+#include "ops_support.h"
 #include "pointwise.h"
 
 #define VEC_FAIL ((wk_tensorvec){NULL, 0})
@@ -684,14 +687,14 @@ static int keys_of(const wk_tensor *t, wk_dtype common, keys *k) {
         pos = lo;                                                                                            \
     } while (0)
 
-static wk_tensor *search(const char *fname, wk_tensor *bd, wk_tensor *self, bool out_int32, bool right,
-                         const char *side, wk_tensor *sorter) {
-    if (side && right && !strcmp(side, "left"))
-        return WK_FAIL(WK_RUNTIME_ERROR, "torch.searchsorted(): side and right can't be set to opposites, got side of "
-                                         "left while right was True");
+/* torch's searchsorted_pre_check, in its order; `out` (NULL without out=) must be int32 / int64 as out_int32 says */
+static int search_check(wk_tensor *bd, wk_tensor *self, bool out_int32, bool right, const char *side,
+                        wk_tensor *sorter, const wk_tensor *out) {
     if (side && strcmp(side, "left") && strcmp(side, "right"))
-        return WK_FAIL(WK_RUNTIME_ERROR, "torch.searchsorted(): side can only be 'left' or 'right' but got %s", side);
-    if (side) right = !strcmp(side, "right");
+        return wk__error(WK_RUNTIME_ERROR, "torch.searchsorted(): side can only be 'left' or 'right' but got %s", side), -1;
+    if (side && right && !strcmp(side, "left"))
+        return wk__error(WK_RUNTIME_ERROR, "torch.searchsorted(): side and right can't be set to opposites, got side of "
+                                         "left while right was True"), -1;
     if (sorter && (sorter->ndim != bd->ndim || memcmp(sorter->sizes, bd->sizes, sizeof(int64_t) * (size_t)bd->ndim))) {
         wk_strbuf b = {0};
         wk_sb_puts(&b, "torch.searchsorted(): boundary and sorter must have the same size, but got boundary tensor ");
@@ -700,18 +703,26 @@ static wk_tensor *search(const char *fname, wk_tensor *bd, wk_tensor *self, bool
         wk_sb_ints(&b, sorter->sizes, sorter->ndim);
         wk__error(WK_RUNTIME_ERROR, "%s", b.s ? b.s : "");
         wk_sb_free(&b);
-        return NULL;
+        return -1;
     }
     if (sorter && sorter->dtype != WK_INT64)
-        return WK_FAIL(WK_RUNTIME_ERROR, "torch.searchsorted(): sorter must be a tensor of long dtype but got dtype %s",
-                       wk_dtype_scalar_name(sorter->dtype));
+        return wk__error(WK_RUNTIME_ERROR, "torch.searchsorted(): sorter must be a tensor of long dtype but got dtype %s",
+                       wk_dtype_scalar_name(sorter->dtype)), -1;
+    if (sorter && wk__numel(sorter) > 0) {
+        keys ks = {0};
+        if (keys_of(sorter, WK_INT64, &ks) < 0) return -1;
+        int64_t last = sorter->sizes[sorter->ndim - 1], bad = 0;
+        for (int64_t k = 0; k < wk__numel(sorter); k++) bad |= ks.i[k] < 0 || ks.i[k] >= last;
+        wk_release(ks.t);
+        if (bad) return wk__error(WK_RUNTIME_ERROR, "torch.searchsorted(): sorter index out of range"), -1;
+    }
     if (self->ndim == 0 && bd->ndim != 1)
-        return WK_FAIL(WK_RUNTIME_ERROR, "torch.searchsorted(): input value can be a scalar only when boundaries tensor "
+        return wk__error(WK_RUNTIME_ERROR, "torch.searchsorted(): input value can be a scalar only when boundaries tensor "
                                          "dimension is 1, but we got boundaries tensor dim(%d) and input value's dim(0) "
-                                         "numel(1)", bd->ndim);
+                                         "numel(1)", bd->ndim), -1;
     if (bd->ndim == 0)
-        return WK_FAIL(WK_RUNTIME_ERROR, "torch.searchsorted(): boundaries tensor should have positive dimension, but got "
-                                         "0 dimension");
+        return wk__error(WK_RUNTIME_ERROR, "torch.searchsorted(): boundaries tensor should have positive dimension, but got "
+                                         "0 dimension"), -1;
     if (bd->ndim != 1 && (bd->ndim != self->ndim ||
                           memcmp(bd->sizes, self->sizes, sizeof(int64_t) * (size_t)(bd->ndim - 1)))) {
         wk_strbuf b = {0};
@@ -722,28 +733,38 @@ static wk_tensor *search(const char *fname, wk_tensor *bd, wk_tensor *self, bool
         wk_sb_ints(&b, self->sizes, self->ndim);
         wk__error(WK_RUNTIME_ERROR, "%s", b.s ? b.s : "");
         wk_sb_free(&b);
-        return NULL;
+        return -1;
     }
+    if (out && out->dtype != (out_int32 ? WK_INT32 : WK_INT64))
+        return wk__error(WK_RUNTIME_ERROR, "torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) "
+                                         "or Long(int64) depending on whether out_int32 flag is True, but we got output "
+                                         "tensor's dtype %s and out_int32 flag is %s", wk_dtype_scalar_name(out->dtype),
+                       out_int32 ? "True" : "False"), -1;
+    return 0;
+}
+
+static wk_tensor *search(wk_tensor *bd, wk_tensor *self, bool out_int32, bool right, const char *side,
+                         wk_tensor *sorter, const wk_tensor *out_arg) {
+    if (search_check(bd, self, out_int32, right, side, sorter, out_arg) < 0) return NULL;
+    if (side) right = !strcmp(side, "right");
+    wk_tensor *r = wk__empty(self->ndim, self->sizes, out_int32 ? WK_INT32 : WK_INT64);
+    int64_t nv = wk__numel(self);
+    if (!r || nv == 0) return r; /* before the kernel's dtype dispatch, as torch */
     wk_dtype common = wk__result_type2(bd, self);
     if (common == WK_BOOL) {
-        wk__not_implemented_for(fname, WK_BOOL);
+        wk_release(r);
+        wk__not_implemented_for("searchsorted_out_cpu", WK_BOOL);
         return NULL;
     }
-    wk_tensor *r = wk__empty(self->ndim, self->sizes, out_int32 ? WK_INT32 : WK_INT64);
-    keys kb = {0}, kv = {0};
-    wk_tensor *sc = NULL;
-    if (!r || keys_of(bd, common, &kb) < 0 || keys_of(self, common, &kv) < 0) goto fail;
-    if (sorter && !(sc = wk__contiguous(sorter))) goto fail;
+    keys kb = {0}, kv = {0}, ks = {0};
+    if (keys_of(bd, common, &kb) < 0 || keys_of(self, common, &kv) < 0 || (sorter && keys_of(sorter, WK_INT64, &ks) < 0)) {
+        wk_release(r);
+        r = NULL;
+        goto done;
+    }
     int64_t n = bd->sizes[bd->ndim - 1];                       /* boundaries per row */
     int64_t m = self->ndim ? self->sizes[self->ndim - 1] : 1; /* values per row */
-    int64_t nv = wk__numel(self);
-    const int64_t *sall = sc ? (const int64_t *)wk__data(sc) : NULL; /* [rows, n] sorter */
-    if (sall)
-        for (int64_t k = 0; k < wk__numel(sc); k++)
-            if (sall[k] < 0 || sall[k] >= n) {
-                wk__error(WK_RUNTIME_ERROR, "torch.searchsorted(): sorter index out of range");
-                goto fail;
-            }
+    const int64_t *sall = sorter ? ks.i : NULL;               /* [rows, n] sorter */
     char *out = wk__data(r);
     for (int64_t k = 0; k < nv; k++) {
         int64_t base = bd->ndim == 1 ? 0 : (k / m) * n, pos; /* the row of boundaries value k searches */
@@ -753,34 +774,55 @@ static wk_tensor *search(const char *fname, wk_tensor *bd, wk_tensor *self, bool
         if (out_int32) ((int32_t *)out)[k] = (int32_t)pos;
         else ((int64_t *)out)[k] = pos;
     }
+done:
     wk_release(kb.t);
     wk_release(kv.t);
-    wk_release(sc);
+    wk_release(ks.t);
     return r;
-fail:
-    wk_release(kb.t);
-    wk_release(kv.t);
-    wk_release(sc);
+}
+
+/* out= of the searches: the result checked against out inside the op's own checks, then written into it */
+static wk_tensor *write_result(wk_tensor *out, wk_tensor *r) {
+    if (!r) return NULL;
+    int rc = wk__write_out(out, r);
     wk_release(r);
-    return NULL;
+    return rc < 0 ? NULL : wk_retain(out);
 }
 
 wk_tensor *wk_impl_searchsorted(wk_tensor *sorted_sequence, wk_tensor *self, bool out_int32, bool right,
                                 const char *side, wk_tensor *sorter) {
-    return search("searchsorted_out_cpu", sorted_sequence, self, out_int32, right, side, sorter);
+    return search(sorted_sequence, self, out_int32, right, side, sorter, NULL);
 }
-wk_tensor *wk_impl_searchsorted_Scalar(wk_tensor *sorted_sequence, wk_scalar self, bool out_int32, bool right,
-                                       const char *side, wk_tensor *sorter) {
+wk_tensor *wk_impl_searchsorted_out(wk_tensor *out, wk_tensor *sorted_sequence, wk_tensor *self, bool out_int32,
+                                    bool right, const char *side, wk_tensor *sorter) {
+    return write_result(out, search(sorted_sequence, self, out_int32, right, side, sorter, out));
+}
+static wk_tensor *searchsorted_scalar(wk_tensor *sorted_sequence, wk_scalar self, bool out_int32, bool right,
+                                      const char *side, wk_tensor *sorter, const wk_tensor *out) {
     wk_tensor *v = wk_scalar_tensor_new(self, wk__scalar_dtype(self));
     if (!v) return NULL;
-    wk_tensor *r = search("searchsorted_out_cpu", sorted_sequence, v, out_int32, right, side, sorter);
+    wk_tensor *r = search(sorted_sequence, v, out_int32, right, side, sorter, out);
     wk_release(v);
     return r;
 }
-wk_tensor *wk_impl_bucketize(wk_tensor *self, wk_tensor *boundaries, bool out_int32, bool right) {
+wk_tensor *wk_impl_searchsorted_Scalar(wk_tensor *sorted_sequence, wk_scalar self, bool out_int32, bool right,
+                                       const char *side, wk_tensor *sorter) {
+    return searchsorted_scalar(sorted_sequence, self, out_int32, right, side, sorter, NULL);
+}
+wk_tensor *wk_impl_searchsorted_Scalar_out(wk_tensor *out, wk_tensor *sorted_sequence, wk_scalar self, bool out_int32,
+                                           bool right, const char *side, wk_tensor *sorter) {
+    return write_result(out, searchsorted_scalar(sorted_sequence, self, out_int32, right, side, sorter, out));
+}
+static wk_tensor *bucketize_impl(wk_tensor *self, wk_tensor *boundaries, bool out_int32, bool right, const wk_tensor *out) {
     if (boundaries->ndim != 1)
         return WK_FAIL(WK_RUNTIME_ERROR, "boundaries tensor must be 1 dimension, but got dim(%d)", boundaries->ndim);
-    return search("searchsorted_out_cpu", boundaries, self, out_int32, right, NULL, NULL);
+    return search(boundaries, self, out_int32, right, NULL, NULL, out);
+}
+wk_tensor *wk_impl_bucketize(wk_tensor *self, wk_tensor *boundaries, bool out_int32, bool right) {
+    return bucketize_impl(self, boundaries, out_int32, right, NULL);
+}
+wk_tensor *wk_impl_bucketize_out(wk_tensor *out, wk_tensor *self, wk_tensor *boundaries, bool out_int32, bool right) {
+    return write_result(out, bucketize_impl(self, boundaries, out_int32, right, out));
 }
 wk_tensor *wk_impl_bucketize_Scalar(wk_scalar self, wk_tensor *boundaries, bool out_int32, bool right) {
     wk_tensor *v = wk_scalar_tensor_new(self, wk__scalar_dtype(self));
@@ -842,22 +884,46 @@ wk_tensor *wk_impl_bincount(wk_tensor *self, wk_tensor *weights, int64_t minleng
     return r;
 }
 
-/* ---- histc: `bins` equal bins over [min, max] (the data's range when both are 0), the last one closed; values
- * outside and NaN are not counted; the position (x - min) * bins / (max - min) is computed in the input's type. */
-wk_tensor *wk_impl_histc(wk_tensor *self, int64_t bins, wk_scalar min, wk_scalar max) {
-    if (!wk_dtype_is_floating(self->dtype)) {
-        wk__not_implemented_for(self->dtype == WK_BOOL ? "linspace_cpu" : "histogram_cpu", self->dtype);
-        return NULL;
+/* ---- histc: `bins` equal bins over [min, max] (the data's range when both are equal), the last one closed; values
+ * outside and NaN are not counted; the position (x - min) * bins / (max - min) is computed in the input's type.
+ * torch's order (histogram_histc_out): out's dtype, bins, the range (checked in double), the range converted to the
+ * input's dtype for linspace (a bool has no linspace; an integral type overflows), then the kernel (floating only). */
+static const char *int_type_name(wk_dtype dt) {
+    switch (dt) {
+    case WK_UINT8: return "uint8_t";
+    case WK_INT8: return "int8_t";
+    case WK_INT16: return "int16_t";
+    case WK_INT32: return "int32_t";
+    default: return "int64_t";
     }
+}
+static bool int_overflows(double v, wk_dtype dt) {
+    switch (dt) {
+    case WK_UINT8: return v < 0 || v > 255;
+    case WK_INT8: return v < -128 || v > 127;
+    case WK_INT16: return v < -32768 || v > 32767;
+    case WK_INT32: return v < -2147483648.0 || v > 2147483647.0;
+    default: return v < -9223372036854775808.0 || v >= 9223372036854775808.0;
+    }
+}
+
+static float round_half(float f) { return wk__half_to_float(wk__float_to_half(f)); }
+static float round_bf16(float f) { return wk__bf16_to_float(wk__float_to_bf16(f)); }
+static float same_float(float f) { return f; }
+
+static wk_tensor *histc_impl(wk_tensor *self, int64_t bins, wk_scalar min, wk_scalar max, const wk_tensor *out) {
+    if (out && out->dtype != self->dtype)
+        return WK_FAIL(WK_RUNTIME_ERROR, "torch.histogram: input tensor and hist tensor should have the same dtype, but "
+                                         "got input %s and hist %s", wk__cpp_type_name(self->dtype),
+                       wk__cpp_type_name(out->dtype));
     if (bins <= 0)
         return WK_FAIL(WK_RUNTIME_ERROR, "torch.histogram(): bins must be > 0, but got %lld for dimension 0", (long long)bins);
     keys kx = {0};
-    if (keys_of(self, self->dtype, &kx) < 0) return NULL;
+    if (keys_of(self, WK_FLOAT64, &kx) < 0) return NULL;
     int64_t n = wk__numel(self);
     const double *x = kx.f; /* [n] values */
     double lo = wk__scalar_to_double(min), hi = wk__scalar_to_double(max);
-    bool from_data = lo == hi && n > 0;
-    if (from_data) {
+    if (lo == hi && n > 0) { /* aminmax */
         bool nan = false;
         lo = INFINITY, hi = -INFINITY;
         for (int64_t k = 0; k < n; k++) {
@@ -865,46 +931,83 @@ wk_tensor *wk_impl_histc(wk_tensor *self, int64_t bins, wk_scalar min, wk_scalar
             lo = x[k] < lo ? x[k] : lo;
             hi = x[k] > hi ? x[k] : hi;
         }
-        if (nan) lo = hi = -NAN; /* torch's aminmax gives a NaN that prints as -nan */
+        /* torch's aminmax returns a NaN that prints as -nan, but for one element or bfloat16 */
+        if (nan) lo = hi = (n == 1 || self->dtype == WK_BFLOAT16) ? NAN : -NAN;
     }
-    if (lo == hi) {
-        lo -= 1;
-        hi += 1;
+    if (lo == hi) { /* torch's bins_edges_correction: float and double widen by at least one step of their own */
+        if (self->dtype == WK_FLOAT32) {
+            lo = fmin((double)nextafterf((float)lo, -FLT_MAX), lo - 1);
+            hi = fmax((double)nextafterf((float)hi, FLT_MAX), hi + 1);
+        } else if (self->dtype == WK_FLOAT64) {
+            lo = fmin(nextafter(lo, -DBL_MAX), lo - 1);
+            hi = fmax(nextafter(hi, DBL_MAX), hi + 1);
+        } else {
+            lo -= 1;
+            hi += 1;
+        }
     }
-    if (!(isfinite(lo) && isfinite(hi))) {
-        wk_release(kx.t);
-        return WK_FAIL(WK_RUNTIME_ERROR, "torch.histc: range of [%g, %g] is not finite", lo, hi);
+    wk_tensor *r = NULL;
+    if (!(isfinite(lo) && isfinite(hi)))
+        wk__error(WK_RUNTIME_ERROR, "torch.histc: range of [%g, %g] is not finite", lo, hi);
+    else if (lo >= hi)
+        wk__error(WK_RUNTIME_ERROR, "torch.histc: max must be larger than min");
+    else if (self->dtype == WK_BOOL)
+        wk__not_implemented_for("linspace_cpu", self->dtype);
+    else if (!wk_dtype_is_floating(self->dtype)) {
+        if (int_overflows(lo, self->dtype) || int_overflows(hi, self->dtype))
+            wk__error(WK_RUNTIME_ERROR, "value cannot be converted to type %s without overflow", int_type_name(self->dtype));
+        else
+            wk__not_implemented_for("histogram_cpu", self->dtype);
+    } else if ((r = wk__zeros(1, &bins, self->dtype))) {
+        double *cnt = wk__calloc((size_t)bins, sizeof(double)); /* [bins] */
+        if (!cnt) {
+            wk_release(r);
+            r = NULL;
+        } else {
+            /* the outer edges as torch's linspace stores them: in the input's dtype (a reduced float may round both
+             * to one value; torch's 0 / 0 position then counts in the first bin) */
+            bool dbl = self->dtype == WK_FLOAT64;
+            float lof = (float)lo, hif = (float)hi;
+            /* c10::Half / BFloat16 arithmetic rounds each result to its type */
+            float (*rd)(float) = self->dtype == WK_FLOAT16 ? round_half : self->dtype == WK_BFLOAT16 ? round_bf16 : same_float;
+            lof = rd(lof), hif = rd(hif);
+            if (!dbl) lo = lof, hi = hif;
+            for (int64_t k = 0; k < n; k++) {
+                double v = x[k];
+                if (!(v >= lo && v <= hi)) continue;
+                double q = dbl ? (v - lo) * (double)bins / (hi - lo)
+                               : rd(rd(rd((float)v - lof) * rd((float)bins)) / rd(hif - lof));
+                int64_t pos = isnan(q) ? 0 : (int64_t)q;
+                if (pos >= bins) pos = bins - 1;
+                if (pos < 0) pos = 0;
+                cnt[pos] += 1;
+            }
+            for (int64_t b = 0; b < bins; b++)
+                wk__store_scalar((char *)wk__data(r) + (size_t)b * wk_dtype_size(self->dtype), self->dtype,
+                                 wk_float(cnt[b]));
+            free(cnt);
+        }
     }
-    if (lo > hi) {
-        wk_release(kx.t);
-        return WK_FAIL(WK_RUNTIME_ERROR, "torch.histc: max must be larger than min");
-    }
-    double *cnt = wk__calloc((size_t)bins, sizeof(double)); /* [bins] */
-    if (!cnt) {
-        wk_release(kx.t);
-        return NULL;
-    }
-    bool dbl = self->dtype == WK_FLOAT64;
-    float lof = (float)lo, hif = (float)hi;
-    for (int64_t k = 0; k < n; k++) {
-        double v = x[k];
-        if (!(v >= lo && v <= hi)) continue;
-        int64_t pos = dbl ? (int64_t)((v - lo) * (double)bins / (hi - lo))
-                          : (int64_t)(((float)v - lof) * (float)bins / (hif - lof));
-        if (pos >= bins) pos = bins - 1;
-        if (pos < 0) pos = 0;
-        cnt[pos] += 1;
-    }
-    wk_tensor *r = wk__empty(1, &bins, self->dtype);
-    if (r)
-        for (int64_t b = 0; b < bins; b++)
-            wk__store_scalar((char *)wk__data(r) + (size_t)b * wk_dtype_size(self->dtype), self->dtype, wk_float(cnt[b]));
-    free(cnt);
     wk_release(kx.t);
     return r;
 }
 
-/* ---- isin: test values sorted once, each element binary-searched (NaN is never in) -------------------------------- */
+wk_tensor *wk_impl_histc(wk_tensor *self, int64_t bins, wk_scalar min, wk_scalar max) {
+    return histc_impl(self, bins, min, max, NULL);
+}
+wk_tensor *wk_impl_histc_out(wk_tensor *out, wk_tensor *self, int64_t bins, wk_scalar min, wk_scalar max) {
+    return write_result(out, histc_impl(self, bins, min, max, out));
+}
+
+/* ---- isin: torch's two kernels (isin_Tensor_Tensor_out). A test set smaller than 10 * numel(elements)^0.145 is
+ * scanned for each element, the values compared in the ops' result type; torch views the test values flat for that
+ * (to(dtype).view(-1)), so a test tensor that cannot be viewed flat raises as view does, unless the conversion copied
+ * it into a contiguous one (another dtype, and not dense: `to` keeps a dense tensor's strides). A larger set goes through
+ * torch's stable sort of the elements and test values together, in promote_types of the two dtypes (a wrapped Python
+ * number counts as a plain tensor there: isin(0.1, float32 tensor of 10 values) compares in double); an element's
+ * answer is whether the next value in that order equals it: membership, except that with assume_unique an element
+ * repeated later in `elements` is reported present (undefined input to torch, so its answer). NaN is never present.
+ * Here: test values sorted once, each element binary-searched. */
 static int cmp_f64(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -913,60 +1016,114 @@ static int cmp_i64(const void *a, const void *b) {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return (x > y) - (x < y);
 }
+typedef struct {
+    double v;
+    int64_t i;
+} isin_fpair; /* an element's value and position */
+typedef struct {
+    int64_t v;
+    int64_t i;
+} isin_ipair;
+static int cmp_fpair(const void *a, const void *b) {
+    const isin_fpair *x = a, *y = b;
+    return x->v != y->v ? (x->v > y->v) - (x->v < y->v) : (x->i > y->i) - (x->i < y->i);
+}
+static int cmp_ipair(const void *a, const void *b) {
+    const isin_ipair *x = a, *y = b;
+    return x->v != y->v ? (x->v > y->v) - (x->v < y->v) : (x->i > y->i) - (x->i < y->i);
+}
 
-wk_tensor *wk_impl_isin(wk_tensor *elements, wk_tensor *test_elements, bool assume_unique, bool invert) {
-    (void)assume_unique;
-    wk_dtype common = wk__result_type2(elements, test_elements);
-    if (common == WK_BOOL) return WK_FAIL(WK_RUNTIME_ERROR, "Unsupported input type encountered for isin(): Bool");
-    keys ke = {0}, kt = {0};
-    wk_tensor *r = wk__empty(elements->ndim, elements->sizes, WK_BOOL);
-    if (!r || keys_of(elements, common, &ke) < 0 || keys_of(test_elements, common, &kt) < 0) {
-        wk_release(r);
-        wk_release(ke.t);
-        wk_release(kt.t);
-        return NULL;
-    }
+static wk_tensor *isin_impl(wk_tensor *elements, wk_tensor *test_elements, bool assume_unique, bool invert,
+                            const wk_tensor *out_arg) {
+    if (elements->dtype == WK_BOOL || test_elements->dtype == WK_BOOL)
+        return WK_FAIL(WK_RUNTIME_ERROR, "Unsupported input type encountered for isin(): Bool");
+    if (out_arg && out_arg->dtype != WK_BOOL)
+        return WK_FAIL(WK_RUNTIME_ERROR, "Expected out tensor to have dtype bool, but got %s instead",
+                       wk__cpp_type_name(out_arg->dtype));
     int64_t ne = wk__numel(elements), nt = wk__numel(test_elements);
-    wk_tensor *sorted = wk__clone(kt.t); /* [nt] the test values, sorted */
-    uint8_t *out = (uint8_t *)wk__data(r); /* [ne] */
-    if (!sorted) {
+    wk_tensor *r = wk__empty(elements->ndim, elements->sizes, WK_BOOL);
+    if (!r || ne == 0) return r;
+    bool scan = nt < (int64_t)(10.0f * pow((double)ne, 0.145));
+    wk_dtype common = scan ? wk__result_type2(elements, test_elements)
+                           : wk_promote_types(elements->dtype, test_elements->dtype);
+    if (scan && (test_elements->dtype == common || wk__non_overlapping_and_dense(test_elements))) {
+        int64_t flat = -1;
+        wk_tensor *v = wk_impl_view(test_elements, (wk_intlist){&flat, 1});
+        if (!v) {
+            wk_release(r);
+            return NULL;
+        }
+        wk_release(v);
+    }
+    keys ke = {0}, kt = {0};
+    void *tv = NULL, *pairs = NULL; /* [nt] the test values but NaN, sorted; [ne] (value, position) of the elements */
+    if (keys_of(elements, common, &ke) < 0 || keys_of(test_elements, common, &kt) < 0 ||
+        !(tv = wk__malloc((size_t)(nt ? nt : 1) * 8)) || !(pairs = wk__malloc((size_t)ne * sizeof(isin_fpair)))) {
         wk_release(r);
         r = NULL;
         goto done;
     }
-    if (nt > 0 && kt.fl) qsort(wk__data(sorted), (size_t)nt, sizeof(double), cmp_f64);
-    else if (nt > 0) qsort(wk__data(sorted), (size_t)nt, sizeof(int64_t), cmp_i64);
+    int64_t m = 0, np = 0;
+    for (int64_t k = 0; k < nt; k++)
+        if (!kt.fl) ((int64_t *)tv)[m++] = kt.i[k];
+        else if (!isnan(kt.f[k])) ((double *)tv)[m++] = kt.f[k];
+    qsort(tv, (size_t)m, 8, kt.fl ? cmp_f64 : cmp_i64);
+    uint8_t *out = (uint8_t *)wk__data(r); /* [ne] */
     for (int64_t k = 0; k < ne; k++) {
-        bool found;
-        if (kt.fl) {
-            double v = ke.f[k];
-            found = nt > 0 && !isnan(v) && bsearch(&v, wk__data(sorted), (size_t)nt, sizeof(double), cmp_f64) != NULL;
-        } else {
-            int64_t v = ke.i[k];
-            found = nt > 0 && bsearch(&v, wk__data(sorted), (size_t)nt, sizeof(int64_t), cmp_i64) != NULL;
-        }
-        out[k] = found != invert;
+        bool nan = ke.fl && isnan(ke.f[k]);
+        out[k] = m > 0 && !nan && bsearch(ke.fl ? (const void *)&ke.f[k] : (const void *)&ke.i[k], tv, (size_t)m, 8,
+                                          ke.fl ? cmp_f64 : cmp_i64) != NULL;
+        if (nan) continue;
+        if (ke.fl) ((isin_fpair *)pairs)[np++] = (isin_fpair){ke.f[k], k};
+        else ((isin_ipair *)pairs)[np++] = (isin_ipair){ke.i[k], k};
     }
+    if (!scan && assume_unique) { /* an element followed by an equal one in the sort */
+        qsort(pairs, (size_t)np, sizeof(isin_fpair), ke.fl ? cmp_fpair : cmp_ipair);
+        for (int64_t j = 0; j + 1 < np; j++)
+            if (ke.fl ? ((isin_fpair *)pairs)[j].v == ((isin_fpair *)pairs)[j + 1].v
+                      : ((isin_ipair *)pairs)[j].v == ((isin_ipair *)pairs)[j + 1].v)
+                out[ke.fl ? ((isin_fpair *)pairs)[j].i : ((isin_ipair *)pairs)[j].i] = 1;
+    }
+    if (invert)
+        for (int64_t k = 0; k < ne; k++) out[k] = !out[k];
 done:
-    wk_release(sorted);
+    free(tv);
+    free(pairs);
     wk_release(ke.t);
     wk_release(kt.t);
     return r;
 }
 
-wk_tensor *wk_impl_isin_Tensor_Scalar(wk_tensor *elements, wk_scalar test_element, bool assume_unique, bool invert) {
-    wk_tensor *t = wk__wrap_scalar(test_element);
-    if (!t) return NULL;
-    wk_tensor *r = wk_impl_isin(elements, t, assume_unique, invert);
-    wk_release(t);
+wk_tensor *wk_impl_isin(wk_tensor *elements, wk_tensor *test_elements, bool assume_unique, bool invert) {
+    return isin_impl(elements, test_elements, assume_unique, invert, NULL);
+}
+wk_tensor *wk_impl_isin_out(wk_tensor *out, wk_tensor *elements, wk_tensor *test_elements, bool assume_unique,
+                            bool invert) {
+    return write_result(out, isin_impl(elements, test_elements, assume_unique, invert, out));
+}
+/* a Python number is wrapped (torch's isin(Tensor, Scalar) is eq / ne, the same answers as the scan) */
+static wk_tensor *isin_wrapped(wk_tensor *elements, wk_scalar *element, wk_tensor *test_elements, wk_scalar *test_element,
+                               bool assume_unique, bool invert, const wk_tensor *out) {
+    wk_tensor *w = wk__wrap_scalar(element ? *element : *test_element);
+    if (!w) return NULL;
+    wk_tensor *r = element ? isin_impl(w, test_elements, assume_unique, invert, out)
+                           : isin_impl(elements, w, assume_unique, invert, out);
+    wk_release(w);
     return r;
 }
+wk_tensor *wk_impl_isin_Tensor_Scalar(wk_tensor *elements, wk_scalar test_element, bool assume_unique, bool invert) {
+    return isin_wrapped(elements, NULL, NULL, &test_element, assume_unique, invert, NULL);
+}
+wk_tensor *wk_impl_isin_Tensor_Scalar_out(wk_tensor *out, wk_tensor *elements, wk_scalar test_element, bool assume_unique,
+                                          bool invert) {
+    return write_result(out, isin_wrapped(elements, NULL, NULL, &test_element, assume_unique, invert, out));
+}
 wk_tensor *wk_impl_isin_Scalar_Tensor(wk_scalar element, wk_tensor *test_elements, bool assume_unique, bool invert) {
-    wk_tensor *e = wk__wrap_scalar(element);
-    if (!e) return NULL;
-    wk_tensor *r = wk_impl_isin(e, test_elements, assume_unique, invert);
-    wk_release(e);
-    return r;
+    return isin_wrapped(NULL, &element, test_elements, NULL, assume_unique, invert, NULL);
+}
+wk_tensor *wk_impl_isin_Scalar_Tensor_out(wk_tensor *out, wk_scalar element, wk_tensor *test_elements, bool assume_unique,
+                                          bool invert) {
+    return write_result(out, isin_wrapped(NULL, &element, test_elements, NULL, assume_unique, invert, out));
 }
 
 wk_tensor *wk_impl__undefined_tensor_error(wk_tensor *grad) {

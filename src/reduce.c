@@ -19,10 +19,18 @@ int wk__reduce_mask(const wk_tensor *self, wk_intlist dim, bool *mask) {
         return nd;
     }
     int count = 0;
+    bool seen0 = false; /* a 0-d tensor's dim 0 (or -1), which may appear once too */
     for (int64_t k = 0; k < dim.len; k++) {
         int64_t d;
         if (wk__wrap_dim(dim.data[k], nd, &d) < 0) return -1;
-        if (nd == 0) continue;
+        if (nd == 0) {
+            if (seen0) {
+                wk__error(WK_RUNTIME_ERROR, "dim 0 appears multiple times in the list of dims");
+                return -1;
+            }
+            seen0 = true;
+            continue;
+        }
         if (mask[d]) {
             wk__error(WK_RUNTIME_ERROR, "dim %lld appears multiple times in the list of dims", (long long)d);
             return -1;

@@ -13,6 +13,7 @@
 
 #include "autograd.h"
 #include "ops_impl.h"
+#include "ops_support.h"
 
 typedef struct {
     double v;
@@ -31,6 +32,7 @@ typedef struct {
 #define P_GT(a, b) ((a)->v > (b)->v)
 #define MED_LT(a, b) ((a)->v < (b)->v || ((a)->v == (b)->v && (a)->i < (b)->i))
 #define NANMED_LT(a, b) (MED_LT(a, b) || (ISNAN_((b)->v) && !ISNAN_((a)->v)))
+#define NANV_LT(a, b) ((a)->v < (b)->v || (ISNAN_((b)->v) && !ISNAN_((a)->v))) /* median() of all: values only */
 
 static int64_t lg2(int64_t n) {
     int64_t k = 0;
@@ -206,6 +208,7 @@ SORT_ALGOS(ilt, kvi, P_LT)
 SORT_ALGOS(fmed, kvf, MED_LT)
 SORT_ALGOS(imed, kvi, MED_LT)
 SORT_ALGOS(fnanmed, kvf, NANMED_LT)
+SORT_ALGOS(fnanv, kvf, NANV_LT)
 
 /* ---- element access */
 static inline int64_t load_i64(const char *p, wk_dtype dt) {
@@ -233,6 +236,7 @@ enum { OP_SORT, OP_TOPK, OP_KTH, OP_MEDIAN, OP_NANMEDIAN, OP_MODE };
 typedef struct {
     int op;
     bool descending, stable, largest, sorted;
+    bool all; /* median() / nanmedian() of all elements: torch partitions the values alone, no index tie-break */
     int64_t k;
     wk_dtype dt;
     size_t es;
@@ -393,12 +397,12 @@ static void sort_rows(char **d, const int64_t *s, int64_t n, void *ctx_) {
             }
             if (a->fl) {
                 kvf *nth = bf + (a->op == OP_MEDIAN ? (len - 1) / 2 : (len - num_nan - 1) / 2);
-                if (a->op == OP_MEDIAN) fmed_nth_element(bf, nth, bf + len);
-                else fnanmed_nth_element(bf, nth, bf + len);
+                if (a->op == OP_MEDIAN) a->all ? flt_nth_element(bf, nth, bf + len) : fmed_nth_element(bf, nth, bf + len);
+                else a->all ? fnanv_nth_element(bf, nth, bf + len) : fnanmed_nth_element(bf, nth, bf + len);
                 bf[0] = *nth;
             } else {
                 kvi *nth = bi + (len - 1) / 2;
-                imed_nth_element(bi, nth, bi + len);
+                a->all ? ilt_nth_element(bi, nth, bi + len) : imed_nth_element(bi, nth, bi + len);
                 bi[0] = *nth;
             }
             break;
@@ -601,25 +605,107 @@ int wk_impl_mode(wk_tensor *self, int64_t dim, bool keepdim, wk_tensor **outs) {
     return select_dim(self, dim, keepdim, &a, "mode", outs);
 }
 
+/* ---- out=(values, indices) of the selections: torch checks out's dtypes among the op's own argument checks, each
+ * op in its own words and order; the results are then written into out (resized when needed). */
+static int write_outs(wk_tensor *const *out, wk_tensor **r) {
+    int rc = 0;
+    for (int i = 0; i < 2 && rc == 0; i++) rc = wk__write_out(out[i], r[i]);
+    wk_release(r[0]);
+    wk_release(r[1]);
+    return rc;
+}
+
+/* kthvalue: after the dim, emptiness and k checks ("output values must be of same type as input") */
+int wk_impl_kthvalue_out(wk_tensor *const *out, wk_tensor *self, int64_t k, int64_t dim, bool keepdim) {
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return -1;
+    bool mask[WK_MAX_DIM] = {0};
+    if (self->ndim) mask[d] = true;
+    if (wk__check_nonempty_dims(self, mask, "kthvalue") < 0) return -1;
+    if (k <= 0 || k > (self->ndim ? self->sizes[d] : 1)) {
+        wk__error(WK_RUNTIME_ERROR, "kthvalue(): selected number k out of range for dimension %lld", (long long)d);
+        return -1;
+    }
+    if (out[0]->dtype != self->dtype) return wk__error(WK_RUNTIME_ERROR, "output values must be of same type as input"), -1;
+    if (out[1]->dtype != WK_INT64) return wk__error(WK_RUNTIME_ERROR, "output indices must be of scalar type Long"), -1;
+    wk_tensor *r[2];
+    if (wk_impl_kthvalue(self, k, dim, keepdim, r) < 0) return -1;
+    return write_outs(out, r);
+}
+
+/* mode: before anything else ("expected scalar type 'Float' but got 'Double' for values output") */
+int wk_impl_mode_out(wk_tensor *const *out, wk_tensor *self, int64_t dim, bool keepdim) {
+    static const char *what[2] = {"values", "indices"};
+    for (int i = 0; i < 2; i++) {
+        wk_dtype want = i ? WK_INT64 : self->dtype;
+        if (out[i]->dtype != want) {
+            wk__error(WK_RUNTIME_ERROR, "expected scalar type '%s' but got '%s' for %s output", wk_dtype_scalar_name(want),
+                      wk_dtype_scalar_name(out[i]->dtype), what[i]);
+            return -1;
+        }
+    }
+    wk_tensor *r[2];
+    if (wk_impl_mode(self, dim, keepdim, r) < 0) return -1;
+    return write_outs(out, r);
+}
+
+/* The type names of torch's checkScalarType / checkSameType ("torch.FloatTensor", but "CPUBoolType") */
+static const char *checked_type_name(wk_dtype dt) {
+    return dt == WK_BOOL ? "CPUBoolType" : dt == WK_BFLOAT16 ? "CPUBFloat16Type" : wk__legacy_type_name(dt);
+}
+
+/* median / nanmedian along a dim: after the dim and emptiness checks, indices first */
+static int median_dim_out(wk_tensor *const *out, wk_tensor *self, int64_t dim, bool keepdim, bool ignore_nan) {
+    int64_t d;
+    bool mask[WK_MAX_DIM] = {0};
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return -1;
+    if (self->ndim) mask[d] = true;
+    if (wk__check_nonempty_dims(self, mask, "median") < 0) return -1;
+    if (out[1]->dtype != WK_INT64) {
+        wk__error(WK_RUNTIME_ERROR,
+                  "Expected tensor for argument #1 'indices' to have scalar type Long; but got %s instead (while checking "
+                  "arguments for median)", checked_type_name(out[1]->dtype));
+        return -1;
+    }
+    if (out[0]->dtype != self->dtype) {
+        wk__error(WK_RUNTIME_ERROR,
+                  "Expected tensor for 'values' to have the same type as tensor for argument #2 'self'; but type %s does "
+                  "not equal %s (while checking arguments for median)", checked_type_name(out[0]->dtype),
+                  checked_type_name(self->dtype));
+        return -1;
+    }
+    wk_tensor *r[2];
+    int rc = ignore_nan ? wk_impl_nanmedian_dim(self, dim, keepdim, r) : wk_impl_median_dim(self, dim, keepdim, r);
+    if (rc < 0) return -1;
+    return write_outs(out, r);
+}
+
+int wk_impl_median_dim_out(wk_tensor *const *out, wk_tensor *self, int64_t dim, bool keepdim) {
+    return median_dim_out(out, self, dim, keepdim, false);
+}
+int wk_impl_nanmedian_dim_out(wk_tensor *const *out, wk_tensor *self, int64_t dim, bool keepdim) {
+    return median_dim_out(out, self, dim, keepdim, true);
+}
+
 /* median() / nanmedian() of all elements: the value only (NaN for an empty input, as torch). */
 static wk_tensor *median_all(wk_tensor *self, bool ignore_nan, const char *kname) {
+    int64_t n = wk__numel(self);
+    if (n == 0) /* NaN in self's dtype, before the dtype is looked at (a bool says True) */
+        return wk__full(0, NULL, self->dtype, wk_float(NAN));
     if (self->dtype == WK_BOOL) {
         wk__error(WK_NOT_IMPLEMENTED_ERROR, "\"%s\" not implemented for 'Bool'", kname);
         return NULL;
     }
-    int64_t n = wk__numel(self);
-    if (n == 0) {
-        wk_tensor *r = wk__full(0, NULL, self->dtype, wk_float(NAN));
-        return r;
-    }
-    wk_tensor *c = wk__contiguous(self);
+    /* torch partitions a clone in memory order: a permuted dense input keeps its layout, others are made contiguous
+     * (which of two equal values lands in the middle shows in the sign of a zero) */
+    wk_tensor *c = wk__non_overlapping_and_dense(self) ? wk_retain(self) : wk__contiguous(self);
     if (!c) return NULL;
     int64_t one = 1;
     wk_tensor *flat = wk__alias(c, 1, &n, &one, c->offset);
     wk_release(c);
     if (!flat) return NULL;
     wk_tensor *outs[2];
-    sort_args a = {.op = ignore_nan ? OP_NANMEDIAN : OP_MEDIAN};
+    sort_args a = {.op = ignore_nan ? OP_NANMEDIAN : OP_MEDIAN, .all = true};
     int rc = run_rows(flat, 0, 1, &a, outs);
     wk_release(flat);
     if (rc < 0) return NULL;
@@ -778,17 +864,12 @@ static int unique_dim_impl(wk_tensor *self, int64_t dim, bool consecutive, bool 
                            wk_tensor **outs) {
     outs[0] = outs[1] = outs[2] = NULL;
     int64_t d;
-    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return -1;
     int nd = self->ndim;
-    if (nd == 0) { /* a 0-d tensor: one slice */
-        outs[0] = wk__clone(self);
-        outs[1] = empty1(return_inverse ? 1 : 0, WK_INT64);
-        outs[2] = empty1(return_counts ? 1 : 0, WK_INT64);
-        if (outs[1] && return_inverse) *(int64_t *)wk__data(outs[1]) = 0;
-        if (outs[2] && return_counts) *(int64_t *)wk__data(outs[2]) = 1;
-        if (!outs[0] || !outs[1] || !outs[2]) goto fail;
-        return 0;
+    if (nd == 0) { /* torch wraps the dim without allowing a scalar's 0 / -1 */
+        wk__error(WK_INDEX_ERROR, "Dimension specified as %lld but tensor has no dimensions", (long long)dim);
+        return -1;
     }
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return -1;
     int zero_dims = 0;
     for (int i = 0; i < nd; i++) zero_dims += self->sizes[i] == 0;
     if (self->sizes[d] == 0) {

@@ -958,6 +958,10 @@ def emit_wrappers(op, opnames):
                      'differentiation, but one of the arguments requires grad.");' % op.name)
             o.append('        return -1;')
             o.append('    }')
+        if op.out_impl:  # the op checks out's dtypes itself, in torch's order among its other checks, and writes it
+            o.append('    return wk_impl_%s_out(%s);' % (op.impl, ', '.join(['out'] + ([call_args(op)] if op.cparams else []))))
+            o.append('}')
+            return '\n'.join(o)
         o.append('    wk_tensor *r_[%d] = {0};' % nr)
         o.append('    if (wk_impl_%s(%s) < 0) return -1;' % (op.impl, ', '.join(filter(None, [call_args(op), 'r_']))))
         o.append('    int rc_ = wk__check_out_dtypes(out, r_, %d);' % nr)
@@ -1038,12 +1042,13 @@ def c_str(s):
 
 
 def py_signature_entries(op, method):
-    """Params as the Python parser sees them: for functions self is called `input`; methods drop self."""
+    """Params as the Python parser sees them: for functions a Tensor self is called `input` (a Scalar self keeps its
+    name: `pow(Number self, Tensor exponent)`); methods drop self."""
     ps = []
     for p in op.params:
         if method and p.name == 'self':
             continue
-        name = 'input' if (p.name == 'self' and not method) else p.name
+        name = 'input' if (p.name == 'self' and not method and p.type.startswith('Tensor')) else p.name
         ps.append((name, p))
     return ps
 
@@ -1222,7 +1227,7 @@ def emit_pyi(ops):
     for op in ops:
         if 'function' in op.variants:
             for pyname in op.python:
-                args = ', '.join(('input' if p.name == 'self' else p.name) + ': Any' + ('' if p.default is None else ' = ...')
+                args = ', '.join(('input' if p.name == 'self' and p.type.startswith('Tensor') else p.name) + ': Any' + ('' if p.default is None else ' = ...')
                                  for p in op.params)
                 o.append('def %s(%s) -> Any: ...  # %s' % (pyname, args, op.schema))
     return '\n'.join(o) + '\n'
