@@ -28,6 +28,23 @@ static double *load_expanded(const wk_tensor *t, int nd, const int64_t *shape) {
     return p;
 }
 
+/* torch computes these losses in place in a tensor of self's shape (loss.mul_(weight), ...): what is multiplied in
+ * must broadcast into that shape, else TensorIterator's "output with shape [1] doesn't match the broadcast shape
+ * [2]". other: a shape (nd, sizes), a broadcast of several operands or one tensor's. */
+static int fits_in_place(const wk_tensor *self, int nd, const int64_t *sizes) {
+    int n2;
+    int64_t s2[WK_MAX_DIM];
+    if (wk__broadcast_shapes(self->ndim, self->sizes, nd, sizes, &n2, s2) < 0) return -1;
+    if (n2 == self->ndim && !memcmp(s2, self->sizes, sizeof(int64_t) * (size_t)n2)) return 0;
+    wk_strbuf a = {0}, b = {0};
+    wk_sb_ints(&a, self->sizes, self->ndim);
+    wk_sb_ints(&b, s2, n2);
+    wk__error(WK_RUNTIME_ERROR, "output with shape %s doesn't match the broadcast shape %s", a.s, b.s);
+    wk_sb_free(&a);
+    wk_sb_free(&b);
+    return -1;
+}
+
 static int pair_load(const char *kernel, const wk_tensor *self, const wk_tensor *target, pair *p) {
     memset(p, 0, sizeof *p);
     p->dtype = wk__result_type2(self, target);
@@ -164,6 +181,7 @@ wk_tensor *wk_impl_huber_loss_backward(wk_tensor *grad_output, wk_tensor *self, 
     return pointwise_loss_backward("huber_backward_cpu_out", grad_output, self, target, reduction, L_HUBER, delta);
 }
 wk_tensor *wk_impl_soft_margin_loss(wk_tensor *self, wk_tensor *target, int64_t reduction) {
+    if (fits_in_place(self, target->ndim, target->sizes) < 0) return NULL; /* torch: neg(self).mul_(target)... */
     return pointwise_loss("soft_margin_loss", self, target, reduction, L_SOFT_MARGIN, 0);
 }
 wk_tensor *wk_impl_soft_margin_loss_backward(wk_tensor *grad_output, wk_tensor *self, wk_tensor *target,
@@ -179,6 +197,7 @@ static int bce_load(wk_tensor *self, wk_tensor *target, wk_tensor *weight, pair 
                   wk_dtype_scalar_name(self->dtype));
         return -1;
     }
+    if (weight && fits_in_place(self, weight->ndim, weight->sizes) < 0) return -1; /* torch: loss.mul_(weight) */
     if (pair_load("binary_cross_entropy", self, target, p) < 0) return -1;
     if (weight) {
         *w = load_expanded(weight, p->nd, p->shape);
@@ -278,6 +297,14 @@ static int bcel_load(wk_tensor *self, wk_tensor *target, wk_tensor *weight, wk_t
         wk__not_implemented_for("binary_cross_entropy_with_logits", p->dtype);
         return -1;
     }
+    if (pos_weight) { /* torch: log_sigmoid(self).mul_((pos_weight - 1).mul(target).add_(1)) */
+        int nw;
+        int64_t sw[WK_MAX_DIM];
+        if (wk__broadcast_shapes(pos_weight->ndim, pos_weight->sizes, target->ndim, target->sizes, &nw, sw) < 0 ||
+            fits_in_place(self, nw, sw) < 0)
+            return -1;
+    }
+    if (weight && fits_in_place(self, weight->ndim, weight->sizes) < 0) return -1; /* then loss.mul_(weight) */
     int nd = self->ndim;
     int64_t shape[WK_MAX_DIM];
     memcpy(shape, self->sizes, sizeof(int64_t) * (size_t)nd);
@@ -398,8 +425,10 @@ static int nll_weight_check(const wk_tensor *self, const wk_tensor *weight, int6
     return 0;
 }
 
+/* backward: torch's nll_loss_backward still wants a 1-D input's target 0-d (its forward takes a 1-D target of
+ * one: F.cross_entropy(x, torch.tensor([2])).backward() raises 'size mismatch (got input: [4], target: [1])') */
 static int nll_check(const wk_tensor *self, const wk_tensor *target, const wk_tensor *weight, bool two_d,
-                     nll_geom *g) {
+                     bool backward, nll_geom *g) {
     if (!two_d) {
         if (!(self->ndim > 0 && self->ndim <= 2)) {
             wk__error(WK_RUNTIME_ERROR, "input tensor should be 1D or 2D");
@@ -409,7 +438,13 @@ static int nll_check(const wk_tensor *self, const wk_tensor *target, const wk_te
             wk__error(WK_RUNTIME_ERROR, "0D or 1D target tensor expected, multi-target not supported");
             return -1;
         }
-        bool no_batch = self->ndim == 1 && target->ndim == 0;
+        if (!backward && nll_target_dtype(target) < 0) return -1;
+        if (!backward && self->ndim == 1 && target->ndim == 1 && target->sizes[0] != 1) { /* one: no batch */
+            wk__error(WK_VALUE_ERROR, "For 1D input, 1D target must have size 1, but got target size: %lld",
+                      (long long)target->sizes[0]);
+            return -1;
+        }
+        bool no_batch = self->ndim == 1 && (target->ndim == 0 || !backward);
         if (!(no_batch || self->sizes[0] == target->sizes[0])) {
             wk_strbuf a = {0}, b = {0};
             wk_sb_ints(&a, self->sizes, self->ndim);
@@ -434,6 +469,11 @@ static int nll_check(const wk_tensor *self, const wk_tensor *target, const wk_te
                       "only batches of spatial inputs supported (4D tensors), but got input of dimension: %d", self->ndim);
             return -1;
         }
+        if (nll_target_dtype(target) < 0) return -1;
+        if (weight && !(weight->ndim == 1 && wk__numel(weight) == self->sizes[1])) {
+            wk__error(WK_RUNTIME_ERROR, "weight tensor should be defined either for all or no classes");
+            return -1;
+        }
         if (self->sizes[0] != target->sizes[0] || self->sizes[2] != target->sizes[1] ||
             self->sizes[3] != target->sizes[2]) {
             wk_strbuf a = {0}, b = {0};
@@ -448,7 +488,7 @@ static int nll_check(const wk_tensor *self, const wk_tensor *target, const wk_te
         g->C = self->sizes[1];
         g->S = self->sizes[2] * self->sizes[3];
     }
-    if (nll_target_dtype(target) < 0) return -1;
+    if (backward && !two_d && nll_target_dtype(target) < 0) return -1;
     if (nll_weight_check(self, weight, g->C) < 0) return -1;
     if (!wk_dtype_is_floating(self->dtype)) {
         wk__not_implemented_for(two_d ? "nll_loss2d_forward_out_frame" : "nll_loss_out_frame", self->dtype);
@@ -461,7 +501,7 @@ static int nll_forward(wk_tensor *self, wk_tensor *target, wk_tensor *weight, in
                        bool two_d, wk_tensor **outs) {
     if (wk__nn_check_reduction(reduction) < 0) return -1;
     nll_geom g;
-    if (nll_check(self, target, weight, two_d, &g) < 0) return -1;
+    if (nll_check(self, target, weight, two_d, false, &g) < 0) return -1;
     double *x = wk__nn_load(self), *w = weight ? wk__nn_load(weight) : NULL; /* x [N, C, S]; w [C] */
     int64_t *t = wk__nn_load_index(target);                                   /* [N, S] */
     double *l = wk__malloc(sizeof(double) * (size_t)(g.N * g.S > 0 ? g.N * g.S : 1)); /* [N, S] losses */
@@ -494,6 +534,7 @@ static int nll_forward(wk_tensor *self, wk_tensor *target, wk_tensor *weight, in
         if (two_d) ow = wk__nn_work(3, target->sizes);
         else ow = wk__nn_work(self->ndim == 1 ? 0 : 1, target->sizes);
         if (ow && g.N * g.S > 0) memcpy(wk__nn_data(ow), l, sizeof(double) * (size_t)(g.N * g.S));
+        if (ow && !two_d && self->ndim == 1) wk__nn_data(ow)[0] = sum; /* torch: 0 - x * w (+0 where -x * w is -0) */
     } else {
         ow = wk__nn_work(0, NULL);
         if (ow) wk__nn_data(ow)[0] = reduction == WK_RED_MEAN ? sum / total : sum;
@@ -527,7 +568,7 @@ static wk_tensor *nll_backward(wk_tensor *grad_output, wk_tensor *self, wk_tenso
                                int64_t reduction, int64_t ignore_index, wk_tensor *total_weight, bool two_d) {
     if (wk__nn_check_reduction(reduction) < 0) return NULL;
     nll_geom g;
-    if (nll_check(self, target, weight, two_d, &g) < 0) return NULL;
+    if (nll_check(self, target, weight, two_d, true, &g) < 0) return NULL;
     double *go = wk__nn_load(grad_output), *w = weight ? wk__nn_load(weight) : NULL;
     int64_t *t = wk__nn_load_index(target);
     double tw = 1;
@@ -799,15 +840,13 @@ static wk_tensor *ce_prob_target(wk_tensor *self, wk_tensor *target_, wk_tensor 
         wk_release(s);
     } else {
         wk_tensor *s = wk_sum(prod, WK_DTYPE_NONE);
-        wk_tensor *ns = s ? wk_neg(s) : NULL;
+        bool empty_mean = reduction == WK_RED_MEAN && wk__numel(input) == 0; /* torch: -(prod).sum().fill_(NAN) */
+        wk_tensor *f = s && empty_mean ? wk_fill_Scalar_(s, wk_float(NAN)) : NULL;
+        wk_tensor *ns = s && (f || !empty_mean) ? wk_neg(s) : NULL;
+        wk_release(f);
         wk_release(s);
-        if (ns && reduction == WK_RED_MEAN) {
-            if (wk__numel(input) == 0) {
-                r = wk_div_Scalar(ns, wk_int(1));
-                if (r) wk__fill_(r, wk_float(NAN));
-            } else {
-                r = wk_div_Scalar(ns, wk_int(wk__numel(input) / n_classes));
-            }
+        if (ns && reduction == WK_RED_MEAN && !empty_mean) {
+            r = wk_div_Scalar(ns, wk_int(wk__numel(input) / n_classes));
             wk_release(ns);
         } else {
             r = ns;

@@ -15,19 +15,17 @@ def _apply_loss_reduction(loss, reduction):
     return loss
 
 
-def broadcast_shapes(*shapes):
-    """torch.broadcast_shapes over torch.Size / tuples (the same rule and message as tensor broadcasting)."""
-    nd = max((len(s) for s in shapes), default=0)
-    out = [1] * nd
-    for s in shapes:
-        s = tuple(s)
-        for i in range(1, len(s) + 1):
-            a, b = out[-i], s[-i]
-            if a == 1:
-                out[-i] = b
-            elif b != 1 and a != b:
-                raise RuntimeError(f"Shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between "
-                                   f"arg {0} and arg {1}.")
+def _infer_size(a, b):
+    """at::infer_size: the broadcast of two shapes, with its message"""
+    nd = max(len(a), len(b))
+    out = []
+    for i in range(nd):
+        da = a[i - nd + len(a)] if i - nd + len(a) >= 0 else 1
+        db = b[i - nd + len(b)] if i - nd + len(b) >= 0 else 1
+        if da != db and da != 1 and db != 1:
+            raise RuntimeError(f"The size of tensor a ({da}) must match the size of tensor b ({db}) at non-singleton "
+                               f"dimension {i}")
+        out.append(db if da == 1 else da)
     return torch.Size(out)
 
 
@@ -56,7 +54,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     dt = torch.result_type(x1, x2)
     if not dt.is_floating_point:
         raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {_SCALAR_NAME[dt]}")
-    shape = broadcast_shapes(x1.shape, x2.shape)
+    shape = _infer_size(x1.shape, x2.shape)
     a = x1.to(dt).expand(shape)
     b = x2.to(dt).expand(shape)
     na = torch.linalg.vector_norm(a, 2, dim, True).clone()

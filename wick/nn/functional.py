@@ -12,7 +12,6 @@ from . import _reduction as _Reduction
 from .modules.utils import _list_with_default, _pair, _single, _triple
 
 import wick as _torch
-from .._nn_py import broadcast_shapes as _broadcast_shapes
 
 Tensor = _torch.Tensor
 
@@ -619,7 +618,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         raise ValueError(f"Using a target size ({target.size()}) that is different to the input size ({input.size()}) "
                          "is deprecated. Please ensure they have the same size.")
     if weight is not None:
-        weight = weight.expand(_broadcast_shapes(target.size(), weight.size()))
+        weight = weight.expand(_torch.broadcast_shapes(target.size(), weight.size()))
     return _nnC.binary_cross_entropy(input, target, weight, reduction_enum)
 
 
