@@ -652,12 +652,17 @@ static int sig_error(const wk_sig *sig, PyObject *args, PyObject *kwargs, int ba
                      ps[-3 - bad_param].name);
         return -1;
     }
-    if (bad_param == -2) {
-        int max_pos = 0;
+    if (bad_param == -2) { /* torch's extra_args: min_args counts every parameter without a default, keyword-only too */
+        int max_pos = 0, min_args = 0;
         while (ps[max_pos].name && !ps[max_pos].kwonly) max_pos++;
-        PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd %s given", name, max_pos,
-                     max_pos == 1 ? "" : "s", args ? PyTuple_GET_SIZE(args) : 0,
-                     args && PyTuple_GET_SIZE(args) == 1 ? "was" : "were");
+        for (int i = 0; ps[i].name; i++) min_args += ps[i].dflt == NULL;
+        Py_ssize_t nargs = args ? PyTuple_GET_SIZE(args) : 0;
+        if (min_args != max_pos)
+            PyErr_Format(PyExc_TypeError, "%s() takes from %d to %d positional arguments but %zd were given", name,
+                         min_args, max_pos, nargs);
+        else
+            PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd %s given", name, max_pos,
+                         max_pos == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
         return -1;
     }
     return 0;

@@ -44,33 +44,75 @@ def _tensor_norm(self, p='fro', dim=None, keepdim=False, dtype=None):
     return norm(self, p, dim, keepdim, dtype=dtype)
 
 
-# ---- unique (torch/functional.py: _unique_impl and the _return_* wrappers)
-def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+# ---- unique (torch/functional.py: _unique_impl, the _return_* wrappers and their boolean dispatch). The wrappers keep
+# torch's names and signatures, so a wrong call raises what torch's does ("_return_output() got an unexpected keyword
+# argument 'out'"); and torch's dispatch of unique_consecutive reads return_inverse at position 2 and return_counts at
+# position 1, so unique_consecutive(x, True) gives (output, counts) with counts empty, as torch.
+def _unique_impl(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     if dim is not None:
-        output, inverse_indices, counts = _C._unique_dim(input, dim, sorted=sorted, return_inverse=return_inverse,
-                                                        return_counts=return_counts)
-    else:
-        output, inverse_indices, counts = _C._unique2(input, sorted=sorted, return_inverse=return_inverse,
-                                                      return_counts=return_counts)
-    if return_inverse and return_counts:
-        return output, inverse_indices, counts
-    if return_inverse:
-        return output, inverse_indices
-    if return_counts:
-        return output, counts
-    return output
+        return _C._unique_dim(input, dim, sorted=sorted, return_inverse=return_inverse, return_counts=return_counts)
+    return _C._unique2(input, sorted=sorted, return_inverse=return_inverse, return_counts=return_counts)
 
 
-def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
-    output, inverse_indices, counts = _C.unique_consecutive(input, return_inverse=return_inverse,
-                                                            return_counts=return_counts, dim=dim)
-    if return_inverse and return_counts:
-        return output, inverse_indices, counts
-    if return_inverse:
-        return output, inverse_indices
-    if return_counts:
-        return output, counts
-    return output
+def _return_inverse_and_counts(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    return _unique_impl(input, sorted, return_inverse, return_counts, dim)
+
+
+def _return_counts(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    output, _, counts = _unique_impl(input, sorted, return_inverse, return_counts, dim)
+    return output, counts
+
+
+def _return_output(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    return _unique_impl(input, sorted, return_inverse, return_counts, dim)[0]
+
+
+def _return_inverse(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    output, inverse_indices, _ = _unique_impl(input, sorted, return_inverse, return_counts, dim)
+    return output, inverse_indices
+
+
+def _unique_consecutive_impl(input, return_inverse=False, return_counts=False, dim=None):
+    return _C.unique_consecutive(input, return_inverse=return_inverse, return_counts=return_counts, dim=dim)
+
+
+def _consecutive_return_inverse_and_counts(input, return_inverse=False, return_counts=False, dim=None):
+    return _unique_consecutive_impl(input, return_inverse, return_counts, dim)
+
+
+def _consecutive_return_counts(input, return_inverse=False, return_counts=False, dim=None):
+    output, _, counts = _unique_consecutive_impl(input, return_inverse, return_counts, dim)
+    return output, counts
+
+
+def _consecutive_return_output(input, return_inverse=False, return_counts=False, dim=None):
+    return _unique_consecutive_impl(input, return_inverse, return_counts, dim)[0]
+
+
+def _consecutive_return_inverse(input, return_inverse=False, return_counts=False, dim=None):
+    output, inverse_indices, _ = _unique_consecutive_impl(input, return_inverse, return_counts, dim)
+    return output, inverse_indices
+
+
+def _boolean_dispatch(arg_name, arg_index, if_true, if_false, func_name):
+    """torch._jit_internal.boolean_dispatch: the flag from kwargs, else from args[arg_index], else False."""
+    def fn(*args, **kwargs):
+        flag = kwargs[arg_name] if arg_name in kwargs else (args[arg_index] if arg_index < len(args) else False)
+        return if_true(*args, **kwargs) if flag else if_false(*args, **kwargs)
+    fn.__name__ = fn.__qualname__ = func_name
+    return fn
+
+
+unique = _boolean_dispatch(
+    'return_inverse', 2,
+    _boolean_dispatch('return_counts', 3, _return_inverse_and_counts, _return_inverse, 'unique'),
+    _boolean_dispatch('return_counts', 3, _return_counts, _return_output, 'unique'), 'unique')
+unique_consecutive = _boolean_dispatch(
+    'return_inverse', 2,
+    _boolean_dispatch('return_counts', 1, _consecutive_return_inverse_and_counts, _consecutive_return_inverse,
+                      'unique_consecutive'),
+    _boolean_dispatch('return_counts', 1, _consecutive_return_counts, _consecutive_return_output, 'unique_consecutive'),
+    'unique_consecutive')
 
 
 def _tensor_unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):

@@ -23,8 +23,9 @@ def _data(r, n, dtype, pool=None):
         if dtype == "bool":
             return [r.random() < 0.5 for _ in range(n)]
         pool = _FPOOL if dtype in _FLOATS else ([v - 4 if dtype != "uint8" else v for v in _IPOOL])
-        if dtype not in _FLOATS and r.random() < 0.3:
-            pool = pool + [v * 31 for v in pool]
+        if dtype not in _FLOATS and r.random() < 0.3:  # larger values, still in the dtype's range
+            pool = pool + [v * 31 % (256 if dtype == "uint8" else 128) if dtype in ("uint8", "int8") else v * 31
+                           for v in pool]
     return [r.choice(pool) for _ in range(n)]
 
 
@@ -356,7 +357,86 @@ def _grad_op(T, seed):
         return name, type(e).__name__, str(e).split("\n")[0]
 
 
+def _sort_op2(T, seed):
+    """Spellings (positional / keyword, invalid mixes), topk / kthvalue with k by keyword, searchsorted with a sorter
+    over N-d sequences (wrong dtype, out of range, wrong shape), unique variants, bincount weights of every kind, argmax /
+    argmin / argsort together, sort into non-contiguous out tensors."""
+    r = random.Random(seed)
+    c = seed % 8
+    x = _tensor(T, r)
+    try:
+        if c == 0:  # sort spellings, incl. invalid combos
+            args = [_dim(r, x)] if r.random() < 0.5 else []
+            if r.random() < 0.5:
+                args.append(r.choice([True, False]))
+            kw = _kw(r, stable=[True, False, None], dim=[_dim(r, x)], descending=[True, False])
+            res = (T.sort(x, *args, **kw) if r.random() < 0.5 else x.sort(*args, **kw))
+        elif c == 1:
+            kw = _kw(r, k=[0, 1, 2, 3], dim=[_dim(r, x)], largest=[True, False], sorted=[True, False])
+            args = [] if 'k' in kw else [r.choice([0, 1, 2, 5])]
+            res = x.topk(*args, **kw) if r.random() < 0.5 else T.topk(x, *args, **kw)
+        elif c == 2:
+            kw = _kw(r, k=[1, 2, 3], dim=[_dim(r, x)], keepdim=[True, False])
+            args = [] if 'k' in kw else [r.choice([1, 2, 5])]
+            res = x.kthvalue(*args, **kw) if r.random() < 0.5 else T.kthvalue(x, *args, **kw)
+        elif c == 3:  # searchsorted with sorter on N-d seqs
+            sd = r.choice(_DTYPES)
+            seq = _sorted_seq(T, r, sd)
+            n = seq.shape[-1]
+            rows = []
+            for _ in range(seq.numel() // max(n, 1) if n else 0):
+                p = list(range(n))
+                r.shuffle(p)
+                rows.append(p)
+            if n and seq.numel():
+                perm = T.tensor(rows, dtype=T.int64).reshape(seq.shape)
+                seq = seq.gather(-1, perm)
+                inv = perm.argsort(-1)
+            else:
+                inv = T.zeros(seq.shape, dtype=T.int64)
+            c2 = r.random()
+            if c2 < 0.15:
+                inv = inv.to(T.int32)
+            elif c2 < 0.3 and inv.numel():
+                inv = inv + r.choice([1, -1, 10])
+            elif c2 < 0.4:
+                inv = inv.flatten()
+            vals = _tensor(T, r, list(seq.shape[:-1]) + [r.choice([0, 1, 3])], r.choice([sd, sd, 'float32', 'int64']))
+            res = T.searchsorted(seq, vals, sorter=inv,
+                                 **_kw(r, right=[True, False], side=['left', 'right'], out_int32=[True]))
+        elif c == 4:  # unique variants
+            kw = _kw(r, sorted=[True, False], return_inverse=[True, False], return_counts=[True, False],
+                     dim=[_dim(r, x), None])
+            res = T.unique(x, **kw)
+        elif c == 5:  # bincount edge
+            xi = _tensor(T, r, shape=r.choice([[0], [4], [7]]), dtype=r.choice(['int64', 'uint8', 'int8', 'int32']),
+                         pool=[0, 1, 3, 3, 7])
+            kw = {}
+            if r.random() < 0.6:
+                kw['weights'] = _tensor(T, r, shape=[xi.shape[0]], dtype=r.choice(_FLOATS + ['int32', 'uint8']),
+                                        layout=r.choice(['c', 's', 'e']))
+            if r.random() < 0.5:
+                kw['minlength'] = r.choice([0, 3, 10])
+            res = xi.bincount(**kw)
+        elif c == 6:  # argmax/argmin/argsort on bool & ties
+            res = (x.argmax(**_kw(r, dim=[_dim(r, x)], keepdim=[True, False])),
+                   x.argmin(**_kw(r, dim=[_dim(r, x)], keepdim=[True, False])),
+                   x.argsort(**_kw(r, dim=[_dim(r, x)], descending=[True, False], stable=[True, False])))
+        else:  # msort / sort out=, with non-contiguous out tensors of the right shape
+            if x.dim() >= 1 and x.numel():
+                vo = (T.empty(x.shape[::-1], dtype=x.dtype).transpose(0, -1) if x.dim() >= 2
+                      else T.empty(x.shape, dtype=x.dtype))
+                io = T.empty(x.shape, dtype=T.int64)
+                res = (T.sort(x, 0, out=(vo, io)), vo.stride(), vo, io)
+            else:
+                res = T.sort(x, out=(T.empty(0, dtype=x.dtype), T.empty(0, dtype=T.int64)))
+        return c, _flat(T, res)
+    except (RuntimeError, IndexError, ValueError, TypeError, NotImplementedError) as e:
+        return c, type(e).__name__, str(e).split('\n')[0]
+
+
 cases("sort_op", _sort_op, seed=list(range(1700)))
+cases("sort_op2", _sort_op2, seed=list(range(800)))
 cases("sort_grad_op", _grad_op, seed=list(range(300)))
 
 # ---- what the fuzzer found, one case each
@@ -484,3 +564,22 @@ error_case("kwargs_order_searchsorted", lambda T: T.searchsorted(T.tensor([1.0])
 error_case("kwargs_order_bucketize", lambda T: T.bucketize(1, T.tensor([1.0]), out=T.zeros(1), right=True))
 error_case("kwargs_order_many", lambda T: T.clamp(T.tensor(1.0), "x", dtype=None, layout=None, device=None, pin_memory=None,
                                                   requires_grad=None, names=None))
+
+# torch.unique / unique_consecutive are boolean dispatches over torch's _return_* functions (their names in errors;
+# unique_consecutive reads return_inverse at position 2); the parser's "takes from N to M positional arguments"
+U5 = [1, 1, 2, 2, 3]
+case("unique_consecutive_positional", lambda T: (T.unique_consecutive(T.tensor(U5), True),
+                                                  T.unique_consecutive(T.tensor(U5), False, True),
+                                                  T.unique_consecutive(T.tensor(U5), True, True)))
+case("unique_positional", lambda T: (T.unique(T.tensor(U5), True, True), T.unique(T.tensor(U5), True, False, True)))
+error_case("unique_unexpected_kw", lambda T: T.unique(T.tensor(U5), out=1))
+error_case("unique_inverse_unexpected_kw", lambda T: T.unique(T.tensor(U5), return_inverse=True, foo=1))
+error_case("unique_too_many_positional", lambda T: T.unique(T.tensor(U5), True, False, True, None, 5))
+error_case("unique_consecutive_too_many_positional", lambda T: T.unique_consecutive(T.tensor(U5), True, True, None, 5))
+error_case("unique_consecutive_unexpected_kw", lambda T: T.unique_consecutive(T.tensor(U5), foo=1, return_inverse=True))
+error_case("tensor_unique_unexpected_kw", lambda T: T.tensor(U5).unique(foo=1))
+error_case("sort_method_stable_positional", lambda T: T.tensor(U5).sort(0, True, stable=True))
+error_case("argsort_stable_positional", lambda T: T.argsort(T.tensor(U5), 0, True, stable=True))
+error_case("topk_too_many_positional", lambda T: T.topk(T.tensor(U5), 1, 0, True, True, 5))
+error_case("sum_too_many_positional", lambda T: T.sum(T.tensor([1.0]), 0, True, None, 5))
+error_case("add_too_many_positional", lambda T: T.add(T.tensor([1.0]), T.tensor([1.0]), 1, 2))
