@@ -750,6 +750,19 @@ static wk_tensor *search(wk_tensor *bd, wk_tensor *self, bool out_int32, bool ri
     wk_tensor *r = wk__empty(self->ndim, self->sizes, out_int32 ? WK_INT32 : WK_INT64);
     int64_t nv = wk__numel(self);
     if (!r || nv == 0) return r; /* before the kernel's dtype dispatch, as torch */
+    /* torch copies non-contiguous inputs, saying so once per program (searchsorted_maybe_trim_input_tensors) */
+    static bool warned[3]; /* TORCH_WARN_ONCE: input value, boundary, sorter */
+    const wk_tensor *nc[3] = {self, bd, sorter};
+    static const char *what[3] = {"input value", "boundary", "sorter"};
+    bool trim = !wk__is_contiguous(self) || !wk__is_contiguous(bd) || bd->dtype != self->dtype ||
+                (sorter && !wk__is_contiguous(sorter));
+    for (int i = 0; i < 3 && trim; i++)
+        if (nc[i] && !wk__is_contiguous(nc[i]) && !warned[i]) {
+            warned[i] = true;
+            wk__warn("torch.searchsorted(): %s tensor is non-contiguous, this will lower the performance due to extra data "
+                     "copy when converting non-contiguous tensor to contiguous, please use contiguous %s tensor if "
+                     "possible. This message will only appear once per program.", what[i], what[i]);
+        }
     wk_dtype common = wk__result_type2(bd, self);
     if (common == WK_BOOL) {
         wk_release(r);
