@@ -600,6 +600,11 @@ static PyObject *got_types(PyObject *args, PyObject *kwargs) {
             Py_XDECREF(t);
         }
     }
+    if (n == 0 && nk > 0) { /* torch's _argDesc trims the last ", " only after positional arguments: "(min=int, )" */
+        PyObject *e = PyUnicode_FromString("");
+        PyList_Append(parts, e);
+        Py_XDECREF(e);
+    }
     PyObject *sep = PyUnicode_FromString(", ");
     PyObject *r = PyUnicode_Join(sep, parts);
     Py_DECREF(sep);

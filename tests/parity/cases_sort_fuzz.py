@@ -586,3 +586,7 @@ error_case("add_too_many_positional", lambda T: T.add(T.tensor([1.0]), T.tensor(
 case("searchsorted_noncontig_warns", lambda T: T.searchsorted(nc_t(T, [[1.0, 2.0], [3.0, 4.0]]), nc_t(T, [[1.5, 2.0], [0.5, 3.0]]),
                                                                sorter=nc_t(T, [[0, 1], [1, 0]])),
      warns=True, skip="torch warns once per process and wick too: whether the warning shows depends on which case ran first")
+error_case("kwargs_only_trailing_comma", lambda T: T.clamp(input="x", min=1))
+error_case("kwargs_only_searchsorted", lambda T: T.searchsorted(sorted_sequence=T.tensor([1.0]), input="x", right=True))
+case("scalar_self_keyword", lambda T: (T.bucketize(self=1.5, boundaries=T.tensor([1.0, 2.0])),
+                                       T.searchsorted(T.tensor([1.0, 2.0]), self=1.5)))
