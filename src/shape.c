@@ -707,6 +707,18 @@ wk_tensor *wk_impl_narrow(wk_tensor *self, int64_t dim, int64_t start, int64_t l
     return wk_slice(self, d, wk_some(start), wk_some(start + length), 1);
 }
 
+/* narrow_copy: narrow's checks, then a fresh contiguous copy (not a view) */
+wk_tensor *wk_impl_narrow_copy(wk_tensor *self, int64_t dim, int64_t start, int64_t length) {
+    int64_t d;
+    if (length < 0 && self->ndim > 0 && wk__wrap_dim(dim, self->ndim, &d) == 0) /* torch's own check, not narrow's */
+        return WK_FAIL(WK_RUNTIME_ERROR, "start (%lld) + length (%lld) exceeds dimension size (%lld).",
+                       (long long)(start < 0 ? start + self->sizes[d] : start), (long long)length, (long long)self->sizes[d]);
+    wk_tensor *v = wk_impl_narrow(self, dim, start, length);
+    wk_tensor *c = v ? wk__clone(v) : NULL;
+    wk_release(v);
+    return c;
+}
+
 wk_tensor *wk_impl_diagonal(wk_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
     int n = self->ndim;
     int64_t d1, d2;

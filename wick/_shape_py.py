@@ -23,6 +23,56 @@ def split(tensor, split_size_or_sections, dim=0):
 _wick.split = split
 
 
+def _unsafe_chunk(self, chunks, dim=0):
+    """torch.unsafe_chunk / Tensor.unsafe_chunk: chunk's sizes, through unsafe_split (UnsafeSplitBackward0)"""
+    if self.dim() == 0:
+        raise RuntimeError('chunk expects at least a 1-dimensional tensor')
+    if chunks <= 0:
+        raise RuntimeError(f'chunk expects `chunks` to be greater than 0, got: {chunks}')
+    size = self.size(dim)
+    split_size = (size + chunks - 1) // chunks
+    if split_size == 0 and size == 0:
+        return self.unsafe_split_with_sizes([0] * chunks, dim)
+    return self.unsafe_split(split_size, dim)
+
+
+def unsafe_chunk(input, chunks, dim=0):
+    return _unsafe_chunk(input, chunks, dim)
+
+
+_unsafe_chunk.__name__ = _unsafe_chunk.__qualname__ = 'unsafe_chunk'
+Tensor.unsafe_chunk = _unsafe_chunk
+_wick.unsafe_chunk = unsafe_chunk
+
+
+def _real(self):
+    """Tensor.real / torch.real: a real tensor itself (wick has no complex dtypes)"""
+    return self
+
+
+def _imag(self):
+    raise RuntimeError('imag is not implemented for tensors with non-complex dtypes.')
+
+
+Tensor.real = property(_real)
+Tensor.imag = property(_imag)
+_wick.real = _real
+_wick.imag = _imag
+
+
+def _is_pinned(self, device=None):
+    """Tensor.is_pinned: False (no accelerator, no pinned memory)"""
+    return False
+
+
+def _pin_memory(self, device=None):
+    raise RuntimeError('Cannot access accelerator device when none is available.')
+
+
+Tensor.is_pinned = _is_pinned
+Tensor.pin_memory = _pin_memory
+
+
 def _atleast(f, tensors):
     if len(tensors) == 1:
         tensors = tensors[0]

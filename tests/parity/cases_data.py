@@ -129,3 +129,9 @@ case("custom_collate_fn", _custom_collate)
 def _batch_size_none(T):
     return list(T.utils.data.DataLoader([1.5, 2.5], batch_size=None))
 case("batch_size_none", _batch_size_none)
+
+# pin_memory=True on a machine without an accelerator: torch's iterator warns when it is made, and still loads
+case("dataloader_pin_memory_warns", lambda T: [b[0] for b in T.utils.data.DataLoader(T.utils.data.TensorDataset(T.arange(4.0)), batch_size=2, pin_memory=True)],
+     warns=True)
+case("dataloader_pin_memory_device_warns", lambda T: [b[0] for b in T.utils.data.DataLoader(T.utils.data.TensorDataset(T.arange(4.0)), batch_size=2,
+                                                                                             pin_memory=True, pin_memory_device="cuda")], warns=True)

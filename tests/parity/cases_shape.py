@@ -458,3 +458,31 @@ _LAYOUT_OPS = {"clone": lambda T, x: x.clone(), "empty_like": lambda T, x: T.emp
 cases("layout_odd_strides", lambda T, src, op: (r := _LAYOUT_OPS[op](T, _ODD[src](T)), r.shape, r.stride())[1:],
       src=sorted(_ODD), op=sorted(_LAYOUT_OPS))
 case("roll_empty_skips_dims", lambda T: (T.empty(0, 3).roll(1, 5).stride(), T.empty(0, 3).roll([1, 2], [7, -9]).shape))
+
+# narrow_copy (a copy, NarrowCopyBackward0), unsafe_split / unsafe_split_with_sizes / unsafe_chunk (not views:
+# UnsafeSplitBackward0, UnsafeSplitWithSizesBackward0), Tensor.real of a real tensor (itself) and .imag (an error).
+# torch's narrow_copy backward ignores a negative start (zeros or a size error), so negative starts are not compared.
+def _split_like(T, how):
+    x = T.arange(6.0).reshape(2, 3).requires_grad_()
+    r = {"narrow_copy": lambda: x.narrow_copy(1, 1, 2), "narrow_copy_fn": lambda: T.narrow_copy(x, 0, 1, 1),
+         "unsafe_split": lambda: x.unsafe_split(2, 1), "unsafe_split_fn": lambda: T.unsafe_split(x, 1),
+         "unsafe_split_with_sizes": lambda: x.unsafe_split_with_sizes([1, 2], 1), "unsafe_chunk": lambda: x.unsafe_chunk(2, 1),
+         "unsafe_chunk_fn": lambda: T.unsafe_chunk(x, 3, 1), "unsafe_chunk_empty": lambda: T.empty(0, 2).unsafe_chunk(3)}[how]()
+    outs = list(r) if isinstance(r, (tuple, list)) else [r]
+    meta = [(o.grad_fn.name() if o.grad_fn else None, o._is_view(), o.is_contiguous()) for o in outs]
+    if outs[0].requires_grad:
+        sum(o.sum() * (i + 1) for i, o in enumerate(outs)).backward()
+    return outs, meta, x.grad
+
+
+cases("split_like_copies", _split_like, how=["narrow_copy", "narrow_copy_fn", "unsafe_split", "unsafe_split_fn", "unsafe_split_with_sizes",
+                                              "unsafe_chunk", "unsafe_chunk_fn", "unsafe_chunk_empty"])
+error_case("narrow_copy_negative_length", lambda T: T.arange(6.0).reshape(2, 3).narrow_copy(1, 0, -1))
+error_case("narrow_copy_past_end", lambda T: T.arange(6.0).reshape(2, 3).narrow_copy(1, 2, 2))
+error_case("unsafe_chunk_zero", lambda T: T.arange(6.0).unsafe_chunk(0))
+error_case("unsafe_split_with_sizes_bad", lambda T: T.arange(6.0).reshape(2, 3).unsafe_split_with_sizes([1, 1], 1))
+case("real_is_self", lambda T: ((x := T.arange(3.0)).real is x, T.real(x) is x, T.real(x)))
+error_case("imag_real_tensor", lambda T: T.arange(3.0).imag)
+error_case("imag_fn_real_tensor", lambda T: T.imag(T.arange(3.0)))
+case("is_pinned_cpu", lambda T: T.arange(3.0).is_pinned())
+error_case("pin_memory_no_accelerator", lambda T: T.arange(3.0).pin_memory())

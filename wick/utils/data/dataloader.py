@@ -3,6 +3,8 @@
 Each `iter(loader)` first draws a base seed (one int64 from the loader's generator, or the default one), exactly as
 torch's _BaseDataLoaderIter does; RandomSampler then draws its own seed when its iterator starts. So the batches,
 and the state of the global generator after each epoch, are torch's."""
+import warnings
+
 from . import _collate
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
@@ -45,6 +47,7 @@ class DataLoader:
         self.num_workers = num_workers
         self.prefetch_factor = prefetch_factor
         self.pin_memory = pin_memory
+        self.pin_memory_device = pin_memory_device
         self.timeout = timeout
         self.worker_init_fn = worker_init_fn
         self.generator = generator
@@ -104,6 +107,12 @@ class DataLoader:
         return empty((), dtype=int64).random_(generator=self.generator).item()
 
     def __iter__(self):
+        if self.pin_memory and self.pin_memory_device:  # torch's iterator says so when it is made (CPU only here)
+            warnings.warn("pin_memory_device is deprecated, the current accelerator will be used as the device,"
+                          f"ignore pin_memory_device='{self.pin_memory_device}'.", stacklevel=2)
+        if self.pin_memory:
+            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then device pinned memory "
+                          "won't be used.", stacklevel=2)
         index_iter = iter(self._index_sampler)   # created first: its body runs at the first next()
         self._last_base_seed = self._base_seed()
         if self._is_iterable:
