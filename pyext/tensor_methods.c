@@ -98,11 +98,24 @@ static PyObject *m_detach_(PyObject *self, PyObject *unused) {
     Py_INCREF(self);
     return self;
 }
+/* requires_grad_(requires_grad=True): a bool and nothing else, with torch's argument-parser messages. */
 static PyObject *m_requires_grad_(PyObject *self, PyObject *args, PyObject *kwargs) {
-    static char *kw[] = {"requires_grad", NULL};
-    int rg = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|p", kw, &rg)) return NULL;
-    if (wk_requires_grad_(SELF, rg) < 0) return wk_py_raise();
+    Py_ssize_t np = args ? PyTuple_GET_SIZE(args) : 0;
+    PyObject *v = np ? PyTuple_GET_ITEM(args, 0) : NULL, *key, *val;
+    Py_ssize_t pos = 0;
+    if (np > 1)
+        return PyErr_Format(PyExc_TypeError, "requires_grad_() takes from 0 to 1 positional arguments but %zd were "
+                            "given", np);
+    while (kwargs && PyDict_Next(kwargs, &pos, &key, &val)) {
+        if (!PyUnicode_Check(key) || PyUnicode_CompareWithASCIIString(key, "requires_grad"))
+            return PyErr_Format(PyExc_TypeError, "requires_grad_() got an unexpected keyword argument '%S'", key);
+        if (v) return PyErr_Format(PyExc_TypeError, "requires_grad_() got multiple values for argument 'requires_grad'");
+        v = val;
+    }
+    if (v && !PyBool_Check(v))
+        return PyErr_Format(PyExc_TypeError, "requires_grad_(): argument 'requires_grad' %smust be bool, not %s",
+                            np ? "(position 1) " : "", Py_TYPE(v)->tp_name);
+    if (wk_requires_grad_(SELF, !v || v == Py_True) < 0) return wk_py_raise();
     Py_INCREF(self);
     return self;
 }
@@ -251,8 +264,18 @@ static PyObject *g_requires_grad(PyObject *self, void *c) {
 }
 static int s_requires_grad(PyObject *self, PyObject *v, void *c) {
     (void)c;
+    /* torch's setter: a RuntimeError for a non-bool, the leaf check for either value, then the dtype (its own
+     * wording, unlike requires_grad_'s) */
     if (!v || !PyBool_Check(v)) {
-        PyErr_SetString(PyExc_TypeError, "requires_grad must be a bool");
+        PyErr_SetString(PyExc_RuntimeError, "requires_grad must be a bool");
+        return -1;
+    }
+    if (wk_grad_fn(SELF) && v == Py_True) {
+        PyErr_SetString(PyExc_RuntimeError, "you can only change requires_grad flags of leaf variables.");
+        return -1;
+    }
+    if (v == Py_True && !wk_dtype_is_floating(wk_tensor_dtype(SELF))) {
+        PyErr_SetString(PyExc_RuntimeError, "only Tensors of floating point and complex dtype can require gradients");
         return -1;
     }
     if (wk_requires_grad_(SELF, v == Py_True) < 0) return wk_py_raise(), -1;

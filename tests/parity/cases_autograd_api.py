@@ -728,3 +728,24 @@ def _expanded_view_backward(T, op, create_graph):
 
 cases("expanded_view_inplace_backward", _expanded_view_backward, op=["zero_", "fill_", "plain_view"],
       create_graph=BOOLS)
+
+
+# ---- found by the API fuzzer: requires_grad's three spellings word the dtype refusal differently; the setter and
+# requires_grad_() take a bool only; Parameter of an int tensor or of a list
+error_case("requires_grad_setter_int_dtype", lambda T: setattr(T.tensor([1, 2]), 'requires_grad', True))
+error_case("requires_grad_setter_nonbool", lambda T: setattr(T.ones(2), 'requires_grad', 1))
+error_case("requires_grad_setter_none", lambda T: setattr(T.ones(2), 'requires_grad', None))
+error_case("requires_grad_setter_nonleaf_true", lambda T: setattr(T.ones(2, requires_grad=True) * 2, 'requires_grad', True))
+error_case("requires_grad_setter_nonleaf_false", lambda T: setattr(T.ones(2, requires_grad=True) * 2, 'requires_grad', False))
+case("requires_grad_setter_int_false", lambda T: (lambda t: (setattr(t, 'requires_grad', False), t.requires_grad))(T.tensor([1])))
+error_case("requires_grad__int_arg", lambda T: T.ones(2).requires_grad_(1))
+error_case("requires_grad__kw_int", lambda T: T.ones(2).requires_grad_(requires_grad=1))
+error_case("requires_grad__none", lambda T: T.ones(2).requires_grad_(None))
+error_case("requires_grad__two_args", lambda T: T.ones(2).requires_grad_(True, 1))
+error_case("requires_grad__bad_kw", lambda T: T.ones(2).requires_grad_(foo=True))
+case("requires_grad__kw", lambda T: T.ones(2).requires_grad_(requires_grad=True))
+error_case("parameter_int_dtype", lambda T: T.nn.Parameter(T.tensor([1, 2])))
+case("parameter_int_dtype_no_grad", lambda T: T.nn.Parameter(T.tensor([1, 2]), requires_grad=False))
+error_case("parameter_requires_grad_int", lambda T: T.nn.Parameter(T.ones(2), requires_grad=1))
+error_case("parameter_of_list", lambda T: T.nn.Parameter([1.0, 2.0]))
+print_case("parameter_str", lambda T: T.nn.Parameter(T.tensor([1.5, -2.0])))
