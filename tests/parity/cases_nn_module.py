@@ -186,3 +186,77 @@ NN_CLASSES = ["Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList
               "ZeroPad2d", "Fold", "CosineSimilarity"]
 case("nn_class_module_paths", lambda T: [(n, getattr(T.nn, n).__module__, repr(getattr(T.nn, n))) for n in NN_CLASSES])
 case("nn_type_of_instance", lambda T: (str(type(T.nn.Linear(2, 3))), str(type(T.nn.Sequential()))))
+
+
+# ---- found by the API fuzzer (/tmp/fz-autograd/fz_module.py): registration messages, state_dict's positional
+# form, load_state_dict's assign= and key rules, the buffer-assignment path
+error_case("register_buffer_int_value", lambda T: T.nn.Module().register_buffer('b', 5))
+error_case("register_buffer_class_value", lambda T: T.nn.Module().register_buffer('b', T.nn.Linear))
+error_case("register_parameter_int_name", lambda T: T.nn.Module().register_parameter(3, None))
+error_case("add_module_none_name", lambda T: T.nn.Module().add_module(None, T.nn.ReLU()))
+error_case("add_module_class", lambda T: T.nn.Module().add_module('a', T.nn.ReLU))
+error_case("register_parameter_tensor", lambda T: T.nn.Module().register_parameter('p', T.ones(2, dtype=T.int64)))
+case("state_dict_positional_warns", lambda T: list(make(T).state_dict(None, 'pre.').keys()), warns=True)
+case("state_dict_positional_keep_vars", lambda T: [v.requires_grad for v in make(T).state_dict(None, '', True).values()],
+     warns=True)
+
+
+def _assign(T, strict):
+    m = make(T)
+    sd = m.state_dict()
+    sd['first.weight'] = T.nn.Parameter(T.full((2, 3), 4.0), requires_grad=False)
+    sd['first.bias'] = T.tensor([7.0, 8.0])
+    old = m.first.bias
+    res = m.load_state_dict(sd, strict=strict, assign=True)
+    return (repr(res), m.first.bias is old, m.first.bias is sd['first.bias'], type(m.first.bias).__name__,
+            m.first.weight.requires_grad, m.first.weight is sd['first.weight'], m.first.steps is sd['first.steps'],
+            dict(sd._metadata[''])['assign_to_params_buffers'], [p for p in m.parameters()])
+cases("load_state_dict_assign", _assign, strict=BOOLS)
+
+
+def _assign_buffer_keeps_detached(T):
+    m = T.nn.Module()
+    m.register_buffer('b', T.tensor([1.0], requires_grad=True) * 2)
+    m.load_state_dict(m.state_dict(), assign=True)
+    return m.b.requires_grad, m.b.grad_fn is None
+case("load_state_dict_assign_buffer", _assign_buffer_keeps_detached)
+
+
+def _load_keys(T, key):
+    m = make(T)
+    sd = m.state_dict()
+    sd[key] = T.zeros(1)
+    res = m.load_state_dict(sd, strict=False)
+    return res.unexpected_keys, repr(res)
+cases("load_state_dict_unexpected", _load_keys,
+      key=['first', 'first.weight.x', 'heads', 'heads.a', '_extra_state', 'first._extra_state', 'blocks.0.x', 'nope.x'])
+error_case("load_state_dict_module_key_strict", lambda T: make(T).load_state_dict(dict(make(T).state_dict(), first=T.ones(1))))
+error_case("load_state_dict_list", lambda T: make(T).load_state_dict(list(make(T).state_dict().items())))
+
+
+def _post_hook_returns(T):
+    m = make(T)
+    m.register_load_state_dict_post_hook(lambda mod, keys: 1)
+    m.load_state_dict(m.state_dict())
+error_case("load_state_dict_post_hook_returns", _post_hook_returns)
+
+
+def _setattr_buffer(T, value):
+    m = make(T)
+    v = {'str': 'x', 'int': 3, 'none': None, 'tensor': T.tensor([5.0])}[value]
+    m.first.scratch = v
+    return [n for n, _ in m.named_buffers()], list(m.state_dict().keys()), m.first.scratch
+cases("setattr_buffer", _setattr_buffer, kind=lambda value: "error" if value in ('str', 'int') else "value",
+      value=['str', 'int', 'none', 'tensor'])
+
+
+def _setattr_nn_buffer(T, where):
+    m = make(T)
+    if where == 'plain':
+        m.first.plain = 1
+    m.first.__setattr__({'plain': 'plain', 'param': 'weight', 'module': 'blocks', 'new': 'newbuf'}[where],
+                        T.nn.Buffer(T.tensor([4.0, 5.0]), persistent=False))
+    return [n for n, _ in m.named_buffers()], list(m.state_dict().keys())
+cases("setattr_nn_buffer", _setattr_nn_buffer, kind=lambda where: "value" if where == 'new' else "error",
+      where=['plain', 'param', 'new'])
+error_case("setattr_nn_buffer_on_module", lambda T: setattr(make(T), 'blocks', T.nn.Buffer(T.ones(1))))

@@ -119,7 +119,7 @@ class Module:
         if '_buffers' not in self.__dict__:
             raise AttributeError('cannot assign buffer before Module.__init__() call')
         if not isinstance(name, str):
-            raise TypeError('buffer name should be a string. Got %s' % type(name).__name__)
+            raise TypeError('buffer name should be a string. Got %s' % _typename(name))
         if '.' in name:
             raise KeyError('buffer name can\'t contain "."')
         if name == '':
@@ -128,7 +128,7 @@ class Module:
             raise KeyError("attribute '%s' already exists" % name)
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError("cannot assign '%s' object to buffer '%s' (torch Tensor or None required)"
-                            % (type(tensor).__module__ + '.' + type(tensor).__name__, name))
+                            % (_typename(tensor), name))
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
@@ -139,7 +139,7 @@ class Module:
         if '_parameters' not in self.__dict__:
             raise AttributeError('cannot assign parameter before Module.__init__() call')
         if not isinstance(name, str):
-            raise TypeError('parameter name should be a string. Got %s' % type(name).__name__)
+            raise TypeError('parameter name should be a string. Got %s' % _typename(name))
         if '.' in name:
             raise KeyError('parameter name can\'t contain "."')
         if name == '':
@@ -162,7 +162,7 @@ class Module:
         if not isinstance(module, Module) and module is not None:
             raise TypeError('%s is not a Module subclass' % _typename(module))
         elif not isinstance(name, str):
-            raise TypeError('module name should be a string. Got %s' % type(name).__name__)
+            raise TypeError('module name should be a string. Got %s' % _typename(name))
         elif hasattr(self, name) and name not in self._modules:
             raise KeyError("attribute '%s' already exists" % name)
         elif '.' in name:
@@ -251,15 +251,16 @@ class Module:
                 modules[name] = value
             else:
                 buffers = self.__dict__.get('_buffers')
-                if isinstance(value, Tensor) and getattr(value, '_is_buffer', False):
-                    persistent = getattr(value, 'persistent', True)
-                    remove_from(self.__dict__, self._parameters, self._modules)
-                    self.register_buffer(name, value, persistent)
-                elif buffers is not None and name in buffers:
+                is_buffer = isinstance(value, Tensor) and getattr(value, '_is_buffer', False)   # an nn.Buffer
+                if is_buffer or (buffers is not None and name in buffers):
                     if value is not None and not isinstance(value, Tensor):
-                        raise TypeError("cannot assign '%s' as buffer '%s' (torch.Tensor or None expected)"
-                                        % (_typename(value), name))
-                    buffers[name] = value
+                        raise TypeError("cannot assign '%s' as buffer '%s' (torch.nn.Buffer, torch.Tensor or None "
+                                        "expected)" % (_typename(value), name))
+                    if is_buffer:
+                        persistent = getattr(value, 'persistent', True)
+                    else:
+                        persistent = name not in self._non_persistent_buffers_set
+                    self.register_buffer(name, value, persistent)
                 else:
                     object.__setattr__(self, name, value)
 
@@ -545,10 +546,15 @@ class Module:
 
     def state_dict(self, *args, destination=None, prefix='', keep_vars=False):
         if args:
-            destination = args[0]
-            if len(args) > 1:
+            import warnings
+            warnings.warn('Positional args are being deprecated, use kwargs instead. Refer to '
+                          'https://pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn.Module.state_dict'
+                          ' for details.', FutureWarning, stacklevel=2)
+            if destination is None:
+                destination = args[0]
+            if len(args) > 1 and prefix == '':
                 prefix = args[1]
-            if len(args) > 2:
+            if len(args) > 2 and keep_vars is False:
                 keep_vars = args[2]
         if destination is None:
             destination = OrderedDict()
@@ -575,6 +581,7 @@ class Module:
         persistent_buffers = {k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set}
         local_state = {k: v for k, v in itertools.chain(self._parameters.items(), persistent_buffers.items())
                        if v is not None}
+        assign = local_metadata.get('assign_to_params_buffers', False)
         for name, param in local_state.items():
             key = prefix + name
             if key in state_dict:
@@ -591,7 +598,17 @@ class Module:
                     continue
                 try:
                     with _NoGrad():
-                        param.copy_(input_param)
+                        if assign:
+                            # assign=True: the module takes the checkpoint's tensor itself (a Parameter keeps the
+                            # model's requires_grad)
+                            if isinstance(param, Parameter):
+                                if not isinstance(input_param, Parameter):
+                                    input_param = Parameter(input_param, requires_grad=param.requires_grad)
+                                else:
+                                    input_param.requires_grad_(param.requires_grad)
+                            setattr(self, name, input_param)
+                        else:
+                            param.copy_(input_param)
                 except Exception as ex:
                     error_msgs.append('While copying the parameter named "%s", whose dimensions in the model are %s '
                                       'and whose dimensions in the checkpoint are %s, an exception occurred : %s.'
@@ -604,15 +621,22 @@ class Module:
                 self.set_extra_state(state_dict[extra_state_key])
             elif strict:
                 missing_keys.append(extra_state_key)
+        elif strict and extra_state_key in state_dict:
+            unexpected_keys.append(extra_state_key)
         if strict:
             for key in state_dict.keys():
                 if key.startswith(prefix) and key != extra_state_key:
                     input_name = key[len(prefix):].split('.', 1)
-                    if input_name[0] not in self._modules and input_name[0] not in local_state:
+                    # a dotted key must name a child module, a plain one a parameter or persistent buffer
+                    if len(input_name) > 1:
+                        if input_name[0] not in self._modules:
+                            unexpected_keys.append(key)
+                    elif input_name[0] not in local_state:
                         unexpected_keys.append(key)
 
     def load_state_dict(self, state_dict, strict=True, assign=False):
-        if not isinstance(state_dict, dict):
+        from collections.abc import Mapping
+        if not isinstance(state_dict, Mapping):
             raise TypeError('Expected state_dict to be dict-like, got %s.' % type(state_dict))
         missing_keys, unexpected_keys, error_msgs = [], [], []
         metadata = getattr(state_dict, '_metadata', None)
@@ -622,6 +646,8 @@ class Module:
 
         def load(module, local_state_dict, prefix=''):
             local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+            if assign:   # as torch, this marks the state_dict's own metadata entry
+                local_metadata['assign_to_params_buffers'] = assign
             module._load_from_state_dict(local_state_dict, prefix, local_metadata, True, missing_keys,
                                          unexpected_keys, error_msgs)
             for name, child in module._modules.items():
@@ -631,7 +657,10 @@ class Module:
                     load(child, child_state_dict, child_prefix)
             incompatible = _IncompatibleKeys(missing_keys, unexpected_keys)
             for hook in module._load_state_dict_post_hooks.values():
-                hook(module, incompatible)
+                if hook(module, incompatible) is not None:
+                    raise AssertionError('Hooks registered with ``register_load_state_dict_post_hook`` are not expected '
+                                         'to return new values, if incompatible_keys need to be modified, it should be '
+                                         'done inplace.')
 
         load(self, state_dict)
         del load
@@ -688,10 +717,16 @@ class _NoGrad:
 
 
 def _typename(obj):
+    """torch.typename: a tensor's type() string, else the object's own module-qualified name (a class or
+    function names itself), else its class's; builtins go without a module."""
     if isinstance(obj, Tensor):
-        return 'torch.' + {'float32': 'Float', 'float64': 'Double', 'float16': 'Half', 'bfloat16': 'BFloat16',
-                           'int64': 'Long', 'int32': 'Int', 'int16': 'Short', 'int8': 'Char', 'uint8': 'Byte',
-                           'bool': 'Bool'}[str(obj.dtype).split('.')[1]] + 'Tensor'
-    module = getattr(type(obj), '__module__', '') or ''
-    qual = getattr(type(obj), '__qualname__', type(obj).__name__)
+        return obj.type()
+    module = getattr(obj, '__module__', '') or ''
+    if hasattr(obj, '__qualname__'):
+        qual = obj.__qualname__
+    elif hasattr(obj, '__name__'):
+        qual = obj.__name__
+    else:
+        module = type(obj).__module__ or ''
+        qual = type(obj).__qualname__
     return qual if module in ('', 'builtins') else module + '.' + qual
