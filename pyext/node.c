@@ -123,8 +123,21 @@ static PyGetSetDef node_getset[] = {
     {"metadata", g_metadata, NULL, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
+/* object's repr: '<MulBackward0 object at 0x...>' (the module 'builtins' is left out, as Python does for its own
+ * types), '<torch.autograd.function.MyFnBackward object at 0x...>' for a custom Function's node */
 static PyObject *node_repr(PyObject *self) {
-    return PyUnicode_FromFormat("<%s object at %p>", Py_TYPE(self)->tp_name, self);
+    PyObject *mod = PyObject_GetAttrString((PyObject *)Py_TYPE(self), "__module__");
+    PyObject *qual = mod ? PyObject_GetAttrString((PyObject *)Py_TYPE(self), "__qualname__") : NULL;
+    PyObject *r = NULL;
+    if (qual) {
+        if (PyUnicode_Check(mod) && PyUnicode_CompareWithASCIIString(mod, "builtins"))
+            r = PyUnicode_FromFormat("<%S.%S object at %p>", mod, qual, self);
+        else
+            r = PyUnicode_FromFormat("<%S object at %p>", qual, self);
+    }
+    Py_XDECREF(mod);
+    Py_XDECREF(qual);
+    return r;
 }
 
 static PyTypeObject *type_for(const char *name) {

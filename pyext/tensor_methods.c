@@ -144,12 +144,33 @@ static wk_tensor *py_hook(void *ctx, wk_tensor *grad, int *err) {
         return NULL;
     }
     if (!WK_PyTensor_Check(r)) {
+        PyErr_Format(PyExc_TypeError, "expected Variable, but hook returned '%s'", Py_TYPE(r)->tp_name);
         Py_DECREF(r);
-        PyErr_SetString(PyExc_TypeError, "hooks must return None or a Tensor");
         *err = 1;
         return NULL;
     }
-    wk_tensor *out = wk_retain(wk_py_self(r));
+    /* torch's check of a hook's result: the same type, then the same size */
+    wk_tensor *out = wk_py_self(r);
+    wk_dtype a = wk_tensor_dtype(grad), b = wk_tensor_dtype(out);
+    bool resized = grad->ndim != out->ndim ||
+                   (grad->ndim && memcmp(grad->sizes, out->sizes, sizeof(int64_t) * (size_t)grad->ndim));
+    if (a != b || resized) {
+        PyObject *nm = PyObject_GetAttrString((PyObject *)ctx, "__name__");
+        if (!nm) {
+            PyErr_Clear();
+            nm = PyUnicode_FromString("<unknown>");
+        }
+        if (a != b)
+            PyErr_Format(PyExc_RuntimeError, "hook '%S' has changed the type of value (was torch.%sTensor got "
+                         "torch.%sTensor)", nm, wk_dtype_scalar_name(a), wk_dtype_scalar_name(b));
+        else
+            PyErr_Format(PyExc_RuntimeError, "hook '%S' has changed the size of value", nm);
+        Py_XDECREF(nm);
+        Py_DECREF(r);
+        *err = 1;
+        return NULL;
+    }
+    wk_retain(out);
     Py_DECREF(r);
     return out;
 }

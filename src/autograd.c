@@ -13,7 +13,9 @@
 /* ---- grad mode ---- */
 static WK_TLS bool grad_disabled = false; /* stored negated so zero-initialised TLS means "enabled" */
 static WK_TLS bool inference_mode = false;
-bool wk__grad_enabled(void) { return !grad_disabled; }
+/* whether ops record history: grad mode on and not in inference mode (torch's enable_grad() inside
+ * inference_mode() reports grad mode on but records nothing) */
+bool wk__grad_enabled(void) { return !grad_disabled && !inference_mode; }
 bool wk_is_grad_enabled(void) { return !grad_disabled; }
 bool wk_set_grad_enabled(bool enabled) {
     bool prev = !grad_disabled;
@@ -1013,6 +1015,18 @@ int wk_run_backward(int nroots, wk_tensor *const *roots, wk_tensor *const *grad_
             gi[k] = g;
         }
         if (err) break;
+        if (inputs && n->vt == &ACCUMULATE_GRAD && n->leaf && gi[0] && !(s->target && !grads_out)) {
+            /* a leaf's AccumulateGrad that will not accumulate (autograd.grad, or backward with other inputs) still
+             * runs the leaf's hooks before its gradient is captured, as torch runs every reached node's tensor
+             * pre-hooks */
+            wk_tensor *g = run_tensor_hooks(n->leaf->hooks, -1, gi[0]);
+            if (!g) {
+                err = 1;
+                break;
+            }
+            wk_release(gi[0]);
+            gi[0] = g;
+        }
         if (inputs) {
             for (int j = 0; j < ninputs && !err; j++) {
                 if (targets[j].fn != n || !gi[targets[j].nr]) continue;

@@ -749,3 +749,112 @@ case("parameter_int_dtype_no_grad", lambda T: T.nn.Parameter(T.tensor([1, 2]), r
 error_case("parameter_requires_grad_int", lambda T: T.nn.Parameter(T.ones(2), requires_grad=1))
 error_case("parameter_of_list", lambda T: T.nn.Parameter([1.0, 2.0]))
 print_case("parameter_str", lambda T: T.nn.Parameter(T.tensor([1.5, -2.0])))
+
+
+# ---- found by the API fuzzer (/tmp/fz-autograd/fz_autograd.py): torch.autograd.backward / grad check the given
+# gradients in Python first (type, shape, implicit ones), then the roots, then retain the inputs; gradients take
+# their output's dtype; hooks' results are checked; leaf hooks run under autograd.grad; grad_fn's repr
+def _bad_gradient(T, what):
+    x = T.tensor([1.5, -0.5], requires_grad=True)
+    g = {'float': 2.0, 'list': [1.0, 1.0], 'shape': T.ones(3), 'nonscalar_none': None}[what]
+    (x * 2).backward(g)
+cases("backward_bad_gradient", _bad_gradient, kind="error", what=['float', 'list', 'shape', 'nonscalar_none'])
+error_case("backward_gradient_shape_before_requires_grad", lambda T: T.ones(2).backward(T.ones(3)))
+error_case("backward_no_grad_root_nonscalar", lambda T: T.ones(2).backward())
+error_case("autograd_grad_second_gradient_shape", lambda T: (lambda x: T.autograd.grad(
+    [x * 2, x * 3], [x], [T.ones(2), T.ones(5)][::-1]))(T.tensor([1.5, -0.5], requires_grad=True)))
+error_case("autograd_grad_fewer_grad_outputs", lambda T: (lambda x: T.autograd.grad(
+    [x * 2, x * 3], [x], [T.ones(2)]))(T.tensor([1.5, -0.5], requires_grad=True)))
+case("autograd_grad_more_grad_outputs", lambda T: (lambda x: T.autograd.grad(
+    x * 2, [x], [T.ones(2), T.ones(2)]))(T.tensor([1.5, -0.5], requires_grad=True)))
+error_case("autograd_grad_materialize_allow_unused_false", lambda T: (lambda x: T.autograd.grad(
+    x * 2, [x], T.ones(2), allow_unused=False, materialize_grads=True))(T.tensor([1.5, -0.5], requires_grad=True)))
+case("autograd_grad_materialize_create_graph", lambda T: (lambda x, y: T.autograd.grad(
+    (x * 2).sum(), [x, y], create_graph=True, materialize_grads=True))(
+    T.tensor([1.5, -0.5], requires_grad=True), T.tensor([3.0], requires_grad=True)))
+case("autograd_grad_dict_inputs", lambda T: (lambda x, y: T.autograd.grad(
+    (x * y).sum(), {'a': x, 'b': y}))(T.tensor([1.5, -0.5], requires_grad=True), T.tensor([3.0], requires_grad=True)))
+error_case("autograd_grad_empty_inputs", lambda T: T.autograd.grad(T.ones(1, requires_grad=True) * 2, []))
+case("autograd_grad_only_inputs_warns", lambda T: (lambda x: T.autograd.grad((x * 2).sum(), x, only_inputs=False))(
+    T.tensor([1.5], requires_grad=True)), warns=True)
+case("backward_grad_variables_warns", lambda T: (lambda x: (T.autograd.backward(x * 2, grad_variables=T.ones(1)), x.grad))(
+    T.tensor([1.5], requires_grad=True)), warns=True)
+error_case("backward_inputs_no_grad", lambda T: (lambda x: (x * 2).sum().backward(inputs=[T.ones(2)]))(
+    T.tensor([1.5, 2.0], requires_grad=True)))
+error_case("backward_inputs_root_no_grad_first", lambda T: T.ones(1).backward(inputs=[T.ones(2)]))
+
+
+def _backward_inputs_retains(T):
+    x = T.tensor([1.5, 2.0], requires_grad=True)
+    y = x * 3
+    (y * y).sum().backward(inputs=[y])
+    return y.retains_grad, y.grad, x.grad
+case("backward_inputs_retains_grad", _backward_inputs_retains)
+
+
+def _grad_dtype(T, root):
+    x = T.tensor([1.5, 2.0], requires_grad=True)
+    t = x if root == 'leaf' else x * 2
+    t.backward(T.tensor([2, 3]) if root == 'leaf' else T.tensor([2.0, 3.0], dtype=T.float64))
+    return x.grad
+cases("backward_gradient_other_dtype", _grad_dtype, root=['leaf', 'nonleaf'])
+
+
+def _hook_result(T, ret, where):
+    x = T.tensor([1.5, 2.0], requires_grad=True)
+    t = x if where == 'leaf' else x * 2
+
+    def my_hook(g):
+        return {'int': 3, 'size': T.ones(3), 'double': g.double(), 'int_tensor': g.int(), 'list': [1.0]}[ret]
+    t.register_hook(my_hook)
+    (t * 1).sum().backward()
+cases("hook_bad_result", _hook_result, kind="error", ret=['int', 'size', 'double', 'int_tensor', 'list'],
+      where=['leaf', 'nonleaf'])
+error_case("hook_bad_result_lambda", lambda T: (lambda x: (x.register_hook(lambda g: g[:1]), x.sum().backward()))(
+    T.tensor([1.5, 2.0], requires_grad=True)))
+
+
+def _leaf_hook_grad(T, how):
+    x = T.tensor([1.5, 2.0], requires_grad=True)
+    y = T.tensor([0.5], requires_grad=True)
+    x.register_hook(lambda g: g * 2)
+    if how == 'grad':
+        return T.autograd.grad((x * 3).sum(), x), x.grad
+    if how == 'self':
+        return T.autograd.grad(x, x, T.ones(2)), x.grad
+    if how == 'root_only':   # x is the root, not an input: its hook still runs
+        x.register_hook(lambda g: g.sum())
+        return T.autograd.grad(x, [y], T.ones(2), allow_unused=True)
+    (x * 3).sum().backward(inputs=[y] if how == 'other_input' else None)
+    return x.grad, y.grad
+cases("leaf_hook_runs", _leaf_hook_grad, kind=lambda how: "error" if how == 'root_only' else "value",
+      how=['grad', 'self', 'root_only', 'backward'])
+
+
+def _create_graph_warns(T):
+    T.set_warn_always(True)
+    x = T.tensor([1.5, 2.0], requires_grad=True)
+    (x * x).sum().backward(create_graph=True)
+    return x.grad
+case("backward_create_graph_warns", _create_graph_warns, warns=True)
+case("grad_fn_repr", lambda T: repr((T.ones(2, requires_grad=True) * 2).grad_fn).split(' object at ')[0])
+case("grad_fn_str", lambda T: str(T.ones(2, requires_grad=True).sum().grad_fn).split(' object at ')[0])
+
+
+def _inference_false(T):
+    with T.no_grad():
+        with T.inference_mode(False):
+            y = T.ones(2, requires_grad=True) * 2
+            on = T.is_grad_enabled()
+    return on, y.requires_grad, T.is_grad_enabled()
+case("inference_mode_false_enables_grad", _inference_false)
+
+
+def _enable_grad_in_inference(T):
+    x = T.ones(2, requires_grad=True)
+    with T.inference_mode():
+        with T.enable_grad():
+            y = x * 2
+            on = T.is_grad_enabled()
+    return on, y.requires_grad, y.grad_fn is None, y.is_inference()
+case("enable_grad_inside_inference_mode", _enable_grad_in_inference)
