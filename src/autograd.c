@@ -1055,10 +1055,6 @@ int wk_run_backward(int nroots, wk_tensor *const *roots, wk_tensor *const *grad_
             if (any && n->vt->apply(n, gi, go) < 0) err = 1;
             for (wk_hook *h = n->post_hooks; h && !err; h = h->next)
                 if (h->post_fn && h->post_fn(h->ctx, n, go, (int)nout, gi, (int)nin) < 0) err = 1;
-            if (!retain_graph && n->vt->release_saved) {
-                n->vt->release_saved(n);
-                n->released = true;
-            }
             for (uint32_t k = 0; k < nout; k++) {
                 wk_node *nx = n->next[k].fn;
                 wk_tensor *g = go[k];
@@ -1075,6 +1071,11 @@ int wk_run_backward(int nroots, wk_tensor *const *roots, wk_tensor *const *grad_
                 if (--t->deps == 0 && !err && heap_push(&ready, nx) < 0) err = 1;
             }
             free(go);
+            /* after its gradients were checked; a node that failed keeps its saved tensors, as torch's */
+            if (!err && !retain_graph && n->vt->release_saved) {
+                n->vt->release_saved(n);
+                n->released = true;
+            }
         }
     finish_node:
         for (uint32_t k = 0; k < nin; k++) wk_release(gi[k]);

@@ -858,3 +858,74 @@ def _enable_grad_in_inference(T):
             on = T.is_grad_enabled()
     return on, y.requires_grad, y.grad_fn is None, y.is_inference()
 case("enable_grad_inside_inference_mode", _enable_grad_in_inference)
+
+
+# ---- found by the API fuzzer (/tmp/fz-autograd/fz_fn.py): custom autograd.Function -- what backward may return,
+# when saved tensors are freed, save_for_backward's argument check, mark_dirty / mark_non_differentiable outputs
+# and outputs of a Function that records nothing
+def _fn_class(T, ret, save=None):
+    class Fn(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k):
+            if save == 'int':
+                ctx.save_for_backward(x, 3)
+            else:
+                ctx.save_for_backward(x)
+            return x * k
+
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return {'count': (g,), 'k_grad': (g * 2, g), 'int': (5, None), 'list': ([g], None),
+                    'shape': (T.ones(3), None), 'ok': (g * x, None)}[ret]
+    return Fn
+
+
+def _fn_backward(T, ret):
+    x = T.tensor([1.5, -2.0], requires_grad=True)
+    _fn_class(T, ret).apply(x, 2.0).sum().backward()
+cases("function_bad_backward_result", _fn_backward, kind="error", ret=['count', 'k_grad', 'int', 'list', 'shape'])
+
+
+def _fn_retry(T, ret):
+    # a backward that failed keeps its saved tensors: a second call fails the same way, not with 'second time'
+    x = T.tensor([1.5, -2.0], requires_grad=True)
+    y = _fn_class(T, ret).apply(x * 1, 2.0).sum()
+    for _ in range(2):
+        try:
+            y.backward()
+        except RuntimeError as e:
+            last = str(e)
+    return last
+cases("function_failed_backward_keeps_saved", _fn_retry, ret=['count', 'shape'])
+error_case("function_save_non_tensor", lambda T: _fn_class(T, 'ok', save='int').apply(
+    T.tensor([1.5, -2.0], requires_grad=True), 2.0))
+case("function_save_non_tensor_no_grad", lambda T: _fn_class(T, 'ok', save='int').apply(T.tensor([1.5, -2.0]), 2.0))
+
+
+def _fn_outputs(T, src, grad, dirty, nondiff):
+    class Id(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            seen.append(ctx.needs_input_grad)
+            if dirty:
+                x.mul_(2)
+                ctx.mark_dirty(x)
+            if nondiff:
+                ctx.mark_non_differentiable(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+    seen = []
+    x = T.tensor([1.0, 2.0], requires_grad=src != 'plain')
+    xin = x * 1 if src == 'nonleaf' else x
+    with T.set_grad_enabled(grad):
+        o = Id.apply(xin)
+    return (o is xin, o.requires_grad, o.is_leaf, o.grad_fn is None, xin._version, seen, o)
+cases("function_output_flags", _fn_outputs,
+      kind=lambda src, grad, dirty, nondiff: "error" if (src, grad, dirty, nondiff) == ('leaf', True, True, False)
+      else "value",
+      src=['leaf', 'nonleaf', 'plain'], grad=BOOLS, dirty=BOOLS, nondiff=BOOLS)
+
