@@ -115,6 +115,9 @@ static PyObject *m_requires_grad_(PyObject *self, PyObject *args, PyObject *kwar
     if (v && !PyBool_Check(v))
         return PyErr_Format(PyExc_TypeError, "requires_grad_(): argument 'requires_grad' %smust be bool, not %s",
                             np ? "(position 1) " : "", Py_TYPE(v)->tp_name);
+    if ((!v || v == Py_True) && SELF->version->inference && !wk_is_inference_mode_enabled())
+        return PyErr_Format(PyExc_RuntimeError,
+                            "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.");
     if (wk_requires_grad_(SELF, !v || v == Py_True) < 0) return wk_py_raise();
     Py_INCREF(self);
     return self;
@@ -295,6 +298,11 @@ static int s_requires_grad(PyObject *self, PyObject *v, void *c) {
         PyErr_SetString(PyExc_RuntimeError, "you can only change requires_grad flags of leaf variables.");
         return -1;
     }
+    if (v == Py_True && SELF->version->inference && !wk_is_inference_mode_enabled()) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.");
+        return -1;
+    }
     if (v == Py_True && !wk_dtype_is_floating(wk_tensor_dtype(SELF))) {
         PyErr_SetString(PyExc_RuntimeError, "only Tensors of floating point and complex dtype can require gradients");
         return -1;
@@ -379,6 +387,8 @@ static int s_data(PyObject *self, PyObject *v, void *c) {
 }
 static PyObject *g_version(PyObject *self, void *c) {
     (void)c;
+    if (SELF->version->inference)
+        return PyErr_Format(PyExc_RuntimeError, "Inference tensors do not track version counter.");
     return PyLong_FromUnsignedLong(wk_version_get(SELF));
 }
 static PyObject *g_base(PyObject *self, void *c) {

@@ -91,6 +91,11 @@ static PyObject *make_subclass(PyObject *unused, PyObject *args, PyObject *kwarg
     if (!WK_PyTensor_Check(data)) return PyErr_Format(PyExc_TypeError, "data must be a Tensor");
     wk_tensor *t = wk_detach(wk_py_self(data));
     if (!t) return wk_py_raise();
+    if (rg && t->version->inference && !wk_is_inference_mode_enabled()) {
+        wk_release(t);
+        return PyErr_Format(PyExc_RuntimeError,
+                            "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.");
+    }
     if (rg && wk__finish_factory(t, true) == NULL) return wk_py_raise(); /* torch's factory wording; frees t */
     wk_PyTensor *o = (wk_PyTensor *)((PyTypeObject *)cls)->tp_alloc((PyTypeObject *)cls, 0);
     if (!o) {

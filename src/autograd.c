@@ -115,11 +115,19 @@ wk_node *wk__node_new(const wk_node_vtable *vt, size_t size, uint32_t num_inputs
 
 static wk_tensor *accumulate_grad_leaf(wk_tensor *leaf, wk_tensor *grad, int64_t expected_refs);
 
+static wk_tensor *run_tensor_hooks(wk_hook *h, int slot, wk_tensor *grad);
 /* The engine hands the incoming gradient over (torch moves it into AccumulateGrad), so the leaf can keep the buffer
  * instead of copying it; with post hooks the engine keeps its reference for them, as torch keeps a copy. */
 static int accumulate_apply(wk_node *n, wk_tensor **gi, wk_tensor **go) {
     WK_UNUSED(go);
     if (!gi[0]) return 0;
+    if (!n->leaf->requires_grad) { /* requires_grad_(False) after the graph was built: torch accumulates nothing,
+                                    * though the leaf's hooks still run */
+        wk_tensor *h = run_tensor_hooks(n->leaf->hooks, -1, gi[0]);
+        if (!h) return -1;
+        wk_release(h);
+        return 0;
+    }
     wk_tensor *g = gi[0];
     if (n->post_hooks) wk_retain(g);
     else gi[0] = NULL;
@@ -217,9 +225,16 @@ void wk__saved_rewind(wk_saved *s, const wk_tensor *written, uint32_t before) {
     if (s->defined && s->data && !s->is_output && s->data->version == written->version) s->version = before;
 }
 
-void wk__save(wk_saved *s, const wk_tensor *t, bool is_output, wk_node *owner) {
+int wk__save(wk_saved *s, const wk_tensor *t, bool is_output, wk_node *owner) {
     memset(s, 0, sizeof *s);
-    if (!t) return;
+    if (!t) return 0;
+    if (t->version->inference) {
+        wk__error(WK_RUNTIME_ERROR,
+                  "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode "
+                  "in computation tracked by autograd. To work around this, you can make a clone to get a normal "
+                  "tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.");
+        return -1;
+    }
     s->defined = true;
     s->version = t->version->version;
     s->is_output = is_output;
@@ -232,6 +247,7 @@ void wk__save(wk_saved *s, const wk_tensor *t, bool is_output, wk_node *owner) {
     } else {
         s->data = wk_retain((wk_tensor *)t);
     }
+    return s->data ? 0 : -1;
 }
 
 /* torch's Node::forward_op_name: "MulBackward0" -> "Mul", "PowBackward1" -> "Pow1"; a name whose "Backward" is not
@@ -341,13 +357,24 @@ static int view_rebase_error(const wk_tensor *t, bool indirect) {
     return -1;
 }
 
+/* Any write into an inference tensor (in-place op, out=, resize_) outside inference mode, in every grad mode. */
+int wk__check_inference_write(const wk_tensor *t) {
+    if (!t->version->inference || inference_mode) return 0;
+    wk__error(WK_RUNTIME_ERROR, "Inplace update to inference tensor outside InferenceMode is not allowed.You can make "
+                                "a clone to get a normal tensor before doing inplace update.See "
+                                "https://github.com/pytorch/rfcs/pull/17 for more details.");
+    return -1;
+}
+
 int wk__check_inplace_rg(const wk_tensor *self, bool other_requires_grad) {
+    if (wk__check_inference_write(self) < 0) return -1;
     if (grad_disabled) return 0;
     bool base_rg = self->is_view && self->view_base && wk__tensor_requires_grad(self->view_base);
     if (!other_requires_grad && !wk__tensor_requires_grad(self) && !base_rg) return 0;
     if (self->is_view && self->view_base) {
         if (view_rebase_error(self, false) < 0) return -1;
-        if (self->view_base->requires_grad && !self->view_base->grad_fn) {
+        /* torch: the view requires grad and its base is a leaf (a view made a leaf by requires_grad_() counts) */
+        if (wk__tensor_requires_grad(self) && !self->view_base->grad_fn) {
             wk__error(WK_RUNTIME_ERROR,
                       "a view of a leaf Variable that requires grad is being used in an in-place operation.");
             return -1;

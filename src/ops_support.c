@@ -183,6 +183,7 @@ int wk__write_inplace(wk_tensor *self, const wk_tensor *r, const char *op) {
 }
 
 int wk__write_out(wk_tensor *out, const wk_tensor *r) {
+    if (wk__check_inference_write(out) < 0) return -1;
     if (!wk_can_cast(r->dtype, out->dtype)) {
         wk__error(WK_RUNTIME_ERROR, "result type %s can't be cast to the desired output type %s",
                   wk_dtype_scalar_name(r->dtype), wk_dtype_scalar_name(out->dtype));

@@ -929,3 +929,61 @@ cases("function_output_flags", _fn_outputs,
       else "value",
       src=['leaf', 'nonleaf', 'plain'], grad=BOOLS, dirty=BOOLS, nondiff=BOOLS)
 
+
+# ---- inference tensors outside inference mode: no in-place writes (out=, resize_ too), no requires_grad=True, not
+# saved for backward, no version counter; a leaf whose requires_grad was turned off after the graph was built
+# accumulates nothing
+def _inference_tensor(T):
+    with T.inference_mode():
+        return T.tensor([1.5, -2.0]) * 2
+
+
+cases("inference_tensor_write", lambda T, op: {
+    'add_': lambda x: x.add_(1), 'zero_': lambda x: x.zero_(), 'copy_': lambda x: x.copy_(T.ones(2)),
+    'view_mul_': lambda x: x[0].mul_(2), 'out': lambda x: T.add(x, x, out=x), 'no_grad_fill_': lambda x: (
+        T.no_grad().__enter__(), x.fill_(2)), 'setitem': lambda x: x.__setitem__(0, 3.0)}[op](_inference_tensor(T)),
+      kind="error", op=['add_', 'zero_', 'copy_', 'view_mul_', 'out', 'no_grad_fill_', 'setitem'])
+cases("inference_tensor_requires_grad", lambda T, how: {
+    'method': lambda x: x.requires_grad_(), 'setter': lambda x: setattr(x, 'requires_grad', True),
+    'parameter': lambda x: T.nn.Parameter(x)}[how](_inference_tensor(T)), kind="error",
+      how=['method', 'setter', 'parameter'])
+case("inference_tensor_requires_grad_false", lambda T: (_inference_tensor(T).requires_grad_(False),
+                                                        T.nn.Parameter(_inference_tensor(T), requires_grad=False)))
+error_case("inference_tensor_saved", lambda T: _inference_tensor(T) * T.ones(2, requires_grad=True))
+case("inference_tensor_not_saved", lambda T: _inference_tensor(T) + T.ones(2, requires_grad=True))
+error_case("inference_tensor_saved_by_function", lambda T: (lambda inf: _fn_class(T, 'ok').apply(
+    inf, 2.0) if False else type('Sv', (T.autograd.Function,), {
+        'forward': staticmethod(lambda ctx, x, y: (ctx.save_for_backward(y), x * 2)[1]),
+        'backward': staticmethod(lambda ctx, g: (g, None))}).apply(T.ones(2, requires_grad=True), inf))(
+    _inference_tensor(T)))
+error_case("inference_tensor_version", lambda T: _inference_tensor(T)._version)
+error_case("inference_tensor_view_version", lambda T: _inference_tensor(T)[0]._version)
+
+
+def _inference_inside(T):
+    x = _inference_tensor(T)
+    with T.inference_mode():
+        x.add_(1)
+        x.requires_grad_()
+    return x
+
+
+case("inference_tensor_write_inside", _inference_inside)
+
+
+def _leaf_turned_off(T, create_graph):
+    x = T.tensor([1.5, -2.0], requires_grad=True)
+    seen = []
+    x.register_hook(lambda g: seen.append(g.tolist()))
+    y = (x * x).sum()
+    x.requires_grad_(False)
+    y.backward(create_graph=create_graph)
+    return x.grad, seen
+cases("leaf_requires_grad_turned_off", _leaf_turned_off, create_graph=BOOLS, warns=True)
+
+
+def _view_leaf_inplace(T):
+    x = T.tensor([1.5]).reshape(())
+    x.requires_grad_()
+    x.mul_(2)
+error_case("view_made_leaf_inplace", _view_leaf_inplace)
