@@ -4,8 +4,9 @@ a wrong one, grad-mode context managers nested, detach / detach_; on small rando
 register_parameter / add_module / attribute assignment with drawn names and values, named_* listings, state_dict
 and load_state_dict (strict, assign, edited dicts), hooks, train / eval, apply, to(dtype), zero_grad,
 requires_grad_. Each case returns the log of (step, result or exception type and message, warnings).
-Left out, as wick does not do them yet: in-place ops on a view of a leaf that requires grad (torch refuses them),
-tensors made in inference mode saved for backward (torch refuses) and their version counter."""
+Custom autograd.Functions with drawn save_for_backward / mark_dirty / mark_non_differentiable / backward results;
+Sequential / ModuleList / ModuleDict / ParameterList / ParameterDict indexing, insertion, deletion and printing.
+Left out: detach() of an inference tensor (torch gives it a fresh version counter, wick shares the tensor's)."""
 import random
 import re
 import warnings
@@ -226,6 +227,8 @@ def _module_scenario(T, r, L):
 
 SHAPES = [(), (2,), (2, 3), (1,), (3, 1)]
 
+SHAPES = [(), (2,), (2, 3), (1,), (3, 1)]
+
 def _autograd_scenario(T, r, L):
     def data(shape):
         n = 1
@@ -242,7 +245,7 @@ def _autograd_scenario(T, r, L):
         a = r.randrange(26)
         x = r.choice(pool)
         if a == 0:   # make a new node
-            op = r.choice(['mul', 'exp', 'sum', 'add', 'pow', 'sin', 'mean', 'expand', 'view', 'relu'])
+            op = r.choice(['mul', 'exp', 'sum', 'add', 'pow', 'sin', 'mean', 'expand', 'view', 'relu', 'mul_', 'add_'])
             def f():
                 if op == 'mul': y = x * r.choice(pool).sum()
                 elif op == 'exp': y = x.exp()
@@ -322,7 +325,7 @@ def _autograd_scenario(T, r, L):
                     else:
                         z = x + 0
                     st = (T.is_grad_enabled(), T.is_inference_mode_enabled())
-                if not y.is_inference():
+                if not y.is_inference():   # wick: detach() of an inference tensor shares its counter
                     pool.append(y)
                 return y.requires_grad, y.grad_fn is not None and type(y.grad_fn).__name__, z.requires_grad, st, T.is_grad_enabled(), y.is_inference()
             L('ctx_' + mode, f)
@@ -352,8 +355,10 @@ def _autograd_scenario(T, r, L):
             L('sum_backward_twice', lambda: [x.sum().backward(), [l.grad for l in leaves]])
         elif a == 19:
             L('grad_fn_hook', lambda: x.grad_fn.register_hook(lambda gi, go: None) and None)
-        elif a in (20, 21):
-            L('version_of_leaf', lambda: leaves[0]._version)
+        elif a == 20:
+            L('version', lambda: x._version)
+        elif a == 21:
+            L('inference_tensor', lambda: (lambda y: (y.requires_grad, y.is_inference(), (y * x).requires_grad))(T.inference_mode()(lambda: T.ones(x.shape) * 2)()))
         elif a == 22:
             L('new_leaf_requires_grad', lambda: setattr(x, 'requires_grad', r.choice([True, False])))
         elif a == 23:
@@ -365,6 +370,148 @@ def _autograd_scenario(T, r, L):
     L('final', lambda: [(l.grad, l.requires_grad) for l in leaves])
     T.set_grad_enabled(True)
 
+
+def make_fn(T, r):
+    save_what = r.choice(['input', 'output', 'none', 'both', 'nontensor', 'intermediate'])
+    nret = r.choice([1, 2, 3, 'tuple1', 'none_extra', 'list'])
+    mark_nd = r.random() < 0.25
+    dirty = r.random() < 0.2
+    two_out = r.random() < 0.3
+    matz = r.choice([None, True, False])
+    bad_grad = r.choice([None, None, None, 'shape', 'dtype', 'int', 'list'])
+    class MyFn(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y, k):
+            if matz is not None: ctx.set_materialize_grads(matz)
+            if dirty:
+                x.mul_(k)
+                ctx.mark_dirty(x)
+                out = x
+            else:
+                out = x * y * k
+            out2 = x + y if two_out else None
+            if save_what == 'input': ctx.save_for_backward(x, y)
+            elif save_what == 'output': ctx.save_for_backward(out)
+            elif save_what == 'both': ctx.save_for_backward(x, out, None)
+            elif save_what == 'nontensor': ctx.save_for_backward(x, 3)
+            elif save_what == 'intermediate': ctx.save_for_backward(x * 2)
+            ctx.k = k
+            if mark_nd: ctx.mark_non_differentiable(out2 if two_out else out)
+            return (out, out2) if two_out else out
+        @staticmethod
+        def backward(ctx, g, *rest):
+            info = [ctx.needs_input_grad, len(ctx.saved_tensors), [type(t).__name__ for t in ctx.saved_tensors], g is None, [x is None for x in rest]]
+            MyFn.info.append(info)
+            gx = None if g is None else g * ctx.k
+            gy = None if g is None else g * 2
+            if bad_grad == 'shape' and gx is not None: gx = T.ones(7)
+            if bad_grad == 'dtype' and gx is not None: gx = gx.double()
+            if bad_grad == 'int': gx = 5
+            if bad_grad == 'list': return [gx, gy, None]
+            if nret == 1: return gx
+            if nret == 2: return gx, gy
+            if nret == 3: return gx, gy, None
+            if nret == 'tuple1': return (gx,)
+            if nret == 'none_extra': return gx, gy, None, None
+            return [gx, gy, None]
+    MyFn.info = []
+    return MyFn
+
+def _function_scenario(T, r, L):
+    Fn = make_fn(T, r)
+    xs = [round(r.uniform(-2, 2), 2) for _ in range(2)]
+    xrg = r.random() < 0.8; yrg = r.random() < 0.5
+    x = T.tensor(xs, requires_grad=xrg); y = T.tensor([1.5, -0.5], requires_grad=yrg)
+    xin = x * 1 if r.random() < 0.5 else x
+    k = r.choice([2.0, 3])
+    ctxm = r.choice([None, 'no_grad'])
+    def fwd():
+        if ctxm:
+            with T.no_grad():
+                return Fn.apply(xin, y, k)
+        return Fn.apply(xin, y, k)
+    out = L('apply', fwd)
+    if isinstance(out, BaseException): return
+    outs = out if isinstance(out, tuple) else (out,)
+    L('out_flags', lambda: [(o.requires_grad, o.is_leaf, type(o.grad_fn).__name__ if o.grad_fn else None) for o in outs if o is not None])
+    L('grad_fn_next', lambda: [(type(n).__name__ if n else None, i) for n, i in outs[0].grad_fn.next_functions] if outs[0].grad_fn else None)
+    for step in range(r.randint(1, 4)):
+        a = r.randrange(6)
+        if a == 0:
+            L('backward', lambda: (outs[0].sum().backward(retain_graph=r.choice([True, False, None])), x.grad, y.grad, Fn.info[-1:] ))
+        elif a == 1:
+            L('backward_second', lambda: ((outs[-1] * 2).sum().backward(), x.grad, y.grad, Fn.info[-1:]))
+        elif a == 2:
+            L('grad', lambda: (T.autograd.grad(outs[0].sum(), [x], allow_unused=True, retain_graph=True), Fn.info[-1:]))
+        elif a == 3:
+            L('saved', lambda: outs[0].grad_fn.saved_tensors)
+        elif a == 4:
+            L('needs', lambda: outs[0].grad_fn.needs_input_grad)
+        else:
+            L('sum_both', lambda: (sum(o.sum() for o in outs if o is not None).backward(), x.grad, y.grad))
+
+
+def _container_scenario(T, r, L):
+    nn = T.nn
+    def mod():
+        return r.choice([lambda: nn.ReLU(), lambda: nn.Linear(1, 2), lambda: nn.Identity(), lambda: nn.Tanh(), lambda: 5, lambda: None, lambda: nn.Sequential()])()
+    def par():
+        return r.choice([lambda: nn.Parameter(T.tensor([1.0, 2.0])), lambda: T.tensor([3.0]), lambda: 7, lambda: None, lambda: 'x', lambda: nn.Parameter(T.ones(2, 2), requires_grad=False)])()
+    def idx():
+        return r.choice([0, 1, -1, 2, -3, 5, -7, slice(None, 2), slice(1, None), slice(None, None, -1), slice(None, None, 2), '0', 1.0, None])
+    kindc = r.randrange(5)
+    try:
+        if kindc == 0:
+            c = nn.Sequential(*[nn.ReLU(), nn.Linear(1, 2), nn.Tanh()][:r.randint(0, 3)]) if r.random() < 0.8 else nn.Sequential(OrderedDict([('a', nn.ReLU()), ('b', nn.Tanh())]))
+        elif kindc == 1:
+            c = nn.ModuleList([nn.ReLU(), nn.Linear(1, 2), nn.Tanh()][:r.randint(0, 3)])
+        elif kindc == 2:
+            c = nn.ModuleDict(OrderedDict([('a', nn.ReLU()), ('b', nn.Linear(1, 2)), ('c', nn.Tanh())][:r.randint(0, 3)]))
+        elif kindc == 3:
+            c = nn.ParameterList([nn.Parameter(T.tensor([1.0])), T.tensor([2.0, 3.0]), nn.Parameter(T.ones(2, 2))][:r.randint(0, 3)])
+        else:
+            c = nn.ParameterDict(OrderedDict([('a', nn.Parameter(T.tensor([1.0]))), ('b', T.tensor([2.0, 3.0])), ('c', nn.Parameter(T.ones(2, 2)))][:r.randint(0, 3)]))
+    except Exception as e:
+        L('ctor', lambda: (_ for _ in ()).throw(e)); return
+    L('repr0', lambda: repr(c))
+    for step in range(r.randint(3, 10)):
+        a = r.randrange(20)
+        i = idx()
+        if a == 0: L('getitem', lambda: c[i])
+        elif a == 1:
+            v = mod() if kindc < 3 else par()
+            L('setitem', lambda: c.__setitem__(i, v))
+        elif a == 2: L('delitem', lambda: c.__delitem__(i))
+        elif a == 3: L('len', lambda: len(c))
+        elif a == 4: L('iter', lambda: list(c))
+        elif a == 5:
+            v = mod() if kindc < 3 else par()
+            L('append', lambda: c.append(v) is c)
+        elif a == 6:
+            v = mod() if kindc < 3 else par()
+            L('insert', lambda: c.insert(i, v))
+        elif a == 7:
+            vs = r.choice([lambda: [mod(), mod()], lambda: mod(), lambda: nn.Sequential(nn.ReLU()), lambda: {'k': mod()}, lambda: [('k', mod())], lambda: []])()
+            if kindc >= 3:
+                vs = r.choice([lambda: [par(), par()], lambda: par(), lambda: {'k': par()}, lambda: [('k', par())], lambda: []])()
+            L('extend', lambda: c.extend(vs) is c)
+        elif a == 8: L('pop', lambda: c.pop(i))
+        elif a == 9: L('repr', lambda: repr(c))
+        elif a == 10:
+            vs = r.choice([lambda: {'k': mod(), 'a': nn.ReLU()}, lambda: [('z', nn.ReLU())], lambda: [('z', nn.ReLU(), 3)], lambda: nn.ModuleDict({'q': nn.Tanh()}), lambda: 5, lambda: ['ab']])()
+            if kindc >= 3:
+                vs = r.choice([lambda: {'k': par(), 'a': nn.Parameter(T.ones(1))}, lambda: [('z', par())], lambda: [('z', par(), 3)], lambda: nn.ParameterDict({'q': nn.Parameter(T.ones(1))}), lambda: 5, lambda: ['ab']])()
+            L('update', lambda: c.update(vs))
+        elif a == 11: L('keys', lambda: list(c.keys()))
+        elif a == 12: L('items', lambda: [(k, v) for k, v in c.items()])
+        elif a == 13: L('values', lambda: list(c.values()))
+        elif a == 14: L('contains', lambda: r.choice(['a', 'b', 'k', 0, nn.ReLU()]) in c)
+        elif a == 15: L('named_parameters', lambda: [(n, tuple(p.shape)) for n, p in c.named_parameters()])
+        elif a == 16: L('add', lambda: c + r.choice([c, nn.Sequential(nn.ReLU()), nn.ModuleList([nn.ReLU()]), 3, [nn.ReLU()]]))
+        elif a == 17: L('iadd', lambda: c.__iadd__(r.choice([nn.Sequential(nn.ReLU()), nn.ModuleList([nn.ReLU()]), [nn.ReLU()], 3])) is c)
+        elif a == 18: L('mul', lambda: c * r.choice([0, 1, 2, -1, 1.5, 'a']))
+        elif a == 19: L('clear_or_get', lambda: c.clear() if r.random() < 0.3 else c.get('a', 'dflt'))
+        L('state', lambda: (repr(c), [n for n, _ in c.named_modules()], [n for n, _ in c.named_parameters()]))
 
 
 def _run(scenario):
@@ -380,3 +527,5 @@ def _run(scenario):
 
 cases("module_api", _run(_module_scenario), seed=list(range(250)))
 cases("autograd_api", _run(_autograd_scenario), seed=list(range(250)))
+cases("function_api", _run(_function_scenario), seed=list(range(150)))
+cases("container_api", _run(_container_scenario), seed=list(range(150)))
