@@ -1080,6 +1080,13 @@ int wk_run_backward(int nroots, wk_tensor *const *roots, wk_tensor *const *grad_
             bool any = false;
             for (uint32_t k = 0; k < nin; k++) any |= gi[k] != NULL;
             if (any && n->vt->apply(n, gi, go) < 0) err = 1;
+            /* torch's order: the node's results are checked (summed to their input's shape, cast to its dtype), then
+             * its post hooks see them (and may replace them) */
+            for (uint32_t k = 0; k < nout && !err; k++) {
+                if (!go[k] || !n->next[k].fn) continue;
+                go[k] = validate_grad(n, k, go[k]);
+                if (!go[k]) err = 1;
+            }
             for (wk_hook *h = n->post_hooks; h && !err; h = h->next)
                 if (h->post_fn && h->post_fn(h->ctx, n, go, (int)nout, gi, (int)nin) < 0) err = 1;
             for (uint32_t k = 0; k < nout; k++) {
@@ -1092,8 +1099,7 @@ int wk_run_backward(int nroots, wk_tensor *const *roots, wk_tensor *const *grad_
                 }
                 slot_t *t = map_get(&map, nx, false);
                 if (g && !err) {
-                    g = validate_grad(n, k, g);
-                    if (!g || add_to_buffer(t, n->next[k].input_nr, g) < 0) err = 1;
+                    if (add_to_buffer(t, n->next[k].input_nr, g) < 0) err = 1;
                 } else wk_release(g);
                 if (--t->deps == 0 && !err && heap_push(&ready, nx) < 0) err = 1;
             }

@@ -987,3 +987,24 @@ def _view_leaf_inplace(T):
     x.requires_grad_()
     x.mul_(2)
 error_case("view_made_leaf_inplace", _view_leaf_inplace)
+
+
+# ---- grad_fn.register_hook: a hook's result replaces the node's gradients (torch's checks), after they were
+# reduced to their inputs' shapes
+def _node_hook(T, ret):
+    x = T.tensor([1.5, -0.5], requires_grad=True)
+    b = T.tensor([[0.25, 2.0]], requires_grad=True)
+    y = x.exp() * 1
+    z = x.exp() + b    # AddBackward0's gradient for x is summed to x's shape before the hook sees it
+    seen = []
+
+    def my_hook(gi, go):
+        seen.append([None if g is None else list(g.shape) for g in gi])
+        return {'none': None, 'scale': tuple(None if g is None else g * 3 for g in gi), 'int': 5, 'list': list(gi),
+                'long': gi + (None,), 'size': tuple(T.ones(3) for _ in gi), 'double': tuple(g.double() for g in gi),
+                'nones': tuple(None for _ in gi)}[ret]
+    z.grad_fn.register_hook(my_hook)
+    (y.sum() + z.sum()).backward()
+    return seen, x.grad, b.grad
+cases("node_hook_result", _node_hook, kind=lambda ret: "error" if ret in ('int', 'list', 'long', 'size', 'double')
+      else "value", ret=['none', 'scale', 'int', 'list', 'long', 'size', 'double', 'nones'])
