@@ -3,7 +3,7 @@ with drawn gradients, inputs and flags, .grad of non-leaves, retain_grad, tensor
 a wrong one, grad-mode context managers nested, detach / detach_; on small random models register_buffer /
 register_parameter / add_module / attribute assignment with drawn names and values, named_* listings, state_dict
 and load_state_dict (strict, assign, edited dicts), hooks, train / eval, apply, to(dtype), zero_grad,
-requires_grad_. Each case returns the log of (step, result or exception type and message, warnings).
+requires_grad_, full / old-style backward hooks and pre-hooks. Each case returns the log of (step, result or exception type and message, warnings).
 Custom autograd.Functions with drawn save_for_backward / mark_dirty / mark_non_differentiable / backward results;
 Sequential / ModuleList / ModuleDict / ParameterList / ParameterDict indexing, insertion, deletion and printing.
 Left out: detach() of an inference tensor (torch gives it a fresh version counter, wick shares the tensor's)."""
@@ -114,7 +114,7 @@ def _module_scenario(T, r, L):
     m = build(T, r)
     L('repr', lambda: repr(m))
     for step in range(r.randint(3, 10)):
-        a = r.randrange(25)
+        a = r.randrange(26)
         name = r.choice(NAMES)
         if a == 0:
             v = value(T, r); pers = r.random() < 0.5
@@ -193,6 +193,8 @@ def _module_scenario(T, r, L):
                 h = m.register_forward_pre_hook(hook, prepend=pp, with_kwargs=wk)
                 h2 = m.register_forward_hook(lambda mod, *args: calls.append(('post', len(args))), prepend=r.random() < 0.5, with_kwargs=r.random() < 0.5)
                 try:
+                    if any(t.dtype != T.float32 for t in list(m.parameters()) + list(m.buffers()) if t.is_floating_point()):
+                        raise TypeError('mixed dtypes')
                     m(T.ones(2, 2))
                 except Exception as e:
                     calls.append('err')
@@ -214,6 +216,45 @@ def _module_scenario(T, r, L):
             L('half_double', lambda: [str(p.dtype) for p in r.choice([m.double, m.float, m.half, m.bfloat16])().parameters()])
         elif a == 23:
             L('plain', lambda: setattr(m, r.choice(['plain', 'fc', 'buf']), r.choice([1, 'x', None])))
+        elif a == 24:
+            def f():
+                calls = []
+                def sh(gs): return [None if g is None else tuple(g.shape) for g in gs]
+                kind = r.choice(['full', 'pre', 'old', 'both'])
+                ret = r.choice([None, 'same', 'bad_len', 'none_tuple'])
+                def hook(mod, gi, go):
+                    # an old-style hook sees the node's own arity (wick's batch_norm node differs): no shapes then
+                    calls.append(('bw', type(mod).__name__) + ((sh(gi), sh(go)) if kind != 'old' else ()))
+                    if ret == 'same': return gi
+                    if ret == 'bad_len': return gi + (None,)
+                    if ret == 'none_tuple': return tuple(None for _ in gi)
+                def pre(mod, go):
+                    calls.append(('pre', type(mod).__name__, sh(go)))
+                    if ret == 'bad_len': return go + (None,)
+                    if ret == 'same': return go
+                target = r.choice(list(m.modules()))
+                hs = []
+                try:
+                    if kind in ('full', 'both'): hs.append(target.register_full_backward_hook(hook, prepend=r.random() < 0.5))
+                    if kind in ('pre', 'both'): hs.append(target.register_full_backward_pre_hook(pre, prepend=r.random() < 0.5))
+                    if kind == 'old': hs.append(target.register_backward_hook(hook))
+                except RuntimeError as e:
+                    calls.append(str(e))
+                x = T.ones(2, 2, requires_grad=r.random() < 0.7)
+                # wick runs batch_norm / layer_norm with parameters of another dtype (torch: 'mixed dtype')
+                mixed = any(t.dtype != T.float32 for t in list(m.parameters()) + list(m.buffers()) if t.is_floating_point())
+                try:
+                    if mixed:
+                        raise TypeError('mixed')
+                    y = m(x)
+                    if isinstance(y, T.Tensor) and y.requires_grad:
+                        y.sum().backward()
+                        calls.append(('xgrad', None if x.grad is None else tuple(x.grad.shape)))
+                except Exception as e:
+                    calls.append(('err', type(e).__name__, str(e)[:150]) if 'dtype' not in str(e) and 'type' not in str(e) else 'err')
+                for h in hs: h.remove()
+                return calls
+            L('backward_hooks', f)
         elif a == 21:
             L('extra_repr', lambda: m.extra_repr())
         elif a == 22:
@@ -223,11 +264,8 @@ def _module_scenario(T, r, L):
     L('final_repr', lambda: repr(m))
 
 
-
-
 SHAPES = [(), (2,), (2, 3), (1,), (3, 1)]
 
-SHAPES = [(), (2,), (2, 3), (1,), (3, 1)]
 
 def _autograd_scenario(T, r, L):
     def data(shape):

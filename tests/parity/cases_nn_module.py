@@ -260,3 +260,99 @@ def _setattr_nn_buffer(T, where):
 cases("setattr_nn_buffer", _setattr_nn_buffer, kind=lambda where: "value" if where == 'new' else "error",
       where=['plain', 'param', 'new'])
 error_case("setattr_nn_buffer_on_module", lambda T: setattr(make(T), 'blocks', T.nn.Buffer(T.ones(1))))
+
+
+# ---- module backward hooks (were NotImplementedError): full hooks and pre-hooks through BackwardHookFunction nodes,
+# old-style hooks on the output's grad_fn, their errors and warnings; found and checked by the API fuzzer
+def _lin(T):
+    m = T.nn.Linear(2, 3)
+    with T.no_grad():
+        m.weight.copy_(T.tensor([[0.5, -1.0], [1.5, 2.0], [0.25, 0.75]]))
+        m.bias.copy_(T.tensor([0.1, -0.2, 0.3]))
+    return m
+
+
+def _full_hooks(T, x_grad, ret):
+    m, seen = _lin(T), []
+
+    def hook(mod, gi, go):
+        seen.append(('hook', type(mod).__name__, gi, go))
+        return {'none': None, 'scale': tuple(None if g is None else g * 10 for g in gi), 'long': gi + (None,)}[ret]
+
+    def pre(mod, go):
+        seen.append(('pre', go))
+        return (go[0] * 2,) if ret == 'scale' else None
+    m.register_full_backward_hook(hook)
+    m.register_full_backward_pre_hook(pre)
+    x = T.tensor([[1.0, -1.0], [0.5, 2.0]], requires_grad=x_grad)
+    y = m(x)
+    (y * T.tensor([[1.0, 2.0, 3.0], [-1.0, 0.5, 0.25]])).sum().backward()
+    return type(y.grad_fn).__name__, seen, x.grad, m.weight.grad
+cases("full_backward_hook", _full_hooks,
+      kind=lambda x_grad, ret: "error" if ret == 'long' and x_grad else "value",
+      x_grad=BOOLS, ret=['none', 'scale', 'long'], warns=True)
+
+
+def _hook_order(T):
+    seen = []
+    s = T.nn.Sequential(_lin(T), T.nn.ReLU())
+    s[0].register_full_backward_hook(lambda mod, gi, go: seen.append(('lin', gi, go)))
+    s[1].register_full_backward_hook(lambda mod, gi, go: seen.append(('relu', gi, go)))
+    s.register_full_backward_hook(lambda mod, gi, go: seen.append(('seq-last', len(gi))))
+    s.register_full_backward_hook(lambda mod, gi, go: seen.append(('seq-first', len(go))), prepend=True)
+    s.register_full_backward_pre_hook(lambda mod, go: seen.append(('pre-last', go)))
+    s.register_full_backward_pre_hook(lambda mod, go: seen.append(('pre-first', go)), prepend=True)
+    s(T.tensor([[1.0, -1.0]], requires_grad=True)).sum().backward()
+    return seen
+case("full_backward_hook_order", _hook_order)
+
+
+def _multi_io(T):
+    class Two(T.nn.Module):
+        def forward(self, a, b, k):
+            return a * k, b.sum(), 'tag'
+    seen = []
+    t = Two()
+    h = t.register_full_backward_hook(lambda mod, gi, go: seen.append((gi, go)))
+    a, b = T.tensor([1.0, 2.0], requires_grad=True), T.tensor([3.0, 4.0], requires_grad=True)
+    r = t(a, b, 3.0)
+    (r[0].sum() * 2 + r[1]).backward()
+    h.remove()
+    t(a, b, 3.0)[1].backward()
+    return r[2], seen, a.grad, b.grad
+case("full_backward_hook_multi_io", _multi_io)
+
+
+def _hook_errors(T, what):
+    m = _lin(T)
+    if what == 'full_then_old':
+        m.register_full_backward_hook(lambda *a: None)
+        m.register_backward_hook(lambda *a: None)
+    elif what == 'old_then_full':
+        m.register_backward_hook(lambda *a: None)
+        m.register_full_backward_hook(lambda *a: None)
+    elif what == 'pre_long':
+        m.register_full_backward_pre_hook(lambda mod, go: (go[0], go[0]))
+        m(T.tensor([[1.0, -1.0]], requires_grad=True)).sum().backward()
+cases("backward_hook_errors", _hook_errors, kind="error", what=['full_then_old', 'old_then_full', 'pre_long'])
+
+
+def _dict_output(T):
+    class D(T.nn.Module):
+        def forward(self, a):
+            return {'a': a * 2}
+    d = D()
+    d.register_full_backward_hook(lambda *a: None)
+    return sorted(d(T.tensor([1.0], requires_grad=True)))
+case("full_backward_hook_dict_output_warns", _dict_output, warns=True)
+
+
+def _old_hook(T):
+    m, seen = _lin(T), []
+    m.register_backward_hook(lambda mod, gi, go: seen.append((type(mod).__name__, gi, go)))
+    x = T.tensor([[1.0, -1.0]], requires_grad=True)
+    m(x).sum().backward()
+    return seen, x.grad
+case("old_backward_hook", _old_hook, warns=True)
+case("backward_hooks_no_grad", lambda T: (lambda m: (m.register_full_backward_hook(lambda *a: 1 / 0), T.no_grad().__enter__(),
+     m(T.tensor([[1.0, -1.0]], requires_grad=True)).grad_fn is None)[2])(_lin(T)))

@@ -8,10 +8,29 @@ from ... import _C
 from ..._tensor import Tensor
 from ..parameter import Parameter
 
-__all__ = ['Module', 'register_module_forward_pre_hook', 'register_module_forward_hook']
+__all__ = ['Module', 'register_module_forward_pre_hook', 'register_module_forward_hook',
+           'register_module_full_backward_pre_hook', 'register_module_backward_hook',
+           'register_module_full_backward_hook']
 
 _global_forward_pre_hooks = OrderedDict()
 _global_forward_hooks = OrderedDict()
+_global_forward_hooks_with_kwargs = OrderedDict()
+_global_forward_hooks_always_called = OrderedDict()
+_global_backward_pre_hooks = OrderedDict()
+_global_backward_hooks = OrderedDict()
+_global_is_full_backward_hook = [None]
+
+
+class _WrappedHook:
+    """A module's (non-full) backward hook as a node hook: hook(module, grad_input, grad_output)."""
+
+    def __init__(self, hook, module):
+        self.hook = hook
+        self.module = module
+        self.__name__ = getattr(hook, '__name__', '<unknown>')
+
+    def __call__(self, *args):
+        return self.hook(self.module, *args)
 
 
 class _IncompatibleKeys(namedtuple('IncompatibleKeys', ['missing_keys', 'unexpected_keys'])):
@@ -62,9 +81,39 @@ def register_module_forward_pre_hook(hook):
     return handle
 
 
-def register_module_forward_hook(hook):
-    handle = RemovableHandle(_global_forward_hooks)
+def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
+    handle = RemovableHandle(_global_forward_hooks, extra_dict=_global_forward_hooks_always_called)
     _global_forward_hooks[handle.id] = hook
+    if with_kwargs:
+        _global_forward_hooks_with_kwargs[handle.id] = True
+    if always_call:
+        _global_forward_hooks_always_called[handle.id] = True
+    return handle
+
+
+def register_module_full_backward_pre_hook(hook):
+    handle = RemovableHandle(_global_backward_pre_hooks)
+    _global_backward_pre_hooks[handle.id] = hook
+    return handle
+
+
+def register_module_backward_hook(hook):
+    if _global_is_full_backward_hook[0] is True:
+        raise RuntimeError('Cannot use both regular backward hooks and full backward hooks as a global Module hook. '
+                           'Please use only one of them.')
+    _global_is_full_backward_hook[0] = False
+    handle = RemovableHandle(_global_backward_hooks)
+    _global_backward_hooks[handle.id] = hook
+    return handle
+
+
+def register_module_full_backward_hook(hook):
+    if _global_is_full_backward_hook[0] is False:
+        raise RuntimeError('Cannot use both regular backward hooks and full backward hooks as a global Module hook. '
+                           'Please use only one of them.')
+    _global_is_full_backward_hook[0] = True
+    handle = RemovableHandle(_global_backward_hooks)
+    _global_backward_hooks[handle.id] = hook
     return handle
 
 
@@ -478,41 +527,170 @@ class Module:
         return handle
 
     def register_full_backward_hook(self, hook, prepend=False):
-        raise NotImplementedError('wick: Module.register_full_backward_hook is not supported yet; use '
-                                  'Tensor.register_hook on the output')
+        if self._is_full_backward_hook is False:
+            raise RuntimeError('Cannot use both regular backward hooks and full backward hooks on a single Module. '
+                               'Please use only one of them.')
+        self.__dict__['_is_full_backward_hook'] = True
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        if prepend:
+            self._backward_hooks.move_to_end(handle.id, last=False)
+        return handle
 
-    register_backward_hook = register_full_backward_hook
+    def register_backward_hook(self, hook):
+        if self._is_full_backward_hook is True:
+            raise RuntimeError('Cannot use both regular backward hooks and full backward hooks on a single Module. '
+                               'Please use only one of them.')
+        self.__dict__['_is_full_backward_hook'] = False
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        return handle
 
     def register_full_backward_pre_hook(self, hook, prepend=False):
-        raise NotImplementedError('wick: Module.register_full_backward_pre_hook is not supported yet')
+        handle = RemovableHandle(self._backward_pre_hooks)
+        self._backward_pre_hooks[handle.id] = hook
+        if prepend:
+            self._backward_pre_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def _get_backward_hooks(self):
+        full, non_full = [], []
+        if _global_is_full_backward_hook[0] is True:
+            full += _global_backward_hooks.values()
+        if self._is_full_backward_hook is True:
+            full += self._backward_hooks.values()
+        if _global_is_full_backward_hook[0] is False:
+            non_full += _global_backward_hooks.values()
+        if self._is_full_backward_hook is False:
+            non_full += self._backward_hooks.values()
+        return full, non_full
+
+    def _get_backward_pre_hooks(self):
+        return list(_global_backward_pre_hooks.values()) + list(self._backward_pre_hooks.values())
+
+    def _maybe_warn_non_full_backward_hook(self, inputs, result, grad_fn):
+        import warnings
+        if not isinstance(result, Tensor):
+            if not (isinstance(result, tuple) and all(isinstance(r, Tensor) for r in result)):
+                warnings.warn('Using non-full backward hooks on a Module that does not return a single Tensor or a '
+                              'tuple of Tensors is deprecated and will be removed in future versions. This hook will '
+                              'be missing some of the grad_output. Please use register_full_backward_hook to get the '
+                              'documented behavior.', FutureWarning, stacklevel=2)
+                return
+        else:
+            result = (result,)
+        if not isinstance(inputs, Tensor):
+            if not (isinstance(inputs, tuple) and all(isinstance(i, Tensor) for i in inputs)):
+                warnings.warn('Using non-full backward hooks on a Module that does not take as input a single Tensor '
+                              'or a tuple of Tensors is deprecated and will be removed in future versions. This hook '
+                              'will be missing some of the grad_input. Please use register_full_backward_hook to get '
+                              'the documented behavior.', FutureWarning, stacklevel=2)
+                return
+        else:
+            inputs = (inputs,)
+        out_fns = {r.grad_fn for r in result if r.grad_fn is not None}
+        if len(out_fns) == 0 or (len(out_fns) == 1 and grad_fn not in out_fns):
+            warnings.warn('Using a non-full backward hook when outputs are nested in python data structure is '
+                          'deprecated and will be removed in future versions. This hook will be missing some '
+                          'grad_output.', FutureWarning, stacklevel=2)
+        elif len(out_fns) > 1:
+            warnings.warn('Using a non-full backward hook when outputs are generated by different autograd Nodes is '
+                          'deprecated and will be removed in future versions. This hook will be missing some '
+                          'grad_output. Please use register_full_backward_hook to get the documented behavior.',
+                          FutureWarning, stacklevel=2)
+        else:
+            in_fns = {i.grad_fn for i in inputs if i.grad_fn is not None}
+            if in_fns != {nx[0] for nx in grad_fn.next_functions}:
+                warnings.warn('Using a non-full backward hook when the forward contains multiple autograd Nodes is '
+                              'deprecated and will be removed in future versions. This hook will be missing some '
+                              'grad_input. Please use register_full_backward_hook to get the documented behavior.',
+                              FutureWarning, stacklevel=2)
 
     def _call_impl(self, *args, **kwargs):
         forward_call = self.forward
-        if not (self._forward_hooks or self._forward_pre_hooks or _global_forward_hooks or
-                _global_forward_pre_hooks):
+        if not (self._backward_hooks or self._backward_pre_hooks or self._forward_hooks or self._forward_pre_hooks
+                or _global_backward_pre_hooks or _global_backward_hooks or _global_forward_hooks
+                or _global_forward_pre_hooks):
             return forward_call(*args, **kwargs)
-        for hook_id, hook in itertools.chain(_global_forward_pre_hooks.items(), self._forward_pre_hooks.items()):
-            if hook_id in self._forward_pre_hooks_with_kwargs:
-                res = hook(self, args, kwargs)
+        result = None
+        called_always = set()
+        try:
+            full_bw, non_full_bw, bw_pre = [], [], []
+            if self._backward_pre_hooks or _global_backward_pre_hooks:
+                bw_pre = self._get_backward_pre_hooks()
+            if self._backward_hooks or _global_backward_hooks:
+                full_bw, non_full_bw = self._get_backward_hooks()
+            for hook_id, hook in itertools.chain(_global_forward_pre_hooks.items(), self._forward_pre_hooks.items()):
+                if hook_id in self._forward_pre_hooks_with_kwargs:
+                    res = hook(self, args, kwargs)
+                    if res is not None:
+                        if isinstance(res, tuple) and len(res) == 2:
+                            args, kwargs = res
+                        else:
+                            raise RuntimeError('forward pre-hook must return None or a tuple of (new_args, '
+                                               'new_kwargs), but got %s.' % (res,))
+                else:
+                    res = hook(self, args)
+                    if res is not None:
+                        args = res if isinstance(res, tuple) else (res,)
+            bw_hook = None
+            if full_bw or bw_pre:
+                from ...utils.hooks import BackwardHook
+                bw_hook = BackwardHook(self, full_bw, bw_pre)
+                args = bw_hook.setup_input_hook(args)
+            result = forward_call(*args, **kwargs)
+            for hook_id, hook in itertools.chain(_global_forward_hooks.items(), self._forward_hooks.items()):
+                if hook_id in self._forward_hooks_always_called or hook_id in _global_forward_hooks_always_called:
+                    called_always.add(hook_id)
+                if hook_id in self._forward_hooks_with_kwargs or hook_id in _global_forward_hooks_with_kwargs:
+                    res = hook(self, args, kwargs, result)
+                else:
+                    res = hook(self, args, result)
                 if res is not None:
-                    if isinstance(res, tuple) and len(res) == 2:
-                        args, kwargs = res
+                    result = res
+            if bw_hook:
+                if not isinstance(result, (Tensor, tuple)):
+                    import warnings
+                    warnings.warn('For backward hooks to be called, module output should be a Tensor or a tuple of '
+                                  'Tensors but received %s' % type(result), stacklevel=2)
+                result = bw_hook.setup_output_hook(result)
+            if non_full_bw:
+                var = result
+                while not isinstance(var, Tensor):
+                    if isinstance(var, dict):
+                        var = next(v for v in var.values() if isinstance(v, Tensor))
                     else:
-                        raise RuntimeError('forward pre-hook must return None or a tuple of (new_args, new_kwargs), '
-                                           'but got %s.' % (res,))
-            else:
-                res = hook(self, args)
-                if res is not None:
-                    args = res if isinstance(res, tuple) else (res,)
-        result = forward_call(*args, **kwargs)
-        for hook_id, hook in itertools.chain(_global_forward_hooks.items(), self._forward_hooks.items()):
-            if hook_id in self._forward_hooks_with_kwargs:
-                res = hook(self, args, kwargs, result)
-            else:
-                res = hook(self, args, result)
-            if res is not None:
-                result = res
-        return result
+                        var = var[0]
+                grad_fn = var.grad_fn
+                if grad_fn is not None:
+                    for hook in non_full_bw:
+                        grad_fn.register_hook(_WrappedHook(hook, self))
+                    self._maybe_warn_non_full_backward_hook(args, result, grad_fn)
+            return result
+        except Exception:
+            import warnings
+            for hook_id, hook in _global_forward_hooks.items():
+                if hook_id in _global_forward_hooks_always_called and hook_id not in called_always:
+                    try:
+                        res = hook(self, args, result)
+                        if res is not None:
+                            result = res
+                    except Exception as e:
+                        warnings.warn('global module forward hook with ``always_call=True`` raised an exception that '
+                                      'was silenced as another error was raised in forward: %s' % e, stacklevel=2)
+            for hook_id, hook in self._forward_hooks.items():
+                if hook_id in self._forward_hooks_always_called and hook_id not in called_always:
+                    try:
+                        if hook_id in self._forward_hooks_with_kwargs:
+                            res = hook(self, args, kwargs, result)
+                        else:
+                            res = hook(self, args, result)
+                        if res is not None:
+                            result = res
+                    except Exception as e:
+                        warnings.warn('module forward hook with ``always_call=True`` raised an exception that was '
+                                      'silenced as another error was raised in forward: %s' % e, stacklevel=2)
+            raise
 
     __call__ = _call_impl
 
