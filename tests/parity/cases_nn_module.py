@@ -356,3 +356,53 @@ def _old_hook(T):
 case("old_backward_hook", _old_hook, warns=True)
 case("backward_hooks_no_grad", lambda T: (lambda m: (m.register_full_backward_hook(lambda *a: 1 / 0), T.no_grad().__enter__(),
      m(T.tensor([[1.0, -1.0]], requires_grad=True)).grad_fn is None)[2])(_lin(T)))
+
+
+# ---- state_dict / load_state_dict hooks through the public API, set_submodule; Function with setup_context and
+# keyword arguments to apply (were missing)
+def _sd_hooks(T, post_ret):
+    m, seen = make(T), []
+
+    def post(mod, sd, prefix, meta):
+        seen.append(('post', type(mod).__name__, prefix, len(sd)))
+        return {'none': None, 'dict': {}}[post_ret]
+    m.first.register_state_dict_pre_hook(lambda mod, prefix, keep: seen.append(('pre', prefix, keep)))
+    m.first.register_state_dict_post_hook(post)
+    sd = m.state_dict()
+    return seen, list(sd)
+cases("state_dict_post_hook", _sd_hooks, kind=lambda post_ret: "error" if post_ret == 'dict' else "value",
+      post_ret=['none', 'dict'])
+
+
+def _sd_private_hook(T):
+    m, seen = make(T), []
+
+    def post(mod, sd, prefix, meta):
+        return {'only': sd[prefix + 'weight']}
+    m.first._register_state_dict_hook(post)
+    return list(m.state_dict())
+case("state_dict_private_hook_replaces", _sd_private_hook)
+error_case("state_dict_hook_public_then_private", lambda T: (lambda m, h: (m.register_state_dict_post_hook(h),
+           m._register_state_dict_hook(h)))(make(T), lambda *a: None))
+
+
+def _load_pre_hooks(T):
+    m, seen = make(T), []
+    m.first.register_load_state_dict_pre_hook(
+        lambda mod, sd, prefix, meta, strict, missing, unexpected, errors: seen.append(('pub', type(mod).__name__,
+                                                                                         prefix, strict)))
+    m.first._register_load_state_dict_pre_hook(
+        lambda sd, prefix, meta, strict, missing, unexpected, errors: seen.append(('priv', prefix, len(missing))))
+    m.load_state_dict(m.state_dict(), strict=False)
+    return seen
+case("load_state_dict_pre_hooks", _load_pre_hooks)
+
+
+def _set_submodule(T, target, strict):
+    m = make(T)
+    m.set_submodule(target, T.nn.ReLU(), strict=strict)
+    return [n for n, _ in m.named_modules()]
+cases("set_submodule", _set_submodule,
+      kind=lambda target, strict: "error" if target in ('', 'first.weight', 'nope.x') or (target == 'new' and strict)
+      else "value", target=['first', 'blocks.1', 'new', '', 'first.weight', 'nope.x'], strict=BOOLS)
+error_case("set_submodule_not_module", lambda T: make(T).set_submodule('first', 3))

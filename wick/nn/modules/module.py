@@ -22,15 +22,24 @@ _global_is_full_backward_hook = [None]
 
 
 class _WrappedHook:
-    """A module's (non-full) backward hook as a node hook: hook(module, grad_input, grad_output)."""
+    """A hook called with its module first when one is given (held weakly): module backward hooks as node hooks,
+    load_state_dict pre-hooks registered through the public API."""
 
-    def __init__(self, hook, module):
+    def __init__(self, hook, module=None):
+        import weakref
         self.hook = hook
-        self.module = module
-        self.__name__ = getattr(hook, '__name__', '<unknown>')
+        functools.update_wrapper(self, hook)
+        self.with_module = module is not None
+        if self.with_module:
+            self.module = weakref.ref(module)
 
-    def __call__(self, *args):
-        return self.hook(self.module, *args)
+    def __call__(self, *args, **kwargs):
+        if self.with_module:
+            module = self.module()
+            if module is None:
+                raise RuntimeError('You are trying to call the hook of a dead Module!')
+            return self.hook(module, *args, **kwargs)
+        return self.hook(*args, **kwargs)
 
 
 class _IncompatibleKeys(namedtuple('IncompatibleKeys', ['missing_keys', 'unexpected_keys'])):
@@ -700,6 +709,41 @@ class Module:
         self._state_dict_pre_hooks[handle.id] = hook
         return handle
 
+    def _register_state_dict_hook(self, hook):
+        if getattr(hook, '_from_public_api', False):
+            raise RuntimeError('Cannot register the same function as the state dict post hook that was previously '
+                               'registered via register_state_dict_post_hook')
+        handle = RemovableHandle(self._state_dict_hooks)
+        self._state_dict_hooks[handle.id] = hook
+        return handle
+
+    def register_state_dict_post_hook(self, hook):
+        hook._from_public_api = True
+        handle = RemovableHandle(self._state_dict_hooks)
+        self._state_dict_hooks[handle.id] = hook
+        return handle
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module=False):
+        handle = RemovableHandle(self._load_state_dict_pre_hooks)
+        self._load_state_dict_pre_hooks[handle.id] = _WrappedHook(hook, self if with_module else None)
+        return handle
+
+    def register_load_state_dict_pre_hook(self, hook):
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def set_submodule(self, target, module, strict=False):
+        if target == '':
+            raise ValueError('Cannot set the submodule without a target name!')
+        atoms = target.split('.')
+        if not isinstance(module, Module):
+            raise ValueError('`module` is not an nn.Module, found %s' % type(module))
+        parent = self if len(atoms) == 1 else self.get_submodule('.'.join(atoms[:-1]))
+        if strict and not hasattr(parent, atoms[-1]):
+            raise AttributeError(parent._get_name() + ' has no attribute `' + atoms[-1] + '`')
+        if hasattr(parent, atoms[-1]) and not isinstance(getattr(parent, atoms[-1]), Module):
+            raise AttributeError('`' + atoms[-1] + '` is not an nn.Module')
+        setattr(parent, atoms[-1], module)
+
     def register_load_state_dict_post_hook(self, hook):
         handle = RemovableHandle(self._load_state_dict_post_hooks)
         self._load_state_dict_post_hooks[handle.id] = hook
@@ -748,8 +792,11 @@ class Module:
                 module.state_dict(destination=destination, prefix=prefix + name + '.', keep_vars=keep_vars)
         for hook in self._state_dict_hooks.values():
             hook_result = hook(self, destination, prefix, local_metadata)
-            if hook_result is not None:
-                destination = hook_result
+            if not getattr(hook, '_from_public_api', False):
+                if hook_result is not None:
+                    destination = hook_result
+            elif hook_result is not None:
+                raise RuntimeError('state_dict post-hook must return None')
         return destination
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
