@@ -1008,3 +1008,48 @@ def _node_hook(T, ret):
     return seen, x.grad, b.grad
 cases("node_hook_result", _node_hook, kind=lambda ret: "error" if ret in ('int', 'list', 'long', 'size', 'double')
       else "value", ret=['none', 'scale', 'int', 'list', 'long', 'size', 'double', 'nones'])
+
+
+def _setup_context(T, call):
+    seen = []
+
+    class G(T.autograd.Function):
+        @staticmethod
+        def forward(x, k=2.0):
+            seen.append(('forward', T.is_grad_enabled()))
+            return x * k
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            seen.append(('setup', len(inputs), inputs[1], output.requires_grad, T.is_grad_enabled()))
+            ctx.save_for_backward(inputs[0], output)
+            ctx.k = inputs[1]
+
+        @staticmethod
+        def backward(ctx, g):
+            x, o = ctx.saved_tensors
+            return g * ctx.k + o, None
+    x = T.tensor([1.5, -2.0], requires_grad=True)
+    y = {'kw': lambda: G.apply(x, k=3.0), 'default': lambda: G.apply(x), 'pos': lambda: G.apply(x, 0.5),
+         'extra': lambda: G.apply(x, 1.0, 2.0), 'bad_kw': lambda: G.apply(x, j=1.0)}[call]()
+    y.sum().backward()
+    return seen, y, x.grad
+cases("function_setup_context", _setup_context, kind=lambda call: "error" if call in ('extra', 'bad_kw') else "value",
+      call=['kw', 'default', 'pos', 'extra', 'bad_kw'])
+
+
+def _apply_kwargs(T):
+    class F(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k=2.0):
+            return x * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2, None
+    x = T.tensor([1.5, -2.0], requires_grad=True)
+    y = F.apply(x, k=3.0)
+    y.sum().backward()
+    return y, x.grad
+case("function_apply_kwargs", _apply_kwargs)
+error_case("function_setup_context_not_implemented", lambda T: T.autograd.Function.setup_context(None, (), None))

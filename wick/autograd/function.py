@@ -113,10 +113,20 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
 
     vjp = backward
 
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError('setup_context is not implemented.')
+
     @classmethod
     def apply(cls, *args, **kwargs):
-        if kwargs:
-            raise TypeError('apply() takes no keyword arguments')
+        # a Function that overrides setup_context has forward(*args) without ctx; its arguments are bound to
+        # forward's signature first (defaults filled in), and setup_context(ctx, inputs, output) follows forward
+        split = cls.setup_context is not Function.setup_context
+        if split:
+            import inspect
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = bound.args, bound.kwargs
         ctx = cls._backward_cls()
         grad_on = _C.is_grad_enabled() and not _C.is_inference_mode_enabled()
         # as torch: needs_input_grad follows requires_grad even when grad mode is off (nothing is recorded then)
@@ -124,7 +134,11 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         ctx._input_is_tensor = tuple(isinstance(a, _C.TensorBase) for a in args)
         prev = _C._set_grad_enabled(False)
         try:
-            outputs = cls.forward(ctx, *args)
+            if split:
+                outputs = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, outputs)
+            else:
+                outputs = cls.forward(ctx, *args, **kwargs)
         finally:
             _C._set_grad_enabled(prev)
         single = not isinstance(outputs, tuple)
