@@ -189,6 +189,40 @@ static PyObject *m_register_hook_c(PyObject *self, PyObject *fn) {
     }
     return PyLong_FromLong(id);
 }
+/* register_post_accumulate_grad_hook: the hooks live in the wrapper's _post_accumulate_grad_hooks dict; the engine
+ * calls back here after the leaf's .grad was accumulated */
+static int py_post_acc(wk_tensor *leaf) {
+    PyObject *self = (PyObject *)leaf->pyobj;
+    if (!self) return 0;
+    Py_INCREF(self);
+    int rc = 0;
+    PyObject *hooks = PyObject_GetAttrString(self, "_post_accumulate_grad_hooks");
+    PyObject *vals = hooks && hooks != Py_None ? PyObject_CallMethod(hooks, "values", NULL) : NULL;
+    PyObject *fast = vals ? PySequence_Fast(vals, "hooks") : NULL;
+    if (!hooks) PyErr_Clear();
+    else if (!fast && hooks != Py_None) rc = -1;
+    for (Py_ssize_t i = 0; fast && rc == 0 && i < PySequence_Fast_GET_SIZE(fast); i++) {
+        PyObject *r = PyObject_CallOneArg(PySequence_Fast_GET_ITEM(fast, i), self);
+        if (!r) rc = -1;
+        else if (r != Py_None) {
+            PyErr_Format(PyExc_TypeError, "expected Variable, but hook returned '%s'", Py_TYPE(r)->tp_name);
+            rc = -1;
+        }
+        Py_XDECREF(r);
+    }
+    Py_XDECREF(fast);
+    Py_XDECREF(vals);
+    Py_XDECREF(hooks);
+    Py_DECREF(self);
+    if (rc < 0) wk__error(WK_RUNTIME_ERROR, "hook raised");
+    return rc;
+}
+static PyObject *m_set_post_acc(PyObject *self, PyObject *unused) {
+    (void)unused;
+    wk_post_accumulate_grad_cb = py_post_acc;
+    SELF->post_acc_hooks = true;
+    Py_RETURN_NONE;
+}
 static PyObject *m_remove_hook_c(PyObject *self, PyObject *id) {
     long i = PyLong_AsLong(id);
     if (i == -1 && PyErr_Occurred()) return NULL;
@@ -266,6 +300,7 @@ PyMethodDef wk_py_tensor_methods[] = {
     {"requires_grad_", (PyCFunction)(void (*)(void))m_requires_grad_, METH_VARARGS | METH_KEYWORDS, NULL},
     {"retain_grad", m_retain_grad, METH_NOARGS, NULL},
     {"_register_hook", m_register_hook_c, METH_O, NULL},
+    {"_set_post_accumulate_grad_hooks", m_set_post_acc, METH_NOARGS, NULL},
     {"_remove_hook", m_remove_hook_c, METH_O, NULL},
     {NULL, NULL, 0, NULL}};
 

@@ -131,8 +131,12 @@ static int accumulate_apply(wk_node *n, wk_tensor **gi, wk_tensor **go) {
     wk_tensor *g = gi[0];
     if (n->post_hooks) wk_retain(g);
     else gi[0] = NULL;
-    return accumulate_grad_leaf(n->leaf, g, n->post_hooks ? 2 : 1) ? 0 : -1;
+    if (!accumulate_grad_leaf(n->leaf, g, n->post_hooks ? 2 : 1)) return -1;
+    if (n->leaf->post_acc_hooks && wk_post_accumulate_grad_cb) return wk_post_accumulate_grad_cb(n->leaf);
+    return 0;
 }
+
+int (*wk_post_accumulate_grad_cb)(wk_tensor *leaf) = NULL;
 static const wk_node_vtable ACCUMULATE_GRAD = {"AccumulateGrad", accumulate_apply, NULL, NULL, NULL};
 
 static wk_node *grad_accumulator(wk_tensor *leaf) {

@@ -29,6 +29,8 @@ typedef struct {
 /* A hook. Tensor hooks return a replacement gradient (new reference) or NULL for "unchanged"; they signal an
  * error by returning NULL with *err = 1. */
 typedef wk_tensor *(*wk_hook_fn)(void *ctx, wk_tensor *grad, int *err);
+/* Called after a leaf with post_acc_hooks set has accumulated its .grad (the Python layer sets it): 0 or -1. */
+WK_API extern int (*wk_post_accumulate_grad_cb)(wk_tensor *leaf);
 struct wk_hook {
     wk_hook *next;
     int id;

@@ -1053,3 +1053,31 @@ def _apply_kwargs(T):
     return y, x.grad
 case("function_apply_kwargs", _apply_kwargs)
 error_case("function_setup_context_not_implemented", lambda T: T.autograd.Function.setup_context(None, (), None))
+
+
+# ---- Tensor.register_post_accumulate_grad_hook (was missing): runs after backward() accumulated a leaf's .grad
+def _post_acc(T, how):
+    x = T.tensor([1.5, -2.0], requires_grad=True)
+    seen = []
+    h = x.register_post_accumulate_grad_hook(lambda t: seen.append((t is x, t.grad.tolist())))
+    x.register_post_accumulate_grad_hook(lambda t: seen.append('second'))
+    x.register_hook(lambda g: g * 2)
+    if how == 'twice':
+        (x * 3).sum().backward()
+        (x * x).sum().backward()
+    elif how == 'removed':
+        h.remove()
+        (x * 3).sum().backward()
+    elif how == 'grad':
+        seen.append(T.autograd.grad((x * 3).sum(), x))
+    elif how == 'inputs':
+        y = T.tensor([1.0], requires_grad=True)
+        (x * y).sum().backward(inputs=[y])
+        (x * y).sum().backward(inputs=[x])
+    return seen, x.grad
+cases("post_accumulate_grad_hook", _post_acc, how=['twice', 'removed', 'grad', 'inputs'])
+error_case("post_accumulate_grad_hook_nonleaf", lambda T: (T.ones(2, requires_grad=True) * 2)
+           .register_post_accumulate_grad_hook(lambda t: None))
+error_case("post_accumulate_grad_hook_no_grad", lambda T: T.ones(2).register_post_accumulate_grad_hook(lambda t: None))
+error_case("post_accumulate_grad_hook_returns", lambda T: (lambda x: (x.register_post_accumulate_grad_hook(lambda t: 5),
+           (x * 2).sum().backward()))(T.tensor([1.5], requires_grad=True)))
