@@ -406,3 +406,5 @@ cases("set_submodule", _set_submodule,
       kind=lambda target, strict: "error" if target in ('', 'first.weight', 'nope.x') or (target == 'new' and strict)
       else "value", target=['first', 'blocks.1', 'new', '', 'first.weight', 'nope.x'], strict=BOOLS)
 error_case("set_submodule_not_module", lambda T: make(T).set_submodule('first', 3))
+cases("sequential_insert_bad_index", lambda T, index: T.nn.Sequential(T.nn.ReLU()).insert(index, T.nn.Tanh()),
+      kind="error", index=[5.0, -3.0, 1.0, 7])
