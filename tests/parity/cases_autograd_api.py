@@ -1081,3 +1081,21 @@ error_case("post_accumulate_grad_hook_nonleaf", lambda T: (T.ones(2, requires_gr
 error_case("post_accumulate_grad_hook_no_grad", lambda T: T.ones(2).register_post_accumulate_grad_hook(lambda t: None))
 error_case("post_accumulate_grad_hook_returns", lambda T: (lambda x: (x.register_post_accumulate_grad_hook(lambda t: 5),
            (x * 2).sum().backward()))(T.tensor([1.5], requires_grad=True)))
+
+
+# ---- torch.autograd.Variable (legacy spelling of a tensor), autograd.graph.Node, autograd.grad_mode (were missing)
+def _variable(T, how):
+    x = T.tensor([1.5, -2.0])
+    v = {'plain': lambda: T.autograd.Variable(x), 'rg': lambda: T.autograd.Variable(x, requires_grad=True),
+         'pos': lambda: T.autograd.Variable(x * 1, True), 'empty': lambda: T.autograd.Variable(),
+         'nonleaf': lambda: T.autograd.Variable(T.ones(2, requires_grad=True) * 2)}[how]()
+    return v is x, v, v.is_leaf, v.grad_fn is None, isinstance(x, T.autograd.Variable), type(v).__name__
+cases("autograd_variable", _variable, how=['plain', 'rg', 'pos', 'empty', 'nonleaf'])
+case("autograd_variable_volatile_warns", lambda T: T.autograd.Variable(T.ones(2), volatile=True), warns=True)
+error_case("autograd_variable_list", lambda T: T.autograd.Variable([1.0]))
+error_case("autograd_variable_int_rg", lambda T: T.autograd.Variable(T.ones(2, dtype=T.int64), requires_grad=True))
+case("autograd_variable_isinstance", lambda T: (isinstance(3, T.autograd.Variable), T.autograd.Variable.__module__))
+case("autograd_graph_node", lambda T: (isinstance((T.ones(1, requires_grad=True) * 2).grad_fn, T.autograd.graph.Node),
+                                       isinstance(1, T.autograd.graph.Node), T.autograd.graph.Node.__module__))
+case("autograd_grad_mode_module", lambda T: (T.autograd.grad_mode.no_grad is T.no_grad,
+                                             T.autograd.grad_mode.inference_mode is T.inference_mode))

@@ -231,3 +231,7 @@ def is_anomaly_enabled():
 
 def is_anomaly_check_nan_enabled():
     return _anomaly[1]
+
+
+from .variable import Variable  # noqa: E402,F401
+from . import graph, grad_mode, variable  # noqa: E402,F401
