@@ -48,17 +48,26 @@ static int pyfunc_apply(wk_node *n_, wk_tensor **gi, wk_tensor **go) {
         wk__error(WK_RUNTIME_ERROR, "wrong number of gradients");
         return -1;
     }
+    /* torch's checks, position by position: a non-tensor argument takes None, a tensor one a tensor or None */
+    for (Py_ssize_t i = 0; i < (Py_ssize_t)n->nargs; i++) {
+        PyObject *g = PyTuple_GET_ITEM(r, i);
+        if (g == Py_None) continue;
+        bool tensor_arg = false;
+        for (uint32_t k = 0; k < n_->num_next && !tensor_arg; k++) tensor_arg = n->tensor_arg[k] == i;
+        if (!tensor_arg)
+            PyErr_Format(PyExc_RuntimeError, "function %s returned a gradient different than None at position %zd, but "
+                         "the corresponding forward input was not a Variable", wk_node_name(n_), i + 1);
+        else if (!WK_PyTensor_Check(g))
+            PyErr_Format(PyExc_RuntimeError, "expected Variable or None (got %s)", Py_TYPE(g)->tp_name);
+        else
+            continue;
+        Py_DECREF(r);
+        wk__error(WK_RUNTIME_ERROR, "bad gradient");
+        return -1;
+    }
     for (uint32_t k = 0; k < n_->num_next; k++) {
         PyObject *g = PyTuple_GET_ITEM(r, n->tensor_arg[k]);
-        if (g == Py_None) continue;
-        if (!WK_PyTensor_Check(g)) {
-            PyErr_Format(PyExc_TypeError, "expected Tensor or None as gradient %lld of %s, got %s",
-                         (long long)n->tensor_arg[k], wk_node_name(n_), Py_TYPE(g)->tp_name);
-            Py_DECREF(r);
-            wk__error(WK_TYPE_ERROR, "bad gradient");
-            return -1;
-        }
-        go[k] = wk_retain(wk_py_self(g));
+        if (g != Py_None) go[k] = wk_retain(wk_py_self(g));
     }
     Py_DECREF(r);
     return 0;
@@ -187,8 +196,35 @@ static PyObject *m_function_record(PyObject *m, PyObject *args) {
             goto done;
         }
         PyObject *out_obj;
-        if (is_dirty) { /* modified in place and returned: its history is rebased onto this node */
-            if (wk_dtype_is_floating(t->dtype) && !is_nondiff && wk__rebase_history(t, &n->base) < 0) {
+        if (is_nondiff || !wk_dtype_is_floating(t->dtype)) {
+            /* not differentiable: no history; one that requires grad comes back detached (an input as a new alias,
+             * another output in place unless it is a view), one that does not as is (an unmodified input as a
+             * new alias) -- torch's _wrap_outputs */
+            wk_tensor *r;
+            if (!wk__tensor_requires_grad(t)) r = is_input && !is_dirty ? wk_detach(t) : wk_retain(t);
+            else if (is_input) r = wk_detach(t);
+            else {
+                if (!t->is_view && wk_detach_(t) < 0) {
+                    wk_py_raise();
+                    Py_CLEAR(result);
+                    goto done;
+                }
+                r = wk_retain(t);
+            }
+            if (r == t) {
+                wk_release(r);
+                Py_INCREF(o);
+                out_obj = o;
+            } else
+                out_obj = wk_py_wrap(r);
+        } else if (is_dirty) { /* modified in place and returned: its history is rebased onto this node */
+            if (!t->grad_fn && t->requires_grad) {
+                PyErr_SetString(PyExc_RuntimeError, "a leaf Variable that requires grad has been used in an in-place "
+                                                    "operation.");
+                Py_CLEAR(result);
+                goto done;
+            }
+            if (wk__rebase_history(t, &n->base) < 0) {
                 wk_py_raise();
                 Py_CLEAR(result);
                 goto done;
@@ -197,7 +233,7 @@ static PyObject *m_function_record(PyObject *m, PyObject *args) {
             out_obj = o;
         } else {
             wk_tensor *r = is_input ? wk_detach(t) : wk_retain(t); /* an input returned as is becomes a new alias */
-            if (!is_nondiff && wk_dtype_is_floating(r->dtype) && nt > 0) wk__set_history(r, &n->base, (uint32_t)i);
+            if (nt > 0) wk__set_history(r, &n->base, (uint32_t)i);
             out_obj = wk_py_wrap(r);
         }
         if (!out_obj) {
@@ -220,6 +256,14 @@ static PyObject *m_saved_alias(PyObject *m, PyObject *o) {
     return wk_py_wrap(wk__alias(t, t->ndim, t->sizes, t->strides, t->offset));
 }
 
+/* _bump_version(t): a Function's mark_dirty counts as a write to t */
+static PyObject *m_bump_version(PyObject *m, PyObject *o) {
+    (void)m;
+    if (!WK_PyTensor_Check(o)) return PyErr_Format(PyExc_TypeError, "expected a Tensor");
+    wk__bump_version(wk_py_self(o));
+    Py_RETURN_NONE;
+}
+
 static PyObject *m_attach_history(PyObject *m, PyObject *args) {
     (void)m;
     PyObject *o, *ctx;
@@ -236,6 +280,7 @@ static PyObject *m_attach_history(PyObject *m, PyObject *args) {
 
 PyMethodDef wk_py_function_functions[] = {
     {"_function_record", m_function_record, METH_VARARGS, NULL},
+    {"_bump_version", m_bump_version, METH_O, NULL},
     {"_saved_alias", m_saved_alias, METH_O, NULL},
     {"_attach_history", m_attach_history, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL}};

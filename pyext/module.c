@@ -333,6 +333,7 @@ static int tensor_seq(PyObject *seq, wk_tensor ***out, Py_ssize_t *n, bool allow
             PyErr_Format(PyExc_TypeError, "expected Tensor as element %zd, but got %s", i, Py_TYPE(o)->tp_name);
             Py_DECREF(fast);
             free(*out);
+            *out = NULL; /* the caller frees what it holds: no double free */
             return -1;
         }
         (*out)[i] = wk_py_self(o);

@@ -74,6 +74,58 @@ static PyObject *g_metadata(PyObject *self, void *c) {
     return md;
 }
 
+/* A node hook's result replaces the gradients it was given (torch's checks: a tuple of the same length, None
+ * stays None, each tensor of the same type and size). */
+static int replace_grads(void *hook, PyObject *r, wk_tensor **g, int n) {
+    PyObject *nm = PyObject_GetAttrString((PyObject *)hook, "__name__");
+    if (!nm) {
+        PyErr_Clear();
+        nm = PyUnicode_FromString("<unknown>");
+    }
+    int rc = -1;
+    if (!PyTuple_Check(r)) {
+        PyErr_Format(PyExc_TypeError, "expected tuple, but hook returned '%s'", Py_TYPE(r)->tp_name);
+        goto out;
+    }
+    if (PyTuple_GET_SIZE(r) != n) {
+        PyErr_Format(PyExc_RuntimeError, "hook '%S' has returned an incorrect number of values (got %zd, but expected "
+                     "%d)", nm, PyTuple_GET_SIZE(r), n);
+        goto out;
+    }
+    for (int i = 0; i < n; i++) {
+        PyObject *v = PyTuple_GET_ITEM(r, i);
+        if (v == Py_None) continue;
+        if (!WK_PyTensor_Check(v)) {
+            PyErr_Format(PyExc_TypeError, "expected Variable, but hook returned '%s'", Py_TYPE(v)->tp_name);
+            goto out;
+        }
+        if (!g[i]) {
+            PyErr_SetString(PyExc_RuntimeError, "can't replace a None gradient with a non-None value");
+            goto out;
+        }
+        wk_tensor *t = wk_py_self(v);
+        if (t->dtype != g[i]->dtype) {
+            PyErr_Format(PyExc_RuntimeError, "hook '%S' has changed the type of value (was torch.%sTensor got "
+                         "torch.%sTensor)", nm, wk_dtype_scalar_name(g[i]->dtype), wk_dtype_scalar_name(t->dtype));
+            goto out;
+        }
+        if (t->ndim != g[i]->ndim || (t->ndim && memcmp(t->sizes, g[i]->sizes, sizeof(int64_t) * (size_t)t->ndim))) {
+            PyErr_Format(PyExc_RuntimeError, "hook '%S' has changed the size of value", nm);
+            goto out;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        PyObject *v = PyTuple_GET_ITEM(r, i);
+        wk_tensor *old = g[i];
+        g[i] = v == Py_None ? NULL : wk_retain(wk_py_self(v));
+        wk_release(old);
+    }
+    rc = 0;
+out:
+    Py_DECREF(nm);
+    return rc;
+}
+
 /* grad_fn.register_hook(fn(grad_inputs, grad_outputs)) / register_prehook(fn(grad_outputs)) */
 static int post_hook(void *ctx, wk_node *node, wk_tensor **gin, int nin, wk_tensor **gout, int nout) {
     (void)node;
@@ -86,6 +138,11 @@ static int post_hook(void *ctx, wk_node *node, wk_tensor **gin, int nin, wk_tens
     Py_XDECREF(a);
     Py_XDECREF(b);
     if (!r) {
+        wk__error(WK_RUNTIME_ERROR, "hook raised");
+        return -1;
+    }
+    if (r != Py_None && replace_grads(ctx, r, gin, nin) < 0) {
+        Py_DECREF(r);
         wk__error(WK_RUNTIME_ERROR, "hook raised");
         return -1;
     }
@@ -123,8 +180,21 @@ static PyGetSetDef node_getset[] = {
     {"metadata", g_metadata, NULL, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
+/* object's repr: '<MulBackward0 object at 0x...>' (the module 'builtins' is left out, as Python does for its own
+ * types), '<torch.autograd.function.MyFnBackward object at 0x...>' for a custom Function's node */
 static PyObject *node_repr(PyObject *self) {
-    return PyUnicode_FromFormat("<%s object at %p>", Py_TYPE(self)->tp_name, self);
+    PyObject *mod = PyObject_GetAttrString((PyObject *)Py_TYPE(self), "__module__");
+    PyObject *qual = mod ? PyObject_GetAttrString((PyObject *)Py_TYPE(self), "__qualname__") : NULL;
+    PyObject *r = NULL;
+    if (qual) {
+        if (PyUnicode_Check(mod) && PyUnicode_CompareWithASCIIString(mod, "builtins"))
+            r = PyUnicode_FromFormat("<%S.%S object at %p>", mod, qual, self);
+        else
+            r = PyUnicode_FromFormat("<%S object at %p>", qual, self);
+    }
+    Py_XDECREF(mod);
+    Py_XDECREF(qual);
+    return r;
 }
 
 static PyTypeObject *type_for(const char *name) {

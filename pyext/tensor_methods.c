@@ -98,11 +98,27 @@ static PyObject *m_detach_(PyObject *self, PyObject *unused) {
     Py_INCREF(self);
     return self;
 }
+/* requires_grad_(requires_grad=True): a bool and nothing else, with torch's argument-parser messages. */
 static PyObject *m_requires_grad_(PyObject *self, PyObject *args, PyObject *kwargs) {
-    static char *kw[] = {"requires_grad", NULL};
-    int rg = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|p", kw, &rg)) return NULL;
-    if (wk_requires_grad_(SELF, rg) < 0) return wk_py_raise();
+    Py_ssize_t np = args ? PyTuple_GET_SIZE(args) : 0;
+    PyObject *v = np ? PyTuple_GET_ITEM(args, 0) : NULL, *key, *val;
+    Py_ssize_t pos = 0;
+    if (np > 1)
+        return PyErr_Format(PyExc_TypeError, "requires_grad_() takes from 0 to 1 positional arguments but %zd were "
+                            "given", np);
+    while (kwargs && PyDict_Next(kwargs, &pos, &key, &val)) {
+        if (!PyUnicode_Check(key) || PyUnicode_CompareWithASCIIString(key, "requires_grad"))
+            return PyErr_Format(PyExc_TypeError, "requires_grad_() got an unexpected keyword argument '%S'", key);
+        if (v) return PyErr_Format(PyExc_TypeError, "requires_grad_() got multiple values for argument 'requires_grad'");
+        v = val;
+    }
+    if (v && !PyBool_Check(v))
+        return PyErr_Format(PyExc_TypeError, "requires_grad_(): argument 'requires_grad' %smust be bool, not %s",
+                            np ? "(position 1) " : "", Py_TYPE(v)->tp_name);
+    if ((!v || v == Py_True) && SELF->version->inference && !wk_is_inference_mode_enabled())
+        return PyErr_Format(PyExc_RuntimeError,
+                            "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.");
+    if (wk_requires_grad_(SELF, !v || v == Py_True) < 0) return wk_py_raise();
     Py_INCREF(self);
     return self;
 }
@@ -131,12 +147,33 @@ static wk_tensor *py_hook(void *ctx, wk_tensor *grad, int *err) {
         return NULL;
     }
     if (!WK_PyTensor_Check(r)) {
+        PyErr_Format(PyExc_TypeError, "expected Variable, but hook returned '%s'", Py_TYPE(r)->tp_name);
         Py_DECREF(r);
-        PyErr_SetString(PyExc_TypeError, "hooks must return None or a Tensor");
         *err = 1;
         return NULL;
     }
-    wk_tensor *out = wk_retain(wk_py_self(r));
+    /* torch's check of a hook's result: the same type, then the same size */
+    wk_tensor *out = wk_py_self(r);
+    wk_dtype a = wk_tensor_dtype(grad), b = wk_tensor_dtype(out);
+    bool resized = grad->ndim != out->ndim ||
+                   (grad->ndim && memcmp(grad->sizes, out->sizes, sizeof(int64_t) * (size_t)grad->ndim));
+    if (a != b || resized) {
+        PyObject *nm = PyObject_GetAttrString((PyObject *)ctx, "__name__");
+        if (!nm) {
+            PyErr_Clear();
+            nm = PyUnicode_FromString("<unknown>");
+        }
+        if (a != b)
+            PyErr_Format(PyExc_RuntimeError, "hook '%S' has changed the type of value (was torch.%sTensor got "
+                         "torch.%sTensor)", nm, wk_dtype_scalar_name(a), wk_dtype_scalar_name(b));
+        else
+            PyErr_Format(PyExc_RuntimeError, "hook '%S' has changed the size of value", nm);
+        Py_XDECREF(nm);
+        Py_DECREF(r);
+        *err = 1;
+        return NULL;
+    }
+    wk_retain(out);
     Py_DECREF(r);
     return out;
 }
@@ -151,6 +188,40 @@ static PyObject *m_register_hook_c(PyObject *self, PyObject *fn) {
         return wk_py_raise();
     }
     return PyLong_FromLong(id);
+}
+/* register_post_accumulate_grad_hook: the hooks live in the wrapper's _post_accumulate_grad_hooks dict; the engine
+ * calls back here after the leaf's .grad was accumulated */
+static int py_post_acc(wk_tensor *leaf) {
+    PyObject *self = (PyObject *)leaf->pyobj;
+    if (!self) return 0;
+    Py_INCREF(self);
+    int rc = 0;
+    PyObject *hooks = PyObject_GetAttrString(self, "_post_accumulate_grad_hooks");
+    PyObject *vals = hooks && hooks != Py_None ? PyObject_CallMethod(hooks, "values", NULL) : NULL;
+    PyObject *fast = vals ? PySequence_Fast(vals, "hooks") : NULL;
+    if (!hooks) PyErr_Clear();
+    else if (!fast && hooks != Py_None) rc = -1;
+    for (Py_ssize_t i = 0; fast && rc == 0 && i < PySequence_Fast_GET_SIZE(fast); i++) {
+        PyObject *r = PyObject_CallOneArg(PySequence_Fast_GET_ITEM(fast, i), self);
+        if (!r) rc = -1;
+        else if (r != Py_None) {
+            PyErr_Format(PyExc_TypeError, "expected Variable, but hook returned '%s'", Py_TYPE(r)->tp_name);
+            rc = -1;
+        }
+        Py_XDECREF(r);
+    }
+    Py_XDECREF(fast);
+    Py_XDECREF(vals);
+    Py_XDECREF(hooks);
+    Py_DECREF(self);
+    if (rc < 0) wk__error(WK_RUNTIME_ERROR, "hook raised");
+    return rc;
+}
+static PyObject *m_set_post_acc(PyObject *self, PyObject *unused) {
+    (void)unused;
+    wk_post_accumulate_grad_cb = py_post_acc;
+    SELF->post_acc_hooks = true;
+    Py_RETURN_NONE;
 }
 static PyObject *m_remove_hook_c(PyObject *self, PyObject *id) {
     long i = PyLong_AsLong(id);
@@ -229,6 +300,7 @@ PyMethodDef wk_py_tensor_methods[] = {
     {"requires_grad_", (PyCFunction)(void (*)(void))m_requires_grad_, METH_VARARGS | METH_KEYWORDS, NULL},
     {"retain_grad", m_retain_grad, METH_NOARGS, NULL},
     {"_register_hook", m_register_hook_c, METH_O, NULL},
+    {"_set_post_accumulate_grad_hooks", m_set_post_acc, METH_NOARGS, NULL},
     {"_remove_hook", m_remove_hook_c, METH_O, NULL},
     {NULL, NULL, 0, NULL}};
 
@@ -251,8 +323,23 @@ static PyObject *g_requires_grad(PyObject *self, void *c) {
 }
 static int s_requires_grad(PyObject *self, PyObject *v, void *c) {
     (void)c;
+    /* torch's setter: a RuntimeError for a non-bool, the leaf check for either value, then the dtype (its own
+     * wording, unlike requires_grad_'s) */
     if (!v || !PyBool_Check(v)) {
-        PyErr_SetString(PyExc_TypeError, "requires_grad must be a bool");
+        PyErr_SetString(PyExc_RuntimeError, "requires_grad must be a bool");
+        return -1;
+    }
+    if (wk_grad_fn(SELF) && v == Py_True) {
+        PyErr_SetString(PyExc_RuntimeError, "you can only change requires_grad flags of leaf variables.");
+        return -1;
+    }
+    if (v == Py_True && SELF->version->inference && !wk_is_inference_mode_enabled()) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.");
+        return -1;
+    }
+    if (v == Py_True && !wk_dtype_is_floating(wk_tensor_dtype(SELF))) {
+        PyErr_SetString(PyExc_RuntimeError, "only Tensors of floating point and complex dtype can require gradients");
         return -1;
     }
     if (wk_requires_grad_(SELF, v == Py_True) < 0) return wk_py_raise(), -1;
@@ -335,6 +422,8 @@ static int s_data(PyObject *self, PyObject *v, void *c) {
 }
 static PyObject *g_version(PyObject *self, void *c) {
     (void)c;
+    if (SELF->version->inference)
+        return PyErr_Format(PyExc_RuntimeError, "Inference tensors do not track version counter.");
     return PyLong_FromUnsignedLong(wk_version_get(SELF));
 }
 static PyObject *g_base(PyObject *self, void *c) {

@@ -78,18 +78,25 @@ static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
 static PyObject *make_subclass(PyObject *unused, PyObject *args, PyObject *kwargs) {
     (void)unused;
     static char *kw[] = {"cls", "data", "require_grad", NULL};
-    PyObject *cls, *data;
-    int rg = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|p", kw, &cls, &data, &rg)) return NULL;
+    PyObject *cls, *data, *rgo = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|O", kw, &cls, &data, &rgo)) return NULL;
+    if (rgo && !PyBool_Check(rgo)) {
+        bool by_kw = kwargs && PyDict_GetItemString(kwargs, "require_grad") == rgo;
+        return PyErr_Format(PyExc_TypeError, "_make_subclass(): argument 'require_grad' %smust be bool, not %s",
+                            by_kw ? "" : "(position 3) ", Py_TYPE(rgo)->tp_name);
+    }
+    int rg = rgo == Py_True;
     if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, wk_TensorType))
         return PyErr_Format(PyExc_TypeError, "cls must be a subclass of Tensor");
     if (!WK_PyTensor_Check(data)) return PyErr_Format(PyExc_TypeError, "data must be a Tensor");
     wk_tensor *t = wk_detach(wk_py_self(data));
     if (!t) return wk_py_raise();
-    if (rg && wk_requires_grad_(t, true) < 0) {
+    if (rg && t->version->inference && !wk_is_inference_mode_enabled()) {
         wk_release(t);
-        return wk_py_raise();
+        return PyErr_Format(PyExc_RuntimeError,
+                            "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.");
     }
+    if (rg && wk__finish_factory(t, true) == NULL) return wk_py_raise(); /* torch's factory wording; frees t */
     wk_PyTensor *o = (wk_PyTensor *)((PyTypeObject *)cls)->tp_alloc((PyTypeObject *)cls, 0);
     if (!o) {
         wk_release(t);

@@ -13,7 +13,9 @@
 /* ---- grad mode ---- */
 static WK_TLS bool grad_disabled = false; /* stored negated so zero-initialised TLS means "enabled" */
 static WK_TLS bool inference_mode = false;
-bool wk__grad_enabled(void) { return !grad_disabled; }
+/* whether ops record history: grad mode on and not in inference mode (torch's enable_grad() inside
+ * inference_mode() reports grad mode on but records nothing) */
+bool wk__grad_enabled(void) { return !grad_disabled && !inference_mode; }
 bool wk_is_grad_enabled(void) { return !grad_disabled; }
 bool wk_set_grad_enabled(bool enabled) {
     bool prev = !grad_disabled;
@@ -113,16 +115,28 @@ wk_node *wk__node_new(const wk_node_vtable *vt, size_t size, uint32_t num_inputs
 
 static wk_tensor *accumulate_grad_leaf(wk_tensor *leaf, wk_tensor *grad, int64_t expected_refs);
 
+static wk_tensor *run_tensor_hooks(wk_hook *h, int slot, wk_tensor *grad);
 /* The engine hands the incoming gradient over (torch moves it into AccumulateGrad), so the leaf can keep the buffer
  * instead of copying it; with post hooks the engine keeps its reference for them, as torch keeps a copy. */
 static int accumulate_apply(wk_node *n, wk_tensor **gi, wk_tensor **go) {
     WK_UNUSED(go);
     if (!gi[0]) return 0;
+    if (!n->leaf->requires_grad) { /* requires_grad_(False) after the graph was built: torch accumulates nothing,
+                                    * though the leaf's hooks still run */
+        wk_tensor *h = run_tensor_hooks(n->leaf->hooks, -1, gi[0]);
+        if (!h) return -1;
+        wk_release(h);
+        return 0;
+    }
     wk_tensor *g = gi[0];
     if (n->post_hooks) wk_retain(g);
     else gi[0] = NULL;
-    return accumulate_grad_leaf(n->leaf, g, n->post_hooks ? 2 : 1) ? 0 : -1;
+    if (!accumulate_grad_leaf(n->leaf, g, n->post_hooks ? 2 : 1)) return -1;
+    if (n->leaf->post_acc_hooks && wk_post_accumulate_grad_cb) return wk_post_accumulate_grad_cb(n->leaf);
+    return 0;
 }
+
+int (*wk_post_accumulate_grad_cb)(wk_tensor *leaf) = NULL;
 static const wk_node_vtable ACCUMULATE_GRAD = {"AccumulateGrad", accumulate_apply, NULL, NULL, NULL};
 
 static wk_node *grad_accumulator(wk_tensor *leaf) {
@@ -215,9 +229,16 @@ void wk__saved_rewind(wk_saved *s, const wk_tensor *written, uint32_t before) {
     if (s->defined && s->data && !s->is_output && s->data->version == written->version) s->version = before;
 }
 
-void wk__save(wk_saved *s, const wk_tensor *t, bool is_output, wk_node *owner) {
+int wk__save(wk_saved *s, const wk_tensor *t, bool is_output, wk_node *owner) {
     memset(s, 0, sizeof *s);
-    if (!t) return;
+    if (!t) return 0;
+    if (t->version->inference) {
+        wk__error(WK_RUNTIME_ERROR,
+                  "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode "
+                  "in computation tracked by autograd. To work around this, you can make a clone to get a normal "
+                  "tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.");
+        return -1;
+    }
     s->defined = true;
     s->version = t->version->version;
     s->is_output = is_output;
@@ -230,6 +251,7 @@ void wk__save(wk_saved *s, const wk_tensor *t, bool is_output, wk_node *owner) {
     } else {
         s->data = wk_retain((wk_tensor *)t);
     }
+    return s->data ? 0 : -1;
 }
 
 /* torch's Node::forward_op_name: "MulBackward0" -> "Mul", "PowBackward1" -> "Pow1"; a name whose "Backward" is not
@@ -339,13 +361,24 @@ static int view_rebase_error(const wk_tensor *t, bool indirect) {
     return -1;
 }
 
+/* Any write into an inference tensor (in-place op, out=, resize_) outside inference mode, in every grad mode. */
+int wk__check_inference_write(const wk_tensor *t) {
+    if (!t->version->inference || inference_mode) return 0;
+    wk__error(WK_RUNTIME_ERROR, "Inplace update to inference tensor outside InferenceMode is not allowed.You can make "
+                                "a clone to get a normal tensor before doing inplace update.See "
+                                "https://github.com/pytorch/rfcs/pull/17 for more details.");
+    return -1;
+}
+
 int wk__check_inplace_rg(const wk_tensor *self, bool other_requires_grad) {
+    if (wk__check_inference_write(self) < 0) return -1;
     if (grad_disabled) return 0;
     bool base_rg = self->is_view && self->view_base && wk__tensor_requires_grad(self->view_base);
     if (!other_requires_grad && !wk__tensor_requires_grad(self) && !base_rg) return 0;
     if (self->is_view && self->view_base) {
         if (view_rebase_error(self, false) < 0) return -1;
-        if (self->view_base->requires_grad && !self->view_base->grad_fn) {
+        /* torch: the view requires grad and its base is a leaf (a view made a leaf by requires_grad_() counts) */
+        if (wk__tensor_requires_grad(self) && !self->view_base->grad_fn) {
             wk__error(WK_RUNTIME_ERROR,
                       "a view of a leaf Variable that requires grad is being used in an in-place operation.");
             return -1;
@@ -1013,6 +1046,18 @@ int wk_run_backward(int nroots, wk_tensor *const *roots, wk_tensor *const *grad_
             gi[k] = g;
         }
         if (err) break;
+        if (inputs && n->vt == &ACCUMULATE_GRAD && n->leaf && gi[0] && !(s->target && !grads_out)) {
+            /* a leaf's AccumulateGrad that will not accumulate (autograd.grad, or backward with other inputs) still
+             * runs the leaf's hooks before its gradient is captured, as torch runs every reached node's tensor
+             * pre-hooks */
+            wk_tensor *g = run_tensor_hooks(n->leaf->hooks, -1, gi[0]);
+            if (!g) {
+                err = 1;
+                break;
+            }
+            wk_release(gi[0]);
+            gi[0] = g;
+        }
         if (inputs) {
             for (int j = 0; j < ninputs && !err; j++) {
                 if (targets[j].fn != n || !gi[targets[j].nr]) continue;
@@ -1039,12 +1084,15 @@ int wk_run_backward(int nroots, wk_tensor *const *roots, wk_tensor *const *grad_
             bool any = false;
             for (uint32_t k = 0; k < nin; k++) any |= gi[k] != NULL;
             if (any && n->vt->apply(n, gi, go) < 0) err = 1;
+            /* torch's order: the node's results are checked (summed to their input's shape, cast to its dtype), then
+             * its post hooks see them (and may replace them) */
+            for (uint32_t k = 0; k < nout && !err; k++) {
+                if (!go[k] || !n->next[k].fn) continue;
+                go[k] = validate_grad(n, k, go[k]);
+                if (!go[k]) err = 1;
+            }
             for (wk_hook *h = n->post_hooks; h && !err; h = h->next)
                 if (h->post_fn && h->post_fn(h->ctx, n, go, (int)nout, gi, (int)nin) < 0) err = 1;
-            if (!retain_graph && n->vt->release_saved) {
-                n->vt->release_saved(n);
-                n->released = true;
-            }
             for (uint32_t k = 0; k < nout; k++) {
                 wk_node *nx = n->next[k].fn;
                 wk_tensor *g = go[k];
@@ -1055,12 +1103,16 @@ int wk_run_backward(int nroots, wk_tensor *const *roots, wk_tensor *const *grad_
                 }
                 slot_t *t = map_get(&map, nx, false);
                 if (g && !err) {
-                    g = validate_grad(n, k, g);
-                    if (!g || add_to_buffer(t, n->next[k].input_nr, g) < 0) err = 1;
+                    if (add_to_buffer(t, n->next[k].input_nr, g) < 0) err = 1;
                 } else wk_release(g);
                 if (--t->deps == 0 && !err && heap_push(&ready, nx) < 0) err = 1;
             }
             free(go);
+            /* after its gradients were checked; a node that failed keeps its saved tensors, as torch's */
+            if (!err && !retain_graph && n->vt->release_saved) {
+                n->vt->release_saved(n);
+                n->released = true;
+            }
         }
     finish_node:
         for (uint32_t k = 0; k < nin; k++) wk_release(gi[k]);

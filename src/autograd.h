@@ -29,6 +29,8 @@ typedef struct {
 /* A hook. Tensor hooks return a replacement gradient (new reference) or NULL for "unchanged"; they signal an
  * error by returning NULL with *err = 1. */
 typedef wk_tensor *(*wk_hook_fn)(void *ctx, wk_tensor *grad, int *err);
+/* Called after a leaf with post_acc_hooks set has accumulated its .grad (the Python layer sets it): 0 or -1. */
+WK_API extern int (*wk_post_accumulate_grad_cb)(wk_tensor *leaf);
 struct wk_hook {
     wk_hook *next;
     int id;
@@ -79,6 +81,7 @@ typedef struct {
 /* ---- grad mode ---- */
 WK_INTERNAL bool wk__grad_enabled(void);
 WK_INTERNAL bool wk__inference_mode(void);
+WK_INTERNAL int wk__check_inference_write(const wk_tensor *t); /* -1: an inference tensor outside inference mode */
 WK_API bool wk_set_inference_mode(bool enabled); /* returns previous; also disables grad */
 WK_API bool wk_is_inference_mode_enabled(void);
 
@@ -101,7 +104,7 @@ WK_INTERNAL wk_edge wk__gradient_edge(wk_tensor *t);
 WK_INTERNAL void wk__autograd_meta_free(wk_tensor *t);
 
 /* ---- saved tensors ---- */
-WK_INTERNAL void wk__save(wk_saved *s, const wk_tensor *t, bool is_output, wk_node *owner);
+WK_INTERNAL int wk__save(wk_saved *s, const wk_tensor *t, bool is_output, wk_node *owner); /* -1: an inference tensor */
 /* An in-place op records its node after writing into `written`; torch saves the inputs before the write. A saved
  * input that shares written's version counter (written itself, or a view of it: `z.mul_(z)`) therefore expects
  * `before`, the version from before the write, and its backward reports the modification as torch's does. */

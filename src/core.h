@@ -85,6 +85,7 @@ struct wk_tensor {
     wk_tensor *grad;        /* strong; NULL if none */
     wk_node *grad_acc;      /* weak: the AccumulateGrad node of a leaf, while it lives */
     wk_hook *hooks;         /* tensor hooks (register_hook) */
+    bool post_acc_hooks;    /* a leaf with register_post_accumulate_grad_hook hooks (kept by its Python wrapper) */
     wk_tensor *view_base;   /* strong; the tensor this one is a view of (root base), or NULL */
 
     void *pyobj;            /* weak back-pointer to the Python wrapper (pyext), or NULL */

@@ -147,6 +147,7 @@ wk_tensor *wk_impl_triu_indices(int64_t row, int64_t col, int64_t offset, wk_dty
  * torch's resize_impl_cpu_: the same sizes keep the strides; otherwise the strides become contiguous and the storage
  * grows (in place, so views sharing it see the new bytes) to hold offset + numel elements. It never shrinks. */
 static int resize_to(wk_tensor *self, int n, const int64_t *sizes) {
+    if (wk__check_inference_write(self) < 0) return -1;
     if (wk__tensor_requires_grad(self)) {
         wk__error(WK_RUNTIME_ERROR, "cannot resize variables that require grad");
         return -1;

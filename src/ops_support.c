@@ -202,6 +202,7 @@ int wk__write_inplace(wk_tensor *self, const wk_tensor *r, const char *op) {
 }
 
 int wk__write_out(wk_tensor *out, const wk_tensor *r) {
+    if (wk__check_inference_write(out) < 0) return -1;
     if (!wk_can_cast(r->dtype, out->dtype)) return cast_error(r->dtype, out->dtype);
     if (!same_shape(out, r)) {
         if (wk__numel(out) != 0) { /* torch's resize_output */

@@ -461,10 +461,10 @@ def emit_save(op, fields, indent, node='n', result_var='r', self_var=None, writt
             if kind == 'result':
                 idx = int(nm[6:]) if nm != 'result' else 0
                 rv = result_var if op.ret_kind == 'tensor' else 'outs[%d]' % idx
-                o.append('%swk__save(&%s->%s, %s, true, &%s->base);' % (indent_, node, nm, rv, node))
+                o.append('%sif (wk__save(&%s->%s, %s, true, &%s->base) < 0) goto fail_node;' % (indent_, node, nm, rv, node))
             else:
                 v = self_var if (self_var and nm == 'self') else cident(nm)
-                save = 'wk__save(&%s->%s, %s, false, &%s->base);' % (node, nm, v, node)
+                save = 'if (wk__save(&%s->%s, %s, false, &%s->base) < 0) goto fail_node;' % (node, nm, v, node)
                 if written and v != self_var:
                     save = '{ %s wk__saved_rewind(&%s->%s, %s, v0_); }' % (save, node, nm, written)
                 o.append(indent_ + save)
@@ -473,7 +473,7 @@ def emit_save(op, fields, indent, node='n', result_var='r', self_var=None, writt
             o.append('%s%s->%s = wk__calloc((size_t)(%s.len ? %s.len : 1), sizeof(wk_saved));' % (indent, node, nm, src, src))
             o.append('%sif (!%s->%s) goto fail_node;' % (indent, node, nm))
             o.append('%s%s->%s_len = %s.len;' % (indent, node, nm, src))
-            o.append('%sfor (int64_t i_ = 0; i_ < %s.len; i_++) wk__save(&%s->%s[i_], %s.data[i_], false, &%s->base);'
+            o.append('%sfor (int64_t i_ = 0; i_ < %s.len; i_++) if (wk__save(&%s->%s[i_], %s.data[i_], false, &%s->base) < 0) goto fail_node;'
                      % (indent, src, node, nm, src, node))
         elif kind == 'value':
             t = p.type

@@ -14,6 +14,21 @@ class Tensor(_C.TensorBase):
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         return _RemovableHandle(self, self._register_hook(hook))
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """hook(tensor) runs after a leaf's .grad was accumulated by backward(); it must return None."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError('post accumulate grad hooks cannot be registered on non-leaf tensors')
+        if getattr(self, '_post_accumulate_grad_hooks', None) is None:
+            from collections import OrderedDict
+            self._post_accumulate_grad_hooks = OrderedDict()
+            self._set_post_accumulate_grad_hooks()
+        from .nn.modules.module import RemovableHandle
+        handle = RemovableHandle(self._post_accumulate_grad_hooks)
+        self._post_accumulate_grad_hooks[handle.id] = hook
+        return handle
+
     def __len__(self):
         if self.dim() == 0:
             raise TypeError('len() of a 0-d tensor')

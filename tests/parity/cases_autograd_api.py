@@ -728,3 +728,374 @@ def _expanded_view_backward(T, op, create_graph):
 
 cases("expanded_view_inplace_backward", _expanded_view_backward, op=["zero_", "fill_", "plain_view"],
       create_graph=BOOLS)
+
+
+# ---- found by the API fuzzer: requires_grad's three spellings word the dtype refusal differently; the setter and
+# requires_grad_() take a bool only; Parameter of an int tensor or of a list
+error_case("requires_grad_setter_int_dtype", lambda T: setattr(T.tensor([1, 2]), 'requires_grad', True))
+error_case("requires_grad_setter_nonbool", lambda T: setattr(T.ones(2), 'requires_grad', 1))
+error_case("requires_grad_setter_none", lambda T: setattr(T.ones(2), 'requires_grad', None))
+error_case("requires_grad_setter_nonleaf_true", lambda T: setattr(T.ones(2, requires_grad=True) * 2, 'requires_grad', True))
+error_case("requires_grad_setter_nonleaf_false", lambda T: setattr(T.ones(2, requires_grad=True) * 2, 'requires_grad', False))
+case("requires_grad_setter_int_false", lambda T: (lambda t: (setattr(t, 'requires_grad', False), t.requires_grad))(T.tensor([1])))
+error_case("requires_grad__int_arg", lambda T: T.ones(2).requires_grad_(1))
+error_case("requires_grad__kw_int", lambda T: T.ones(2).requires_grad_(requires_grad=1))
+error_case("requires_grad__none", lambda T: T.ones(2).requires_grad_(None))
+error_case("requires_grad__two_args", lambda T: T.ones(2).requires_grad_(True, 1))
+error_case("requires_grad__bad_kw", lambda T: T.ones(2).requires_grad_(foo=True))
+case("requires_grad__kw", lambda T: T.ones(2).requires_grad_(requires_grad=True))
+error_case("parameter_int_dtype", lambda T: T.nn.Parameter(T.tensor([1, 2])))
+case("parameter_int_dtype_no_grad", lambda T: T.nn.Parameter(T.tensor([1, 2]), requires_grad=False))
+error_case("parameter_requires_grad_int", lambda T: T.nn.Parameter(T.ones(2), requires_grad=1))
+error_case("parameter_of_list", lambda T: T.nn.Parameter([1.0, 2.0]))
+print_case("parameter_str", lambda T: T.nn.Parameter(T.tensor([1.5, -2.0])))
+
+
+# ---- found by the API fuzzer (/tmp/fz-autograd/fz_autograd.py): torch.autograd.backward / grad check the given
+# gradients in Python first (type, shape, implicit ones), then the roots, then retain the inputs; gradients take
+# their output's dtype; hooks' results are checked; leaf hooks run under autograd.grad; grad_fn's repr
+def _bad_gradient(T, what):
+    x = T.tensor([1.5, -0.5], requires_grad=True)
+    g = {'float': 2.0, 'list': [1.0, 1.0], 'shape': T.ones(3), 'nonscalar_none': None}[what]
+    (x * 2).backward(g)
+cases("backward_bad_gradient", _bad_gradient, kind="error", what=['float', 'list', 'shape', 'nonscalar_none'])
+error_case("backward_gradient_shape_before_requires_grad", lambda T: T.ones(2).backward(T.ones(3)))
+error_case("backward_no_grad_root_nonscalar", lambda T: T.ones(2).backward())
+error_case("autograd_grad_second_gradient_shape", lambda T: (lambda x: T.autograd.grad(
+    [x * 2, x * 3], [x], [T.ones(2), T.ones(5)][::-1]))(T.tensor([1.5, -0.5], requires_grad=True)))
+error_case("autograd_grad_fewer_grad_outputs", lambda T: (lambda x: T.autograd.grad(
+    [x * 2, x * 3], [x], [T.ones(2)]))(T.tensor([1.5, -0.5], requires_grad=True)))
+case("autograd_grad_more_grad_outputs", lambda T: (lambda x: T.autograd.grad(
+    x * 2, [x], [T.ones(2), T.ones(2)]))(T.tensor([1.5, -0.5], requires_grad=True)))
+error_case("autograd_grad_materialize_allow_unused_false", lambda T: (lambda x: T.autograd.grad(
+    x * 2, [x], T.ones(2), allow_unused=False, materialize_grads=True))(T.tensor([1.5, -0.5], requires_grad=True)))
+case("autograd_grad_materialize_create_graph", lambda T: (lambda x, y: T.autograd.grad(
+    (x * 2).sum(), [x, y], create_graph=True, materialize_grads=True))(
+    T.tensor([1.5, -0.5], requires_grad=True), T.tensor([3.0], requires_grad=True)))
+case("autograd_grad_dict_inputs", lambda T: (lambda x, y: T.autograd.grad(
+    (x * y).sum(), {'a': x, 'b': y}))(T.tensor([1.5, -0.5], requires_grad=True), T.tensor([3.0], requires_grad=True)))
+error_case("autograd_grad_empty_inputs", lambda T: T.autograd.grad(T.ones(1, requires_grad=True) * 2, []))
+case("autograd_grad_only_inputs_warns", lambda T: (lambda x: T.autograd.grad((x * 2).sum(), x, only_inputs=False))(
+    T.tensor([1.5], requires_grad=True)), warns=True)
+case("backward_grad_variables_warns", lambda T: (lambda x: (T.autograd.backward(x * 2, grad_variables=T.ones(1)), x.grad))(
+    T.tensor([1.5], requires_grad=True)), warns=True)
+error_case("backward_inputs_no_grad", lambda T: (lambda x: (x * 2).sum().backward(inputs=[T.ones(2)]))(
+    T.tensor([1.5, 2.0], requires_grad=True)))
+error_case("backward_inputs_root_no_grad_first", lambda T: T.ones(1).backward(inputs=[T.ones(2)]))
+
+
+def _backward_inputs_retains(T):
+    x = T.tensor([1.5, 2.0], requires_grad=True)
+    y = x * 3
+    (y * y).sum().backward(inputs=[y])
+    return y.retains_grad, y.grad, x.grad
+case("backward_inputs_retains_grad", _backward_inputs_retains)
+
+
+def _grad_dtype(T, root):
+    x = T.tensor([1.5, 2.0], requires_grad=True)
+    t = x if root == 'leaf' else x * 2
+    t.backward(T.tensor([2, 3]) if root == 'leaf' else T.tensor([2.0, 3.0], dtype=T.float64))
+    return x.grad
+cases("backward_gradient_other_dtype", _grad_dtype, root=['leaf', 'nonleaf'])
+
+
+def _hook_result(T, ret, where):
+    x = T.tensor([1.5, 2.0], requires_grad=True)
+    t = x if where == 'leaf' else x * 2
+
+    def my_hook(g):
+        return {'int': 3, 'size': T.ones(3), 'double': g.double(), 'int_tensor': g.int(), 'list': [1.0]}[ret]
+    t.register_hook(my_hook)
+    (t * 1).sum().backward()
+cases("hook_bad_result", _hook_result, kind="error", ret=['int', 'size', 'double', 'int_tensor', 'list'],
+      where=['leaf', 'nonleaf'])
+error_case("hook_bad_result_lambda", lambda T: (lambda x: (x.register_hook(lambda g: g[:1]), x.sum().backward()))(
+    T.tensor([1.5, 2.0], requires_grad=True)))
+
+
+def _leaf_hook_grad(T, how):
+    x = T.tensor([1.5, 2.0], requires_grad=True)
+    y = T.tensor([0.5], requires_grad=True)
+    x.register_hook(lambda g: g * 2)
+    if how == 'grad':
+        return T.autograd.grad((x * 3).sum(), x), x.grad
+    if how == 'self':
+        return T.autograd.grad(x, x, T.ones(2)), x.grad
+    if how == 'root_only':   # x is the root, not an input: its hook still runs
+        x.register_hook(lambda g: g.sum())
+        return T.autograd.grad(x, [y], T.ones(2), allow_unused=True)
+    (x * 3).sum().backward(inputs=[y] if how == 'other_input' else None)
+    return x.grad, y.grad
+cases("leaf_hook_runs", _leaf_hook_grad, kind=lambda how: "error" if how == 'root_only' else "value",
+      how=['grad', 'self', 'root_only', 'backward'])
+
+
+def _create_graph_warns(T):
+    T.set_warn_always(True)
+    x = T.tensor([1.5, 2.0], requires_grad=True)
+    (x * x).sum().backward(create_graph=True)
+    return x.grad
+case("backward_create_graph_warns", _create_graph_warns, warns=True)
+case("grad_fn_repr", lambda T: repr((T.ones(2, requires_grad=True) * 2).grad_fn).split(' object at ')[0])
+case("grad_fn_str", lambda T: str(T.ones(2, requires_grad=True).sum().grad_fn).split(' object at ')[0])
+
+
+def _inference_false(T):
+    with T.no_grad():
+        with T.inference_mode(False):
+            y = T.ones(2, requires_grad=True) * 2
+            on = T.is_grad_enabled()
+    return on, y.requires_grad, T.is_grad_enabled()
+case("inference_mode_false_enables_grad", _inference_false)
+
+
+def _enable_grad_in_inference(T):
+    x = T.ones(2, requires_grad=True)
+    with T.inference_mode():
+        with T.enable_grad():
+            y = x * 2
+            on = T.is_grad_enabled()
+    return on, y.requires_grad, y.grad_fn is None, y.is_inference()
+case("enable_grad_inside_inference_mode", _enable_grad_in_inference)
+
+
+# ---- found by the API fuzzer (/tmp/fz-autograd/fz_fn.py): custom autograd.Function -- what backward may return,
+# when saved tensors are freed, save_for_backward's argument check, mark_dirty / mark_non_differentiable outputs
+# and outputs of a Function that records nothing
+def _fn_class(T, ret, save=None):
+    class Fn(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k):
+            if save == 'int':
+                ctx.save_for_backward(x, 3)
+            else:
+                ctx.save_for_backward(x)
+            return x * k
+
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return {'count': (g,), 'k_grad': (g * 2, g), 'int': (5, None), 'list': ([g], None),
+                    'shape': (T.ones(3), None), 'ok': (g * x, None)}[ret]
+    return Fn
+
+
+def _fn_backward(T, ret):
+    x = T.tensor([1.5, -2.0], requires_grad=True)
+    _fn_class(T, ret).apply(x, 2.0).sum().backward()
+cases("function_bad_backward_result", _fn_backward, kind="error", ret=['count', 'k_grad', 'int', 'list', 'shape'])
+
+
+def _fn_retry(T, ret):
+    # a backward that failed keeps its saved tensors: a second call fails the same way, not with 'second time'
+    x = T.tensor([1.5, -2.0], requires_grad=True)
+    y = _fn_class(T, ret).apply(x * 1, 2.0).sum()
+    for _ in range(2):
+        try:
+            y.backward()
+        except RuntimeError as e:
+            last = str(e)
+    return last
+cases("function_failed_backward_keeps_saved", _fn_retry, ret=['count', 'shape'])
+error_case("function_save_non_tensor", lambda T: _fn_class(T, 'ok', save='int').apply(
+    T.tensor([1.5, -2.0], requires_grad=True), 2.0))
+case("function_save_non_tensor_no_grad", lambda T: _fn_class(T, 'ok', save='int').apply(T.tensor([1.5, -2.0]), 2.0))
+
+
+def _fn_outputs(T, src, grad, dirty, nondiff):
+    class Id(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            seen.append(ctx.needs_input_grad)
+            if dirty:
+                x.mul_(2)
+                ctx.mark_dirty(x)
+            if nondiff:
+                ctx.mark_non_differentiable(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+    seen = []
+    x = T.tensor([1.0, 2.0], requires_grad=src != 'plain')
+    xin = x * 1 if src == 'nonleaf' else x
+    with T.set_grad_enabled(grad):
+        o = Id.apply(xin)
+    return (o is xin, o.requires_grad, o.is_leaf, o.grad_fn is None, xin._version, seen, o)
+cases("function_output_flags", _fn_outputs,
+      kind=lambda src, grad, dirty, nondiff: "error" if (src, grad, dirty, nondiff) == ('leaf', True, True, False)
+      else "value",
+      src=['leaf', 'nonleaf', 'plain'], grad=BOOLS, dirty=BOOLS, nondiff=BOOLS)
+
+
+# ---- inference tensors outside inference mode: no in-place writes (out=, resize_ too), no requires_grad=True, not
+# saved for backward, no version counter; a leaf whose requires_grad was turned off after the graph was built
+# accumulates nothing
+def _inference_tensor(T):
+    with T.inference_mode():
+        return T.tensor([1.5, -2.0]) * 2
+
+
+cases("inference_tensor_write", lambda T, op: {
+    'add_': lambda x: x.add_(1), 'zero_': lambda x: x.zero_(), 'copy_': lambda x: x.copy_(T.ones(2)),
+    'view_mul_': lambda x: x[0].mul_(2), 'out': lambda x: T.add(x, x, out=x), 'no_grad_fill_': lambda x: (
+        T.no_grad().__enter__(), x.fill_(2)), 'setitem': lambda x: x.__setitem__(0, 3.0)}[op](_inference_tensor(T)),
+      kind="error", op=['add_', 'zero_', 'copy_', 'view_mul_', 'out', 'no_grad_fill_', 'setitem'])
+cases("inference_tensor_requires_grad", lambda T, how: {
+    'method': lambda x: x.requires_grad_(), 'setter': lambda x: setattr(x, 'requires_grad', True),
+    'parameter': lambda x: T.nn.Parameter(x)}[how](_inference_tensor(T)), kind="error",
+      how=['method', 'setter', 'parameter'])
+case("inference_tensor_requires_grad_false", lambda T: (_inference_tensor(T).requires_grad_(False),
+                                                        T.nn.Parameter(_inference_tensor(T), requires_grad=False)))
+error_case("inference_tensor_saved", lambda T: _inference_tensor(T) * T.ones(2, requires_grad=True))
+case("inference_tensor_not_saved", lambda T: _inference_tensor(T) + T.ones(2, requires_grad=True))
+error_case("inference_tensor_saved_by_function", lambda T: (lambda inf: _fn_class(T, 'ok').apply(
+    inf, 2.0) if False else type('Sv', (T.autograd.Function,), {
+        'forward': staticmethod(lambda ctx, x, y: (ctx.save_for_backward(y), x * 2)[1]),
+        'backward': staticmethod(lambda ctx, g: (g, None))}).apply(T.ones(2, requires_grad=True), inf))(
+    _inference_tensor(T)))
+error_case("inference_tensor_version", lambda T: _inference_tensor(T)._version)
+error_case("inference_tensor_view_version", lambda T: _inference_tensor(T)[0]._version)
+
+
+def _inference_inside(T):
+    x = _inference_tensor(T)
+    with T.inference_mode():
+        x.add_(1)
+        x.requires_grad_()
+    return x
+
+
+case("inference_tensor_write_inside", _inference_inside)
+
+
+def _leaf_turned_off(T, create_graph):
+    x = T.tensor([1.5, -2.0], requires_grad=True)
+    seen = []
+    x.register_hook(lambda g: seen.append(g.tolist()))
+    y = (x * x).sum()
+    x.requires_grad_(False)
+    y.backward(create_graph=create_graph)
+    return x.grad, seen
+cases("leaf_requires_grad_turned_off", _leaf_turned_off, create_graph=BOOLS, warns=True)
+
+
+def _view_leaf_inplace(T):
+    x = T.tensor([1.5]).reshape(())
+    x.requires_grad_()
+    x.mul_(2)
+error_case("view_made_leaf_inplace", _view_leaf_inplace)
+
+
+# ---- grad_fn.register_hook: a hook's result replaces the node's gradients (torch's checks), after they were
+# reduced to their inputs' shapes
+def _node_hook(T, ret):
+    x = T.tensor([1.5, -0.5], requires_grad=True)
+    b = T.tensor([[0.25, 2.0]], requires_grad=True)
+    y = x.exp() * 1
+    z = x.exp() + b    # AddBackward0's gradient for x is summed to x's shape before the hook sees it
+    seen = []
+
+    def my_hook(gi, go):
+        seen.append([None if g is None else list(g.shape) for g in gi])
+        return {'none': None, 'scale': tuple(None if g is None else g * 3 for g in gi), 'int': 5, 'list': list(gi),
+                'long': gi + (None,), 'size': tuple(T.ones(3) for _ in gi), 'double': tuple(g.double() for g in gi),
+                'nones': tuple(None for _ in gi)}[ret]
+    z.grad_fn.register_hook(my_hook)
+    (y.sum() + z.sum()).backward()
+    return seen, x.grad, b.grad
+cases("node_hook_result", _node_hook, kind=lambda ret: "error" if ret in ('int', 'list', 'long', 'size', 'double')
+      else "value", ret=['none', 'scale', 'int', 'list', 'long', 'size', 'double', 'nones'])
+
+
+def _setup_context(T, call):
+    seen = []
+
+    class G(T.autograd.Function):
+        @staticmethod
+        def forward(x, k=2.0):
+            seen.append(('forward', T.is_grad_enabled()))
+            return x * k
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            seen.append(('setup', len(inputs), inputs[1], output.requires_grad, T.is_grad_enabled()))
+            ctx.save_for_backward(inputs[0], output)
+            ctx.k = inputs[1]
+
+        @staticmethod
+        def backward(ctx, g):
+            x, o = ctx.saved_tensors
+            return g * ctx.k + o, None
+    x = T.tensor([1.5, -2.0], requires_grad=True)
+    y = {'kw': lambda: G.apply(x, k=3.0), 'default': lambda: G.apply(x), 'pos': lambda: G.apply(x, 0.5),
+         'extra': lambda: G.apply(x, 1.0, 2.0), 'bad_kw': lambda: G.apply(x, j=1.0)}[call]()
+    y.sum().backward()
+    return seen, y, x.grad
+cases("function_setup_context", _setup_context, kind=lambda call: "error" if call in ('extra', 'bad_kw') else "value",
+      call=['kw', 'default', 'pos', 'extra', 'bad_kw'])
+
+
+def _apply_kwargs(T):
+    class F(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k=2.0):
+            return x * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2, None
+    x = T.tensor([1.5, -2.0], requires_grad=True)
+    y = F.apply(x, k=3.0)
+    y.sum().backward()
+    return y, x.grad
+case("function_apply_kwargs", _apply_kwargs)
+error_case("function_setup_context_not_implemented", lambda T: T.autograd.Function.setup_context(None, (), None))
+
+
+# ---- Tensor.register_post_accumulate_grad_hook (was missing): runs after backward() accumulated a leaf's .grad
+def _post_acc(T, how):
+    x = T.tensor([1.5, -2.0], requires_grad=True)
+    seen = []
+    h = x.register_post_accumulate_grad_hook(lambda t: seen.append((t is x, t.grad.tolist())))
+    x.register_post_accumulate_grad_hook(lambda t: seen.append('second'))
+    x.register_hook(lambda g: g * 2)
+    if how == 'twice':
+        (x * 3).sum().backward()
+        (x * x).sum().backward()
+    elif how == 'removed':
+        h.remove()
+        (x * 3).sum().backward()
+    elif how == 'grad':
+        seen.append(T.autograd.grad((x * 3).sum(), x))
+    elif how == 'inputs':
+        y = T.tensor([1.0], requires_grad=True)
+        (x * y).sum().backward(inputs=[y])
+        (x * y).sum().backward(inputs=[x])
+    return seen, x.grad
+cases("post_accumulate_grad_hook", _post_acc, how=['twice', 'removed', 'grad', 'inputs'])
+error_case("post_accumulate_grad_hook_nonleaf", lambda T: (T.ones(2, requires_grad=True) * 2)
+           .register_post_accumulate_grad_hook(lambda t: None))
+error_case("post_accumulate_grad_hook_no_grad", lambda T: T.ones(2).register_post_accumulate_grad_hook(lambda t: None))
+error_case("post_accumulate_grad_hook_returns", lambda T: (lambda x: (x.register_post_accumulate_grad_hook(lambda t: 5),
+           (x * 2).sum().backward()))(T.tensor([1.5], requires_grad=True)))
+
+
+# ---- torch.autograd.Variable (legacy spelling of a tensor), autograd.graph.Node, autograd.grad_mode (were missing)
+def _variable(T, how):
+    x = T.tensor([1.5, -2.0])
+    v = {'plain': lambda: T.autograd.Variable(x), 'rg': lambda: T.autograd.Variable(x, requires_grad=True),
+         'pos': lambda: T.autograd.Variable(x * 1, True), 'empty': lambda: T.autograd.Variable(),
+         'nonleaf': lambda: T.autograd.Variable(T.ones(2, requires_grad=True) * 2)}[how]()
+    return v is x, v, v.is_leaf, v.grad_fn is None, isinstance(x, T.autograd.Variable), type(v).__name__
+cases("autograd_variable", _variable, how=['plain', 'rg', 'pos', 'empty', 'nonleaf'])
+case("autograd_variable_volatile_warns", lambda T: T.autograd.Variable(T.ones(2), volatile=True), warns=True)
+error_case("autograd_variable_list", lambda T: T.autograd.Variable([1.0]))
+error_case("autograd_variable_int_rg", lambda T: T.autograd.Variable(T.ones(2, dtype=T.int64), requires_grad=True))
+case("autograd_variable_isinstance", lambda T: (isinstance(3, T.autograd.Variable), T.autograd.Variable.__module__))
+case("autograd_graph_node", lambda T: (isinstance((T.ones(1, requires_grad=True) * 2).grad_fn, T.autograd.graph.Node),
+                                       isinstance(1, T.autograd.graph.Node), T.autograd.graph.Node.__module__))
+case("autograd_grad_mode_module", lambda T: (T.autograd.grad_mode.no_grad is T.no_grad,
+                                             T.autograd.grad_mode.inference_mode is T.inference_mode))

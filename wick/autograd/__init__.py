@@ -6,40 +6,138 @@ from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
 from . import function  # noqa: F401
 
 
-def _as_list(x):
-    if x is None:
-        return None
-    if isinstance(x, (list, tuple)):
-        return list(x)
-    return [x]
+def _as_tuple(x, what):
+    """A tensor alone, a dict's values (a dict only: other mappings are refused as torch does), or a sequence."""
+    if isinstance(x, _C.TensorBase):
+        return (x,)
+    if type(x) is dict:
+        return tuple(x.values())
+    from collections.abc import Mapping
+    if isinstance(x, Mapping):
+        raise TypeError('`inputs` argument to `%s()` must be a dict, not %s. Other Mapping types are not supported.'
+                        % (what, type(x).__name__))
+    return tuple(x)
+
+
+def _make_grads(outputs, grads):
+    """torch's checks of the given output gradients, in torch's order, before the engine sees the graph: a
+    tensor must have its output's shape; None is ones for a one-element floating output that requires grad
+    (and stays None for one that does not: the engine then names it); anything else is a TypeError."""
+    new = []
+    for out, g in zip(outputs, grads):
+        if isinstance(g, _C.TensorBase):
+            if tuple(out.shape) != tuple(g.shape):
+                raise RuntimeError('Mismatch in shape: grad_output[%d] has a shape of %s and output[%d] has a shape '
+                                   'of %s.' % (_index(grads, g), g.shape, _index(outputs, out), out.shape))
+            new.append(g)
+        elif g is None:
+            if out.requires_grad:
+                if out.numel() != 1:
+                    raise RuntimeError('grad can be implicitly created only for scalar outputs')
+                if not out.dtype.is_floating_point:
+                    raise RuntimeError('grad can be implicitly created only for real scalar outputs but got %s'
+                                       % out.dtype)
+                from .. import ones_like
+                new.append(ones_like(out))
+            else:
+                new.append(None)
+        else:
+            raise TypeError('gradients can be either Tensors or None, but got ' + type(g).__name__)
+    return new
+
+
+def _index(seq, x):
+    """The position torch's message names: the first element that is x (torch's tuple.index compares with
+    ==, which for two tensors is elementwise; wick names the identical one)."""
+    for i, y in enumerate(seq):
+        if y is x:
+            return i
+    return 0
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
-    tensors = _as_list(tensors)
-    grads = _as_list(grad_tensors) or [None] * len(tensors)
+    if grad_variables is not None:
+        import warnings
+        warnings.warn('`grad_variables` is deprecated. Use `grad_tensors` instead.', FutureWarning, stacklevel=2)
+        if grad_tensors is None:
+            grad_tensors = grad_variables
+        else:
+            raise RuntimeError('`grad_tensors` and `grad_variables` (deprecated) arguments both passed to '
+                               '`backward()`. Please only use `grad_tensors`.')
+    inputs_tuple = () if inputs is None else _as_tuple(inputs, 'backward')
+    if inputs is not None and len(inputs_tuple) == 0:
+        raise RuntimeError('`inputs` argument to `backward()` cannot be empty.')
+    tensors = (tensors,) if isinstance(tensors, _C.TensorBase) else tuple(tensors)
+    grads = (None,) * len(tensors) if grad_tensors is None else (
+        (grad_tensors,) if isinstance(grad_tensors, _C.TensorBase) else tuple(grad_tensors))
+    grads = _make_grads(tensors, grads)
     if retain_graph is None:
         retain_graph = create_graph
-    if inputs is not None:
-        inputs = _as_list(inputs)
-        if len(inputs) == 0:
-            raise RuntimeError('`inputs` argument to `backward()` cannot be empty.')
-    _C._run_backward(tensors, grads, bool(retain_graph), bool(create_graph), inputs, False, True)
+    global _warned_create_graph
+    if create_graph and all(isinstance(t, _C.TensorBase) and t.requires_grad for t in tensors) and (
+            not _warned_create_graph or _is_warn_always_enabled()):
+        _warned_create_graph = True   # torch warns once per process, or every time under set_warn_always(True)
+        import warnings
+        warnings.warn('Using backward() with create_graph=True will create a reference cycle between the parameter '
+                      'and its gradient which can cause a memory leak. We recommend using autograd.grad when creating '
+                      'the graph to avoid this. If you have to use this function, make sure to reset the .grad fields '
+                      'of your parameters to None after use to break the cycle and avoid the leak.', UserWarning,
+                      stacklevel=2)
+    _run(tensors, grads, bool(retain_graph), bool(create_graph), list(inputs_tuple) if inputs is not None else None,
+         False, True)
+
+
+_warned_create_graph = False
+from .._printing import is_warn_always_enabled as _is_warn_always_enabled  # noqa: E402
+
+
+def _run(tensors, grads, retain_graph, create_graph, inputs, allow_unused, accumulate):
+    if len(tensors) != len(grads):
+        raise RuntimeError('got %d tensors and %d gradients' % (len(tensors), len(grads)))
+    for i, t in enumerate(tensors):
+        if not isinstance(t, _C.TensorBase):
+            raise TypeError('expected Tensor as element %d in argument 0, but got %s' % (i, type(t).__name__))
+    for i, t in enumerate(tensors):
+        if not t.requires_grad:
+            raise RuntimeError('element %d of tensors does not require grad and does not have a grad_fn' % i)
+    if accumulate and inputs:
+        for t in inputs:   # torch's backward retains the gradient of every input (a no-op for a leaf)
+            if isinstance(t, _C.TensorBase):
+                t.retain_grad()
+    # the engine takes each gradient in its output's dtype (torch's validate_outputs casts)
+    grads = [g.to(t.dtype) if g is not None and g.dtype != t.dtype else g for t, g in zip(tensors, grads)]
+    return _C._run_backward(list(tensors), list(grads), retain_graph, create_graph, inputs, allow_unused, accumulate)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
-    outputs = _as_list(outputs)
-    single = not isinstance(inputs, (list, tuple))
-    inputs = _as_list(inputs)
-    grads = _as_list(grad_outputs) or [None] * len(outputs)
-    if retain_graph is None:
-        retain_graph = create_graph
+    if materialize_grads and allow_unused is False:
+        raise ValueError('Expected allow_unused to be True or not passed when materialize_grads=True, but got: '
+                         'allow_unused=False.')
     if allow_unused is None:
         allow_unused = materialize_grads
-    res = _C._run_backward(outputs, grads, bool(retain_graph), bool(create_graph), inputs, bool(allow_unused), False)
+    outputs = (outputs,) if isinstance(outputs, _C.TensorBase) else tuple(outputs)
+    inputs_tuple = _as_tuple(inputs, 'grad')
+    if len(inputs_tuple) == 0:
+        raise RuntimeError('`inputs` argument to `grad()` cannot be empty.')
+    if not only_inputs:
+        import warnings
+        warnings.warn('only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate '
+                      'gradient for other parts of the graph, please use torch.autograd.backward.', FutureWarning,
+                      stacklevel=2)
+    if is_grads_batched:
+        raise NotImplementedError('wick: autograd.grad(is_grads_batched=True) is not supported yet')
+    grads = (None,) * len(outputs) if grad_outputs is None else (
+        (grad_outputs,) if isinstance(grad_outputs, _C.TensorBase) else tuple(grad_outputs))
+    grads = _make_grads(outputs, grads)
+    if retain_graph is None:
+        retain_graph = create_graph
+    res = _run(outputs, grads, bool(retain_graph), bool(create_graph), list(inputs_tuple), bool(allow_unused), False)
     if materialize_grads:
         from .. import zeros_like
-        res = tuple(zeros_like(i) if g is None else g for g, i in zip(res, inputs))
+        res = tuple(zeros_like(i, requires_grad=create_graph) if g is None else g for g, i in zip(res, inputs_tuple))
+    if type(inputs) is dict:
+        return dict(zip(inputs.keys(), res))
     return res
 
 
@@ -95,7 +193,7 @@ class inference_mode(_DecoratorContextManager):
 
     def __enter__(self):
         self.prev_inf = _C._set_inference_mode(self.mode)
-        self.prev = _C._set_grad_enabled(not self.mode) if self.mode else _C.is_grad_enabled()
+        self.prev = _C._set_grad_enabled(not self.mode)   # inference_mode(False) turns grad mode back on, as torch
 
     def __exit__(self, *exc):
         _C._set_inference_mode(self.prev_inf)
@@ -133,3 +231,7 @@ def is_anomaly_enabled():
 
 def is_anomaly_check_nan_enabled():
     return _anomaly[1]
+
+
+from .variable import Variable  # noqa: E402,F401
+from . import graph, grad_mode, variable  # noqa: E402,F401

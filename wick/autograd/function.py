@@ -113,23 +113,55 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
 
     vjp = backward
 
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError('setup_context is not implemented.')
+
     @classmethod
     def apply(cls, *args, **kwargs):
-        if kwargs:
-            raise TypeError('apply() takes no keyword arguments')
+        # a Function that overrides setup_context has forward(*args) without ctx; its arguments are bound to
+        # forward's signature first (defaults filled in), and setup_context(ctx, inputs, output) follows forward
+        split = cls.setup_context is not Function.setup_context
+        if split:
+            import inspect
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = bound.args, bound.kwargs
         ctx = cls._backward_cls()
+        grad_on = _C.is_grad_enabled() and not _C.is_inference_mode_enabled()
+        # as torch: needs_input_grad follows requires_grad even when grad mode is off (nothing is recorded then)
         ctx._needs_input_grad = tuple(isinstance(a, _C.TensorBase) and a.requires_grad for a in args)
         ctx._input_is_tensor = tuple(isinstance(a, _C.TensorBase) for a in args)
         prev = _C._set_grad_enabled(False)
         try:
-            outputs = cls.forward(ctx, *args)
+            if split:
+                outputs = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, outputs)
+            else:
+                outputs = cls.forward(ctx, *args, **kwargs)
         finally:
             _C._set_grad_enabled(prev)
         single = not isinstance(outputs, tuple)
         outs = (outputs,) if single else outputs
-        record = prev and any(ctx._needs_input_grad)
+        record = grad_on and any(ctx._needs_input_grad)
+        if record:
+            for i, t in enumerate(getattr(ctx, 'to_save', None) or ()):
+                if t is not None and not isinstance(t, _C.TensorBase):
+                    raise TypeError('save_for_backward can only save variables, but argument %d is of type %s'
+                                    % (i, type(t).__name__))
+            for t in getattr(ctx, 'to_save', None) or ():
+                if t is not None and t.is_inference():
+                    raise RuntimeError(
+                        'Inference tensors cannot be saved for backward. Please do not use Tensors created in '
+                        'inference mode in computation tracked by autograd. To work around this, you can make a clone '
+                        'to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of '
+                        '`torch.inference_mode()`.')
+        dirty = getattr(ctx, 'dirty_tensors', ())
+        for t in dirty:   # torch counts mark_dirty as a write
+            if isinstance(t, _C.TensorBase):
+                _C._bump_version(t)
         if not record:
-            return outputs
+            return _unrecorded_outputs(outputs, args, dirty)
         ctx._output_meta = tuple((tuple(o.shape), o.dtype) if isinstance(o, _C.TensorBase) else ((), None)
                                  for o in outs)
         outs = _C._function_record(ctx, tuple(args), tuple(outs), getattr(ctx, 'non_differentiable', ()),
@@ -147,6 +179,33 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         ctx._saved = tuple(saved)
         ctx.to_save = None
         return outs[0] if single else outs
+
+
+def _unrecorded_outputs(outputs, args, dirty):
+    """The outputs of a Function that records no graph, as torch hands them back: an input returned unchanged
+    comes back as a new alias (a view when it needs no grad, else detached), any other output that requires grad
+    is detached."""
+    def fix(o):
+        if not isinstance(o, _C.TensorBase):
+            return o
+        is_input = any(o is a for a in args)
+        is_dirty = any(o is d for d in dirty)
+        if not o.requires_grad:
+            if is_input and not is_dirty:
+                prev = _C._set_grad_enabled(False)
+                try:
+                    return o.view_as(o)
+                finally:
+                    _C._set_grad_enabled(prev)
+            return o
+        if is_input:
+            return o.detach()
+        if o._base is None:
+            o.detach_()
+        return o
+    if isinstance(outputs, tuple):
+        return tuple(fix(o) for o in outputs)
+    return fix(outputs)
 
 
 def once_differentiable(fn):

@@ -9,6 +9,8 @@ class Parameter(Tensor):
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
             data = _C.zeros(0)
+        if not isinstance(data, Tensor):
+            data.detach()   # torch's AttributeError for a list or a number
         return Tensor._make_subclass(cls, data, requires_grad)
 
     def __init__(self, data=None, requires_grad=True):
@@ -16,6 +18,8 @@ class Parameter(Tensor):
 
     def __repr__(self):
         return 'Parameter containing:\n' + super().__repr__()
+
+    __str__ = __repr__
 
     def __deepcopy__(self, memo):
         if id(self) in memo:

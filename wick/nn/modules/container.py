@@ -109,7 +109,7 @@ class Sequential(Module):
             raise AssertionError('module should be of type: %s' % Module)
         n = len(self._modules)
         if not (-n <= index <= n):
-            raise IndexError('Index out of range: %d' % index)
+            raise IndexError('Index out of range: %s' % (index,))
         if index < 0:
             index += n
         for i in range(n, index, -1):

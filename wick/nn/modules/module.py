@@ -8,10 +8,38 @@ from ... import _C
 from ..._tensor import Tensor
 from ..parameter import Parameter
 
-__all__ = ['Module', 'register_module_forward_pre_hook', 'register_module_forward_hook']
+__all__ = ['Module', 'register_module_forward_pre_hook', 'register_module_forward_hook',
+           'register_module_full_backward_pre_hook', 'register_module_backward_hook',
+           'register_module_full_backward_hook']
 
 _global_forward_pre_hooks = OrderedDict()
 _global_forward_hooks = OrderedDict()
+_global_forward_hooks_with_kwargs = OrderedDict()
+_global_forward_hooks_always_called = OrderedDict()
+_global_backward_pre_hooks = OrderedDict()
+_global_backward_hooks = OrderedDict()
+_global_is_full_backward_hook = [None]
+
+
+class _WrappedHook:
+    """A hook called with its module first when one is given (held weakly): module backward hooks as node hooks,
+    load_state_dict pre-hooks registered through the public API."""
+
+    def __init__(self, hook, module=None):
+        import weakref
+        self.hook = hook
+        functools.update_wrapper(self, hook)
+        self.with_module = module is not None
+        if self.with_module:
+            self.module = weakref.ref(module)
+
+    def __call__(self, *args, **kwargs):
+        if self.with_module:
+            module = self.module()
+            if module is None:
+                raise RuntimeError('You are trying to call the hook of a dead Module!')
+            return self.hook(module, *args, **kwargs)
+        return self.hook(*args, **kwargs)
 
 
 class _IncompatibleKeys(namedtuple('IncompatibleKeys', ['missing_keys', 'unexpected_keys'])):
@@ -62,9 +90,39 @@ def register_module_forward_pre_hook(hook):
     return handle
 
 
-def register_module_forward_hook(hook):
-    handle = RemovableHandle(_global_forward_hooks)
+def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
+    handle = RemovableHandle(_global_forward_hooks, extra_dict=_global_forward_hooks_always_called)
     _global_forward_hooks[handle.id] = hook
+    if with_kwargs:
+        _global_forward_hooks_with_kwargs[handle.id] = True
+    if always_call:
+        _global_forward_hooks_always_called[handle.id] = True
+    return handle
+
+
+def register_module_full_backward_pre_hook(hook):
+    handle = RemovableHandle(_global_backward_pre_hooks)
+    _global_backward_pre_hooks[handle.id] = hook
+    return handle
+
+
+def register_module_backward_hook(hook):
+    if _global_is_full_backward_hook[0] is True:
+        raise RuntimeError('Cannot use both regular backward hooks and full backward hooks as a global Module hook. '
+                           'Please use only one of them.')
+    _global_is_full_backward_hook[0] = False
+    handle = RemovableHandle(_global_backward_hooks)
+    _global_backward_hooks[handle.id] = hook
+    return handle
+
+
+def register_module_full_backward_hook(hook):
+    if _global_is_full_backward_hook[0] is False:
+        raise RuntimeError('Cannot use both regular backward hooks and full backward hooks as a global Module hook. '
+                           'Please use only one of them.')
+    _global_is_full_backward_hook[0] = True
+    handle = RemovableHandle(_global_backward_hooks)
+    _global_backward_hooks[handle.id] = hook
     return handle
 
 
@@ -119,7 +177,7 @@ class Module:
         if '_buffers' not in self.__dict__:
             raise AttributeError('cannot assign buffer before Module.__init__() call')
         if not isinstance(name, str):
-            raise TypeError('buffer name should be a string. Got %s' % type(name).__name__)
+            raise TypeError('buffer name should be a string. Got %s' % _typename(name))
         if '.' in name:
             raise KeyError('buffer name can\'t contain "."')
         if name == '':
@@ -128,7 +186,7 @@ class Module:
             raise KeyError("attribute '%s' already exists" % name)
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError("cannot assign '%s' object to buffer '%s' (torch Tensor or None required)"
-                            % (type(tensor).__module__ + '.' + type(tensor).__name__, name))
+                            % (_typename(tensor), name))
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
@@ -139,7 +197,7 @@ class Module:
         if '_parameters' not in self.__dict__:
             raise AttributeError('cannot assign parameter before Module.__init__() call')
         if not isinstance(name, str):
-            raise TypeError('parameter name should be a string. Got %s' % type(name).__name__)
+            raise TypeError('parameter name should be a string. Got %s' % _typename(name))
         if '.' in name:
             raise KeyError('parameter name can\'t contain "."')
         if name == '':
@@ -162,7 +220,7 @@ class Module:
         if not isinstance(module, Module) and module is not None:
             raise TypeError('%s is not a Module subclass' % _typename(module))
         elif not isinstance(name, str):
-            raise TypeError('module name should be a string. Got %s' % type(name).__name__)
+            raise TypeError('module name should be a string. Got %s' % _typename(name))
         elif hasattr(self, name) and name not in self._modules:
             raise KeyError("attribute '%s' already exists" % name)
         elif '.' in name:
@@ -251,15 +309,16 @@ class Module:
                 modules[name] = value
             else:
                 buffers = self.__dict__.get('_buffers')
-                if isinstance(value, Tensor) and getattr(value, '_is_buffer', False):
-                    persistent = getattr(value, 'persistent', True)
-                    remove_from(self.__dict__, self._parameters, self._modules)
-                    self.register_buffer(name, value, persistent)
-                elif buffers is not None and name in buffers:
+                is_buffer = isinstance(value, Tensor) and getattr(value, '_is_buffer', False)   # an nn.Buffer
+                if is_buffer or (buffers is not None and name in buffers):
                     if value is not None and not isinstance(value, Tensor):
-                        raise TypeError("cannot assign '%s' as buffer '%s' (torch.Tensor or None expected)"
-                                        % (_typename(value), name))
-                    buffers[name] = value
+                        raise TypeError("cannot assign '%s' as buffer '%s' (torch.nn.Buffer, torch.Tensor or None "
+                                        "expected)" % (_typename(value), name))
+                    if is_buffer:
+                        persistent = getattr(value, 'persistent', True)
+                    else:
+                        persistent = name not in self._non_persistent_buffers_set
+                    self.register_buffer(name, value, persistent)
                 else:
                     object.__setattr__(self, name, value)
 
@@ -477,41 +536,170 @@ class Module:
         return handle
 
     def register_full_backward_hook(self, hook, prepend=False):
-        raise NotImplementedError('wick: Module.register_full_backward_hook is not supported yet; use '
-                                  'Tensor.register_hook on the output')
+        if self._is_full_backward_hook is False:
+            raise RuntimeError('Cannot use both regular backward hooks and full backward hooks on a single Module. '
+                               'Please use only one of them.')
+        self.__dict__['_is_full_backward_hook'] = True
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        if prepend:
+            self._backward_hooks.move_to_end(handle.id, last=False)
+        return handle
 
-    register_backward_hook = register_full_backward_hook
+    def register_backward_hook(self, hook):
+        if self._is_full_backward_hook is True:
+            raise RuntimeError('Cannot use both regular backward hooks and full backward hooks on a single Module. '
+                               'Please use only one of them.')
+        self.__dict__['_is_full_backward_hook'] = False
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        return handle
 
     def register_full_backward_pre_hook(self, hook, prepend=False):
-        raise NotImplementedError('wick: Module.register_full_backward_pre_hook is not supported yet')
+        handle = RemovableHandle(self._backward_pre_hooks)
+        self._backward_pre_hooks[handle.id] = hook
+        if prepend:
+            self._backward_pre_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def _get_backward_hooks(self):
+        full, non_full = [], []
+        if _global_is_full_backward_hook[0] is True:
+            full += _global_backward_hooks.values()
+        if self._is_full_backward_hook is True:
+            full += self._backward_hooks.values()
+        if _global_is_full_backward_hook[0] is False:
+            non_full += _global_backward_hooks.values()
+        if self._is_full_backward_hook is False:
+            non_full += self._backward_hooks.values()
+        return full, non_full
+
+    def _get_backward_pre_hooks(self):
+        return list(_global_backward_pre_hooks.values()) + list(self._backward_pre_hooks.values())
+
+    def _maybe_warn_non_full_backward_hook(self, inputs, result, grad_fn):
+        import warnings
+        if not isinstance(result, Tensor):
+            if not (isinstance(result, tuple) and all(isinstance(r, Tensor) for r in result)):
+                warnings.warn('Using non-full backward hooks on a Module that does not return a single Tensor or a '
+                              'tuple of Tensors is deprecated and will be removed in future versions. This hook will '
+                              'be missing some of the grad_output. Please use register_full_backward_hook to get the '
+                              'documented behavior.', FutureWarning, stacklevel=2)
+                return
+        else:
+            result = (result,)
+        if not isinstance(inputs, Tensor):
+            if not (isinstance(inputs, tuple) and all(isinstance(i, Tensor) for i in inputs)):
+                warnings.warn('Using non-full backward hooks on a Module that does not take as input a single Tensor '
+                              'or a tuple of Tensors is deprecated and will be removed in future versions. This hook '
+                              'will be missing some of the grad_input. Please use register_full_backward_hook to get '
+                              'the documented behavior.', FutureWarning, stacklevel=2)
+                return
+        else:
+            inputs = (inputs,)
+        out_fns = {r.grad_fn for r in result if r.grad_fn is not None}
+        if len(out_fns) == 0 or (len(out_fns) == 1 and grad_fn not in out_fns):
+            warnings.warn('Using a non-full backward hook when outputs are nested in python data structure is '
+                          'deprecated and will be removed in future versions. This hook will be missing some '
+                          'grad_output.', FutureWarning, stacklevel=2)
+        elif len(out_fns) > 1:
+            warnings.warn('Using a non-full backward hook when outputs are generated by different autograd Nodes is '
+                          'deprecated and will be removed in future versions. This hook will be missing some '
+                          'grad_output. Please use register_full_backward_hook to get the documented behavior.',
+                          FutureWarning, stacklevel=2)
+        else:
+            in_fns = {i.grad_fn for i in inputs if i.grad_fn is not None}
+            if in_fns != {nx[0] for nx in grad_fn.next_functions}:
+                warnings.warn('Using a non-full backward hook when the forward contains multiple autograd Nodes is '
+                              'deprecated and will be removed in future versions. This hook will be missing some '
+                              'grad_input. Please use register_full_backward_hook to get the documented behavior.',
+                              FutureWarning, stacklevel=2)
 
     def _call_impl(self, *args, **kwargs):
         forward_call = self.forward
-        if not (self._forward_hooks or self._forward_pre_hooks or _global_forward_hooks or
-                _global_forward_pre_hooks):
+        if not (self._backward_hooks or self._backward_pre_hooks or self._forward_hooks or self._forward_pre_hooks
+                or _global_backward_pre_hooks or _global_backward_hooks or _global_forward_hooks
+                or _global_forward_pre_hooks):
             return forward_call(*args, **kwargs)
-        for hook_id, hook in itertools.chain(_global_forward_pre_hooks.items(), self._forward_pre_hooks.items()):
-            if hook_id in self._forward_pre_hooks_with_kwargs:
-                res = hook(self, args, kwargs)
+        result = None
+        called_always = set()
+        try:
+            full_bw, non_full_bw, bw_pre = [], [], []
+            if self._backward_pre_hooks or _global_backward_pre_hooks:
+                bw_pre = self._get_backward_pre_hooks()
+            if self._backward_hooks or _global_backward_hooks:
+                full_bw, non_full_bw = self._get_backward_hooks()
+            for hook_id, hook in itertools.chain(_global_forward_pre_hooks.items(), self._forward_pre_hooks.items()):
+                if hook_id in self._forward_pre_hooks_with_kwargs:
+                    res = hook(self, args, kwargs)
+                    if res is not None:
+                        if isinstance(res, tuple) and len(res) == 2:
+                            args, kwargs = res
+                        else:
+                            raise RuntimeError('forward pre-hook must return None or a tuple of (new_args, '
+                                               'new_kwargs), but got %s.' % (res,))
+                else:
+                    res = hook(self, args)
+                    if res is not None:
+                        args = res if isinstance(res, tuple) else (res,)
+            bw_hook = None
+            if full_bw or bw_pre:
+                from ...utils.hooks import BackwardHook
+                bw_hook = BackwardHook(self, full_bw, bw_pre)
+                args = bw_hook.setup_input_hook(args)
+            result = forward_call(*args, **kwargs)
+            for hook_id, hook in itertools.chain(_global_forward_hooks.items(), self._forward_hooks.items()):
+                if hook_id in self._forward_hooks_always_called or hook_id in _global_forward_hooks_always_called:
+                    called_always.add(hook_id)
+                if hook_id in self._forward_hooks_with_kwargs or hook_id in _global_forward_hooks_with_kwargs:
+                    res = hook(self, args, kwargs, result)
+                else:
+                    res = hook(self, args, result)
                 if res is not None:
-                    if isinstance(res, tuple) and len(res) == 2:
-                        args, kwargs = res
+                    result = res
+            if bw_hook:
+                if not isinstance(result, (Tensor, tuple)):
+                    import warnings
+                    warnings.warn('For backward hooks to be called, module output should be a Tensor or a tuple of '
+                                  'Tensors but received %s' % type(result), stacklevel=2)
+                result = bw_hook.setup_output_hook(result)
+            if non_full_bw:
+                var = result
+                while not isinstance(var, Tensor):
+                    if isinstance(var, dict):
+                        var = next(v for v in var.values() if isinstance(v, Tensor))
                     else:
-                        raise RuntimeError('forward pre-hook must return None or a tuple of (new_args, new_kwargs), '
-                                           'but got %s.' % (res,))
-            else:
-                res = hook(self, args)
-                if res is not None:
-                    args = res if isinstance(res, tuple) else (res,)
-        result = forward_call(*args, **kwargs)
-        for hook_id, hook in itertools.chain(_global_forward_hooks.items(), self._forward_hooks.items()):
-            if hook_id in self._forward_hooks_with_kwargs:
-                res = hook(self, args, kwargs, result)
-            else:
-                res = hook(self, args, result)
-            if res is not None:
-                result = res
-        return result
+                        var = var[0]
+                grad_fn = var.grad_fn
+                if grad_fn is not None:
+                    for hook in non_full_bw:
+                        grad_fn.register_hook(_WrappedHook(hook, self))
+                    self._maybe_warn_non_full_backward_hook(args, result, grad_fn)
+            return result
+        except Exception:
+            import warnings
+            for hook_id, hook in _global_forward_hooks.items():
+                if hook_id in _global_forward_hooks_always_called and hook_id not in called_always:
+                    try:
+                        res = hook(self, args, result)
+                        if res is not None:
+                            result = res
+                    except Exception as e:
+                        warnings.warn('global module forward hook with ``always_call=True`` raised an exception that '
+                                      'was silenced as another error was raised in forward: %s' % e, stacklevel=2)
+            for hook_id, hook in self._forward_hooks.items():
+                if hook_id in self._forward_hooks_always_called and hook_id not in called_always:
+                    try:
+                        if hook_id in self._forward_hooks_with_kwargs:
+                            res = hook(self, args, kwargs, result)
+                        else:
+                            res = hook(self, args, result)
+                        if res is not None:
+                            result = res
+                    except Exception as e:
+                        warnings.warn('module forward hook with ``always_call=True`` raised an exception that was '
+                                      'silenced as another error was raised in forward: %s' % e, stacklevel=2)
+            raise
 
     __call__ = _call_impl
 
@@ -520,6 +708,41 @@ class Module:
         handle = RemovableHandle(self._state_dict_pre_hooks)
         self._state_dict_pre_hooks[handle.id] = hook
         return handle
+
+    def _register_state_dict_hook(self, hook):
+        if getattr(hook, '_from_public_api', False):
+            raise RuntimeError('Cannot register the same function as the state dict post hook that was previously '
+                               'registered via register_state_dict_post_hook')
+        handle = RemovableHandle(self._state_dict_hooks)
+        self._state_dict_hooks[handle.id] = hook
+        return handle
+
+    def register_state_dict_post_hook(self, hook):
+        hook._from_public_api = True
+        handle = RemovableHandle(self._state_dict_hooks)
+        self._state_dict_hooks[handle.id] = hook
+        return handle
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module=False):
+        handle = RemovableHandle(self._load_state_dict_pre_hooks)
+        self._load_state_dict_pre_hooks[handle.id] = _WrappedHook(hook, self if with_module else None)
+        return handle
+
+    def register_load_state_dict_pre_hook(self, hook):
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def set_submodule(self, target, module, strict=False):
+        if target == '':
+            raise ValueError('Cannot set the submodule without a target name!')
+        atoms = target.split('.')
+        if not isinstance(module, Module):
+            raise ValueError('`module` is not an nn.Module, found %s' % type(module))
+        parent = self if len(atoms) == 1 else self.get_submodule('.'.join(atoms[:-1]))
+        if strict and not hasattr(parent, atoms[-1]):
+            raise AttributeError(parent._get_name() + ' has no attribute `' + atoms[-1] + '`')
+        if hasattr(parent, atoms[-1]) and not isinstance(getattr(parent, atoms[-1]), Module):
+            raise AttributeError('`' + atoms[-1] + '` is not an nn.Module')
+        setattr(parent, atoms[-1], module)
 
     def register_load_state_dict_post_hook(self, hook):
         handle = RemovableHandle(self._load_state_dict_post_hooks)
@@ -545,10 +768,15 @@ class Module:
 
     def state_dict(self, *args, destination=None, prefix='', keep_vars=False):
         if args:
-            destination = args[0]
-            if len(args) > 1:
+            import warnings
+            warnings.warn('Positional args are being deprecated, use kwargs instead. Refer to '
+                          'https://pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn.Module.state_dict'
+                          ' for details.', FutureWarning, stacklevel=2)
+            if destination is None:
+                destination = args[0]
+            if len(args) > 1 and prefix == '':
                 prefix = args[1]
-            if len(args) > 2:
+            if len(args) > 2 and keep_vars is False:
                 keep_vars = args[2]
         if destination is None:
             destination = OrderedDict()
@@ -564,8 +792,11 @@ class Module:
                 module.state_dict(destination=destination, prefix=prefix + name + '.', keep_vars=keep_vars)
         for hook in self._state_dict_hooks.values():
             hook_result = hook(self, destination, prefix, local_metadata)
-            if hook_result is not None:
-                destination = hook_result
+            if not getattr(hook, '_from_public_api', False):
+                if hook_result is not None:
+                    destination = hook_result
+            elif hook_result is not None:
+                raise RuntimeError('state_dict post-hook must return None')
         return destination
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
@@ -575,6 +806,7 @@ class Module:
         persistent_buffers = {k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set}
         local_state = {k: v for k, v in itertools.chain(self._parameters.items(), persistent_buffers.items())
                        if v is not None}
+        assign = local_metadata.get('assign_to_params_buffers', False)
         for name, param in local_state.items():
             key = prefix + name
             if key in state_dict:
@@ -591,7 +823,17 @@ class Module:
                     continue
                 try:
                     with _NoGrad():
-                        param.copy_(input_param)
+                        if assign:
+                            # assign=True: the module takes the checkpoint's tensor itself (a Parameter keeps the
+                            # model's requires_grad)
+                            if isinstance(param, Parameter):
+                                if not isinstance(input_param, Parameter):
+                                    input_param = Parameter(input_param, requires_grad=param.requires_grad)
+                                else:
+                                    input_param.requires_grad_(param.requires_grad)
+                            setattr(self, name, input_param)
+                        else:
+                            param.copy_(input_param)
                 except Exception as ex:
                     error_msgs.append('While copying the parameter named "%s", whose dimensions in the model are %s '
                                       'and whose dimensions in the checkpoint are %s, an exception occurred : %s.'
@@ -604,15 +846,22 @@ class Module:
                 self.set_extra_state(state_dict[extra_state_key])
             elif strict:
                 missing_keys.append(extra_state_key)
+        elif strict and extra_state_key in state_dict:
+            unexpected_keys.append(extra_state_key)
         if strict:
             for key in state_dict.keys():
                 if key.startswith(prefix) and key != extra_state_key:
                     input_name = key[len(prefix):].split('.', 1)
-                    if input_name[0] not in self._modules and input_name[0] not in local_state:
+                    # a dotted key must name a child module, a plain one a parameter or persistent buffer
+                    if len(input_name) > 1:
+                        if input_name[0] not in self._modules:
+                            unexpected_keys.append(key)
+                    elif input_name[0] not in local_state:
                         unexpected_keys.append(key)
 
     def load_state_dict(self, state_dict, strict=True, assign=False):
-        if not isinstance(state_dict, dict):
+        from collections.abc import Mapping
+        if not isinstance(state_dict, Mapping):
             raise TypeError('Expected state_dict to be dict-like, got %s.' % type(state_dict))
         missing_keys, unexpected_keys, error_msgs = [], [], []
         metadata = getattr(state_dict, '_metadata', None)
@@ -622,6 +871,8 @@ class Module:
 
         def load(module, local_state_dict, prefix=''):
             local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+            if assign:   # as torch, this marks the state_dict's own metadata entry
+                local_metadata['assign_to_params_buffers'] = assign
             module._load_from_state_dict(local_state_dict, prefix, local_metadata, True, missing_keys,
                                          unexpected_keys, error_msgs)
             for name, child in module._modules.items():
@@ -631,7 +882,10 @@ class Module:
                     load(child, child_state_dict, child_prefix)
             incompatible = _IncompatibleKeys(missing_keys, unexpected_keys)
             for hook in module._load_state_dict_post_hooks.values():
-                hook(module, incompatible)
+                if hook(module, incompatible) is not None:
+                    raise AssertionError('Hooks registered with ``register_load_state_dict_post_hook`` are not expected '
+                                         'to return new values, if incompatible_keys need to be modified, it should be '
+                                         'done inplace.')
 
         load(self, state_dict)
         del load
@@ -688,10 +942,16 @@ class _NoGrad:
 
 
 def _typename(obj):
+    """torch.typename: a tensor's type() string, else the object's own module-qualified name (a class or
+    function names itself), else its class's; builtins go without a module."""
     if isinstance(obj, Tensor):
-        return 'torch.' + {'float32': 'Float', 'float64': 'Double', 'float16': 'Half', 'bfloat16': 'BFloat16',
-                           'int64': 'Long', 'int32': 'Int', 'int16': 'Short', 'int8': 'Char', 'uint8': 'Byte',
-                           'bool': 'Bool'}[str(obj.dtype).split('.')[1]] + 'Tensor'
-    module = getattr(type(obj), '__module__', '') or ''
-    qual = getattr(type(obj), '__qualname__', type(obj).__name__)
+        return obj.type()
+    module = getattr(obj, '__module__', '') or ''
+    if hasattr(obj, '__qualname__'):
+        qual = obj.__qualname__
+    elif hasattr(obj, '__name__'):
+        qual = obj.__name__
+    else:
+        module = type(obj).__module__ or ''
+        qual = type(obj).__qualname__
     return qual if module in ('', 'builtins') else module + '.' + qual
