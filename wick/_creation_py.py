@@ -24,6 +24,14 @@ def _rebuild_dtype(name):
 _C.dtype.__reduce__ = lambda self: (_rebuild_dtype, (repr(self)[6:],))
 
 
+# torch.Size is named torch.Size too: pickled by a function of this module (torch.save writes torch.Size itself)
+def _rebuild_size(sizes):
+    return _C.Size(sizes)
+
+
+_C.Size.__reduce__ = lambda self: (_rebuild_size, (tuple(self),))
+
+
 def _to_complex(self):
     if self.is_floating_point:
         raise RuntimeError('wick has no complex dtypes: %r has no complex counterpart in wick' % self)
