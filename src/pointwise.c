@@ -347,9 +347,18 @@ WK_BINARY_FLOAT(fmod_k, void, fmod(a, b))
 WK_BINARY_INT(fmod_k, void, irem_trunc(a, b))
 static const wk_loop_fn FMOD[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(fmod_k), WK_TABLE_INT(fmod_k)};
 
-int wk__check_int_divisor(const wk_tensor *other, wk_dtype dt) {
+int wk__check_int_divisor(const wk_tensor *self, const wk_tensor *other, wk_dtype dt) {
     if (!wk_dtype_is_integral(dt, false)) return 0;
-    wk_tensor *c = wk__to_dtype(other, WK_INT64);
+    int nd = 0;
+    int64_t shape[WK_MAX_DIM];
+    if (wk__broadcast_shapes(self->ndim, self->sizes, other->ndim, other->sizes, &nd, shape) < 0) return -1;
+    for (int i = 0; i < nd; i++)
+        if (shape[i] == 0) return 0; /* torch's kernel checks the divisors it reaches: none */
+    /* the divisor as the kernel sees it, in dt (int8 // 256 divides by 0), widened to int64 */
+    wk_tensor *d = wk__to_dtype(other, dt);
+    if (!d) return -1;
+    wk_tensor *c = wk__to_dtype(d, WK_INT64);
+    wk_release(d);
     if (!c) return -1;
     wk_tensor *cc = wk__contiguous(c);
     wk_release(c);
@@ -373,7 +382,7 @@ static wk_tensor *int_checked(const char *name, wk_tensor *a, wk_tensor *b, cons
         wk__not_implemented_for(name, dt);
         return NULL;
     }
-    if (wk__check_int_divisor(b, dt) < 0) return NULL;
+    if (wk__check_int_divisor(a, b, dt) < 0) return NULL;
     return wk__binary_op(name, a, b, dt, dt, table, NULL);
 }
 

@@ -42,3 +42,53 @@ error_case("size_int64_overflow_numel", lambda T: T.Size([2 ** 70]).numel())
 case("size_numpy_int", lambda T: (repr(T.Size([np.int64(2)])), T.Size([np.int64(2), 3]).numel(), type(T.Size([np.int64(2)])[0]).__name__))
 error_case("size_huge_repr", lambda T: str(T.Size([2 ** 70])))
 error_case("size_none", lambda T: T.Size(None))
+
+
+# ---------------------------------------------------------------------------------- in-place ops: checks before the kernel
+# torch's TensorIterator checks the broadcast shape and the cast of the result type into self before the kernel runs
+# (a dtype the kernel refuses, an integer division by zero).
+INPLACE_ERRORS = {
+    "iand_float": lambda T: T.tensor([1, 2], dtype=T.int8).__iand__(2.5),
+    "ixor_bool_float": lambda T: T.tensor([True, False]).__ixor__(0.0),
+    "ilshift_float": lambda T: T.tensor([1, 2], dtype=T.uint8).__ilshift__(-1e10),
+    "irshift_float": lambda T: T.tensor([1], dtype=T.int8).__irshift__(1e10),
+    "iand_bf16_tensor": lambda T: T.ones(1, 1, 1, dtype=T.int8).__iand__(T.tensor(1.0, dtype=T.bfloat16)),
+    "ixor_broadcast": lambda T: T.zeros(2, 0, dtype=T.int16).__ixor__(T.ones(1, 1, 1, dtype=T.float16)),
+    "ilshift_broadcast": lambda T: T.zeros(2, 0).__ilshift__(T.zeros(2, 0, dtype=T.int32).t()),
+    "irshift_0d": lambda T: T.tensor(1.0).__irshift__(T.ones(3, 1, 2, dtype=T.int32)),
+    "ifloordiv_bool_zero": lambda T: T.tensor([True, False]).__ifloordiv__(0),
+    "ifloordiv_broadcast_zero": lambda T: T.tensor(3, dtype=T.uint8).__ifloordiv__(T.zeros(2, 2, dtype=T.int32)),
+    "remainder_sizes_zero": lambda T: T.ones(2, 3, dtype=T.uint8).remainder_(T.zeros(2, 2, 2, dtype=T.uint8)),
+    "fmod_bool_zero": lambda T: T.tensor([True]).fmod_(0),
+    "itruediv_bool_int": lambda T: T.tensor([True]).__itruediv__(3),
+    "itruediv_bool_short": lambda T: T.tensor([True, False]).__itruediv__(T.tensor([2, 3], dtype=T.int16)),
+    "true_divide_int": lambda T: T.tensor([4, 2]).true_divide_(T.tensor([2, 1])),
+    "div_floor_bool_zero": lambda T: T.tensor([True]).div_(0, rounding_mode="floor"),
+    "ipow_bool_float": lambda T: T.tensor(True).__ipow__(1e308),
+    "ipow_int_tensor_float": lambda T: T.tensor([2, 3]).__ipow__(T.tensor([0.5, 1.0])),
+    "pow_bool_negative": lambda T: T.tensor([True]).pow_(-129),
+    "pow_int_negative_broadcast": lambda T: T.tensor([2, 3]).pow_(-1),
+    "copy_empty_into_0d": lambda T: T.zeros((), dtype=T.int16).copy_(T.zeros(2, 0, dtype=T.uint8)),
+    "copy_bigger": lambda T: T.zeros(1, dtype=T.int8).copy_(T.ones(3, 1, 2, dtype=T.int32)),
+    "copy_sizes": lambda T: T.zeros(2, 3).copy_(T.ones(4)),
+    "int8_floordiv_256": lambda T: T.tensor([5], dtype=T.int8) // 256,
+    "int8_remainder_256": lambda T: T.tensor([5], dtype=T.int8) % 256,
+    "int32_floordiv_int64_min": lambda T: T.zeros(1, 1, 1, dtype=T.int32).__ifloordiv__(-2 ** 63),
+    "int8_fmod_256": lambda T: T.tensor([5], dtype=T.int8).fmod(256),
+    "int8_div_trunc_256": lambda T: T.tensor([5], dtype=T.int8).div(256, rounding_mode="trunc"),
+}
+cases("inplace_check_order", lambda T, e: INPLACE_ERRORS[e](T), e=list(INPLACE_ERRORS), kind="error")
+INPLACE_VALUES = {
+    "ifloordiv_empty_zero": lambda T: T.zeros(2, 0, dtype=T.uint8).__ifloordiv__(T.tensor([False])),
+    "imod_empty_false": lambda T: T.zeros(2, 0, dtype=T.int32).t().__imod__(False),
+    "floordiv_empty_zero": lambda T: T.zeros(0, dtype=T.int64) // 0,
+    "int8_floordiv_minus1": lambda T: T.tensor([-128], dtype=T.int8) // -1,
+    "int32_remainder_minus1": lambda T: T.tensor([-2 ** 31], dtype=T.int32) % -1,
+    "int64_floordiv_minus1": lambda T: T.tensor([-2 ** 63]) // -1,
+    "uint8_floordiv_minus1": lambda T: T.tensor([200], dtype=T.uint8) // -1,
+    "copy_broadcast": lambda T: T.zeros(2, 3, dtype=T.int8).copy_(T.tensor([1.5, -2.5, 300.0])),
+    "iand_int": lambda T: T.tensor([6, 3], dtype=T.int8).__iand__(T.tensor([True, False])),
+    "itruediv_float": lambda T: T.tensor([3.0, 1.0]).__itruediv__(T.tensor([2, 4])),
+    "pow_float_negative": lambda T: T.tensor([2.0, 4.0]).pow_(-1),
+}
+cases("inplace_value", lambda T, e: INPLACE_VALUES[e](T), e=list(INPLACE_VALUES))
