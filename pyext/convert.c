@@ -31,7 +31,12 @@ PyObject *wk_py_raise(void) {
 PyObject *wk_py_flush_warnings(PyObject *res) {
     int n = wk_warning_count();
     if (!n) return res;
-    if (!res) { /* the call failed: its exception wins */
+    if (!res) { /* the call failed: its warnings are still shown (torch's PyWarningHandler), its exception wins */
+        PyObject *et, *ev, *tb;
+        PyErr_Fetch(&et, &ev, &tb);
+        for (int i = 0; i < n; i++)
+            if (PyErr_WarnEx(PyExc_UserWarning, wk_warning_message(i), 1) < 0) PyErr_Clear();
+        PyErr_Restore(et, ev, tb);
         wk_warnings_clear();
         return NULL;
     }

@@ -92,3 +92,44 @@ INPLACE_VALUES = {
     "pow_float_negative": lambda T: T.tensor([2.0, 4.0]).pow_(-1),
 }
 cases("inplace_value", lambda T, e: INPLACE_VALUES[e](T), e=list(INPLACE_VALUES))
+
+
+# ---------------------------------------------------------------------------------- torch.range / arange
+RANGE_ARGS = {
+    "ints": ((1, 4), {}), "float_step": ((0, 1, 0.25), {}), "neg_step_i32": ((5, 1, -2), {"dtype": "int32"}),
+    "f64": ((-1.5, 2.5), {"dtype": "float64"}), "f16": ((0, 2, 0.3), {"dtype": "float16"}),
+    "bf16": ((1, 3, 0.5), {"dtype": "bfloat16"}), "int64_big": ((2 ** 40, 2 ** 40 + 3), {"dtype": "int64"}),
+    "tensor_bounds": (("t2.5", 5), {}), "single": ((3, 3), {}), "uint8": ((250, 255), {"dtype": "uint8"}),
+}
+RANGE_ERRORS = {
+    "missing_end": ((5,), {}), "wrong_sign": ((10, 5), {}), "zero_step": ((2.5, 5, 0), {}),
+    "nan": ((float("nan"), -3), {}), "inf": ((5, float("inf"), 0.25), {}), "bool": ((1, 0, 1), {"dtype": "bool"}),
+    "int8_inf": ((float("inf"), 10, 1), {"dtype": "int8"}), "size_overflow": ((1e20, 3.3, -1), {}),
+    "none_end": ((3, None, 0), {}),
+}
+
+
+def _rargs(T, a, kw):
+    a = [T.tensor(2.5) if x == "t2.5" else x for x in a]
+    return a, {k: getattr(T, v) for k, v in kw.items()}
+
+
+cases("range", lambda T, e: (lambda a, kw: T.range(*a, **kw))(*_rargs(T, *RANGE_ARGS[e])), e=list(RANGE_ARGS),
+      warns=True)
+cases("range_error", lambda T, e: (lambda a, kw: T.range(*a, **kw))(*_rargs(T, *RANGE_ERRORS[e])),
+      e=list(RANGE_ERRORS), kind="error", warns=True)
+error_case("range_huge_int8", lambda T: T.range(10, 2 ** 62, dtype=T.int8), match=r"can't allocate memory")
+case("range_out", lambda T: (lambda o: (T.range(0, 3, out=o), o))(T.zeros(4)), warns=True)
+ARANGE_ERRORS = {
+    "nan_int16": ((float("nan"),), {"dtype": "int16"}), "inf_uint8": ((2.5, float("inf")), {"dtype": "uint8"}),
+    "zero_step_before_overflow": ((5, 1e20, 0), {"dtype": "int8"}),
+    "sign_before_overflow": ((1e20, 2.5, 5), {"dtype": "int8"}), "size_before_overflow": ((1e20,), {"dtype": "int8"}),
+    "nan_start": ((float("nan"), 3, 2.5), {"dtype": "int32"}), "int64_wraps": ((-3, 2 ** 62, 2 ** 62), {}),
+    "three_sigs": ((5, None, 1), {}), "none_start": ((None, 2 ** 62), {"dtype": "int64"}),
+}
+cases("arange_error", lambda T, e: (lambda a, kw: T.arange(*a, **kw))(*_rargs(T, *ARANGE_ERRORS[e])),
+      e=list(ARANGE_ERRORS), kind="error")
+# float32 elements as torch's vectorized kernel computes them (8 lanes, 16 a loop; the tail in double)
+cases("arange_f32_vectorized", lambda T, a: T.arange(*a), a=[(10, -3, -0.3), (10, 3.3, -0.3), (0, 100, 0.1),
+                                                            (-5, 7, 0.37), (1, 1000, 1.1), (0, 1, 0.01)], rtol=0, atol=0)
+case("arange_start_end_kw", lambda T: T.arange(1, 4, dtype=T.float64))
