@@ -133,3 +133,21 @@ cases("arange_error", lambda T, e: (lambda a, kw: T.arange(*a, **kw))(*_rargs(T,
 cases("arange_f32_vectorized", lambda T, a: T.arange(*a), a=[(10, -3, -0.3), (10, 3.3, -0.3), (0, 100, 0.1),
                                                             (-5, 7, 0.37), (1, 1000, 1.1), (0, 1, 0.01)], rtol=0, atol=0)
 case("arange_start_end_kw", lambda T: T.arange(1, 4, dtype=T.float64))
+
+
+# ---------------------------------------------------------------------------------- finfo / iinfo arguments
+INFO_OK = {
+    "finfo_kw": lambda T: T.finfo(type=T.float16), "iinfo_kw": lambda T: T.iinfo(type=T.int16),
+    "finfo_float": lambda T: T.finfo(float), "iinfo_int": lambda T: T.iinfo(int), "finfo_default": lambda T: T.finfo(),
+}
+cases("info_args", lambda T, e: repr(INFO_OK[e](T)), e=list(INFO_OK))
+INFO_ERRORS = {
+    "iinfo_none": lambda T: T.iinfo(), "iinfo_bad_kw": lambda T: T.iinfo(foo=1), "finfo_bad_kw": lambda T: T.finfo(foo=1),
+    "iinfo_twice": lambda T: T.iinfo(T.int8, type=T.int8), "finfo_twice": lambda T: T.finfo(T.float32, type=T.float32),
+    "iinfo_three": lambda T: T.iinfo(1, 2, 3), "finfo_two": lambda T: T.finfo(1.5, 2), "finfo_None": lambda T: T.finfo(None),
+    "iinfo_None": lambda T: T.iinfo(None), "finfo_int": lambda T: T.finfo(int), "iinfo_float": lambda T: T.iinfo(float),
+    "finfo_bool": lambda T: T.finfo(bool), "iinfo_bool": lambda T: T.iinfo(bool),
+    "iinfo_tiny": lambda T: T.iinfo(T.int32).tiny, "iinfo_eps": lambda T: T.iinfo(T.int64).eps,
+    "iinfo_resolution": lambda T: T.iinfo(T.uint8).resolution, "finfo_foo": lambda T: T.finfo(T.float16).foo,
+}
+cases("info_error", lambda T, e: INFO_ERRORS[e](T), e=list(INFO_ERRORS), kind="error")
