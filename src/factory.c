@@ -33,6 +33,7 @@ static wk_tensor *not_implemented(const char *kernel, wk_dtype dt) {
 
 /* A filled tensor, checking the fill value as fill_ does. */
 static wk_tensor *filled(int ndim, const int64_t *sizes, wk_dtype dt, wk_scalar v, bool requires_grad) {
+    if (wk__check_sizes(ndim, sizes) < 0) return NULL; /* the allocation fails before fill_ checks the value */
     bool one = wk__prod(sizes, ndim) == 1;
     if (!(one && (dt == WK_FLOAT16 || dt == WK_BFLOAT16)) && wk__check_scalar_fits(v, dt) < 0) return NULL;
     return wk__finish_factory(wk__full(ndim, sizes, dt, v), requires_grad);
@@ -306,8 +307,7 @@ wk_tensor *wk_impl_eye(int64_t n, wk_dtype dtype, bool requires_grad) {
 
 /* ---- *_like: the result follows self's memory order (torch's memory_format=preserve) ---- */
 static wk_tensor *like(wk_tensor *self, wk_dtype dtype) {
-    wk_tensor *ins[1] = {self};
-    wk_tensor *t = wk_iter_alloc_output(1, ins, self->ndim, self->sizes, dtype == WK_DTYPE_NONE ? self->dtype : dtype);
+    wk_tensor *t = wk__empty_like_preserve(self, dtype == WK_DTYPE_NONE ? self->dtype : dtype);
     if (t && t->storage->nbytes) memset(t->storage->data, 0, t->storage->nbytes);
     return t;
 }

@@ -59,6 +59,11 @@ wk_tensor *wk_iter_alloc_output(int nin, wk_tensor *const *inputs, int ndim, con
     return wk__empty_strided(ndim, sizes, strides, dtype);
 }
 
+wk_tensor *wk__empty_like_preserve(wk_tensor *t, wk_dtype dtype) {
+    if (wk__non_overlapping_and_dense(t)) return wk__empty_strided(t->ndim, t->sizes, t->strides, dtype);
+    return wk_iter_alloc_output(1, &t, t->ndim, t->sizes, dtype);
+}
+
 int wk_iter_init(wk_iter *it, int nops, wk_tensor *const *ops) {
     it->nops = nops;
     const wk_tensor *o0 = ops[0];

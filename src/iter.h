@@ -33,6 +33,9 @@ WK_INTERNAL void wk_iter_run_parallel(const wk_iter *it, wk_loop_fn fn, void *ct
  * has x.t()'s strides). Inputs must already be expanded to `sizes`. */
 WK_INTERNAL wk_tensor *wk_iter_alloc_output(int nin, wk_tensor *const *inputs, int ndim, const int64_t *sizes,
                                             wk_dtype dtype);
+/* torch's empty_like(memory_format=preserve) of t (clone, to, *_like): t's own strides when it is non-overlapping and
+ * dense (odd strides of size-1 or empty dims included), else wk_iter_alloc_output's memory order. */
+WK_INTERNAL wk_tensor *wk__empty_like_preserve(wk_tensor *t, wk_dtype dtype);
 /* Convenience: build and run in one go. */
 WK_INTERNAL int wk_iter_apply(int nops, wk_tensor *const *ops, wk_loop_fn fn, void *ctx);
 

@@ -190,8 +190,7 @@ wk_tensor *wk_impl_contiguous(wk_tensor *self) {
 wk_tensor *wk_impl_clone_contiguous(wk_tensor *self) { return wk__clone(self); }
 
 wk_tensor *wk_impl_clone(wk_tensor *self) {
-    wk_tensor *ins[1] = {self};
-    wk_tensor *c = wk_iter_alloc_output(1, ins, self->ndim, self->sizes, self->dtype);
+    wk_tensor *c = wk__empty_like_preserve(self, self->dtype);
     if (c && wk__copy_(c, self) < 0) {
         wk_release(c);
         return NULL;
@@ -208,8 +207,7 @@ wk_tensor *wk_impl_to_dtype(wk_tensor *self, wk_dtype dtype, bool non_blocking, 
 
 /* Always a new tensor (in self's memory order), even when the dtype does not change. */
 wk_tensor *wk_impl__to_copy(wk_tensor *self, wk_dtype dtype) {
-    wk_tensor *ins[1] = {self};
-    wk_tensor *c = wk_iter_alloc_output(1, ins, self->ndim, self->sizes, dtype);
+    wk_tensor *c = wk__empty_like_preserve(self, dtype);
     if (c && wk__copy_(c, self) < 0) {
         wk_release(c);
         return NULL;

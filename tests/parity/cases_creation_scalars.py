@@ -151,3 +151,27 @@ INFO_ERRORS = {
     "iinfo_resolution": lambda T: T.iinfo(T.uint8).resolution, "finfo_foo": lambda T: T.finfo(T.float16).foo,
 }
 cases("info_error", lambda T, e: INFO_ERRORS[e](T), e=list(INFO_ERRORS), kind="error")
+
+
+# ---------------------------------------------------------------------------------- memory format preserve: strides kept
+# torch's empty_like(preserve) keeps a non-overlapping, dense tensor's strides as they are, odd strides of size-1 and
+# empty dims included (x below: shape [1, 3, 2], strides [2, 2, 1]; e: shape [0, 2], strides [1, 1]).
+def _odd(T, dtype=None):
+    x = T.arange(6.0).reshape(3, 1, 2).transpose(0, 1)
+    return x if dtype is None else x.to(dtype)
+
+
+PRESERVE = {
+    "to_bool": lambda T: _odd(T).to(T.bool), "char": lambda T: _odd(T, T.int64).char(),
+    "double": lambda T: _odd(T, T.int8).double(), "type_str": lambda T: _odd(T, T.int32).type("torch.LongTensor"),
+    "ones_like": lambda T: T.ones_like(_odd(T, T.bool)), "zeros_like_dtype": lambda T: T.zeros_like(_odd(T, T.int64), dtype=T.int16),
+    "full_like": lambda T: T.full_like(_odd(T, T.float64), 1e308), "clone": lambda T: _odd(T).clone(),
+    "empty_like_empty": lambda T: T.empty_like(T.zeros(2, 0, dtype=T.bfloat16).t()).fill_(0),
+    "to_copy": lambda T: _odd(T).to(T.float32, copy=True), "rand_like_shape": lambda T: T.zeros_like(T.zeros(2, 0).t()),
+}
+cases("preserve_strides", lambda T, e: (lambda r: (r.stride(), r))(PRESERVE[e](T)), e=list(PRESERVE))
+FILL_NEG = {
+    "full": lambda T: T.full((2, -1), 1e308, dtype=T.float32), "new_full": lambda T: T.zeros(1, dtype=T.int16).new_full((-1,), -float("inf")),
+    "new_full_i8": lambda T: T.zeros(1).new_full((-1,), float("inf"), dtype=T.int8),
+}
+cases("full_negative_size_first", lambda T, e: FILL_NEG[e](T), e=list(FILL_NEG), kind="error")
