@@ -47,19 +47,19 @@ static bool dest_fits(const wk_tensor *dest, int nin, wk_tensor *const *in, int 
 wk_tensor *wk__nary_op(const char *name, int nin, const wk_tensor *const *in, const wk_dtype *in_dt,
                        wk_dtype out_dtype, wk_loop_fn loop, wk_dtype err_dtype, void *ctx) {
     wk_tensor *dest = wk__take_dest();
-    if (!loop) {
-        wk__not_implemented_for(name, err_dtype);
-        return NULL;
-    }
     int nd = in[0]->ndim;
     int64_t shape[WK_MAX_DIM];
     memcpy(shape, in[0]->sizes, sizeof(int64_t) * (size_t)nd);
-    for (int k = 1; k < nin; k++) {
+    for (int k = 1; k < nin; k++) { /* TensorIterator broadcasts before the kernel's dtype dispatch */
         int n2;
         int64_t s2[WK_MAX_DIM];
         if (wk__broadcast_shapes(nd, shape, in[k]->ndim, in[k]->sizes, &n2, s2) < 0) return NULL;
         nd = n2;
         memcpy(shape, s2, sizeof(int64_t) * (size_t)nd);
+    }
+    if (!loop) {
+        wk__not_implemented_for(name, err_dtype);
+        return NULL;
     }
     wk_tensor *ops[WK_MAX_OPS] = {0}; /* [0] the output, [1..nin] the inputs cast and expanded */
     wk_tensor *out = NULL;

@@ -175,3 +175,13 @@ FILL_NEG = {
     "new_full_i8": lambda T: T.zeros(1).new_full((-1,), float("inf"), dtype=T.int8),
 }
 cases("full_negative_size_first", lambda T, e: FILL_NEG[e](T), e=list(FILL_NEG), kind="error")
+
+
+# ---------------------------------------------------------------------------------- binary ops: broadcast before dtype
+BROADCAST_FIRST = {
+    "lshift_bool_bf16": lambda T: T.zeros(2, 0, dtype=T.bool) << T.ones(3, 1, 2, dtype=T.bfloat16),
+    "or_bf16_bool": lambda T: T.zeros(2, 0, dtype=T.bfloat16).t() | T.zeros(0, dtype=T.bool),
+    "and_uint8_float": lambda T: T.ones(2, 3, dtype=T.uint8) & T.zeros(2, 0).t(),
+    "xor_float": lambda T: T.ones(2, 3) ^ T.ones(2),
+}
+cases("binary_broadcast_first", lambda T, e: BROADCAST_FIRST[e](T), e=list(BROADCAST_FIRST), kind="error")
