@@ -174,13 +174,10 @@ int wk_py_to_scalar(PyObject *o, wk_scalar *s, bool allow_tensor) {
         int overflow = 0;
         long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
         if (overflow) {
-            /* uint64-range values wrap like torch (e.g. manual_seed); beyond that, overflow */
+            /* uint64-range values wrap like torch (e.g. manual_seed); beyond that, Python's own OverflowError
+             * ("int too big to convert", "can't convert negative int to unsigned"), as torch's */
             unsigned long long u = PyLong_AsUnsignedLongLong(o);
-            if (PyErr_Occurred()) {
-                PyErr_Clear();
-                PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
-                return -1;
-            }
+            if (PyErr_Occurred()) return -1;
             v = (long long)u;
         }
         *s = wk_int(v);

@@ -185,3 +185,17 @@ BROADCAST_FIRST = {
     "xor_float": lambda T: T.ones(2, 3) ^ T.ones(2),
 }
 cases("binary_broadcast_first", lambda T, e: BROADCAST_FIRST[e](T), e=list(BROADCAST_FIRST), kind="error")
+
+
+# ---------------------------------------------------------------------------------- Python ints beyond uint64
+BIG_INTS = {
+    "add": lambda T: T.ones(2) + 2 ** 64, "add_negative": lambda T: T.ones(2) + (-2 ** 63 - 1),
+    "mul_huge": lambda T: T.ones(2) * 2 ** 70, "radd": lambda T: 2 ** 64 + T.ones(2), "eq": lambda T: T.ones(2) == 2 ** 64,
+    "full": lambda T: T.full((2,), 2 ** 64), "full_negative": lambda T: T.full((2,), -2 ** 63 - 1),
+    "add_": lambda T: T.ones(2).add_(2 ** 64), "result_type": lambda T: T.result_type(2 ** 64, 2),
+    "fill_": lambda T: T.ones(2).fill_(2 ** 64), "arange": lambda T: T.arange(2 ** 64),
+    "clamp": lambda T: T.ones(2).clamp(2 ** 64), "new_full": lambda T: T.ones(2).new_full((1,), 2 ** 64),
+    "scalar_tensor": lambda T: T.scalar_tensor(2 ** 64), "pow": lambda T: T.ones(2).pow(2 ** 64),
+    "ixor": lambda T: T.ones(2, dtype=T.int32).__ixor__(2 ** 64), "rmod": lambda T: 2 ** 64 % T.ones(2, dtype=T.int32),
+}
+cases("python_int_beyond_uint64", lambda T, e: BIG_INTS[e](T), e=list(BIG_INTS), kind="error")
