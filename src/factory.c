@@ -245,6 +245,13 @@ wk_tensor *wk_impl_linspace(wk_scalar start, wk_scalar end, int64_t steps, wk_dt
         if (integral) {
             v = i < halfway ? s + step * (double)i : e - step * (double)(steps - i - 1);
             wk__store_scalar(p, dtype, wk_int((int64_t)v));
+        } else if (dtype == WK_FLOAT32) { /* torch's kernel is compiled with FMA contraction */
+            float fs = (float)s, fe = (float)e, fst = (float)step;
+            v = i < halfway ? fmaf(fst, (float)i, fs) : fmaf(-fst, (float)(steps - i - 1), fe);
+            wk__store_scalar(p, dtype, wk_float(v));
+        } else if (dtype == WK_FLOAT64) {
+            v = i < halfway ? fma(step, (double)i, s) : fma(-step, (double)(steps - i - 1), e);
+            wk__store_scalar(p, dtype, wk_float(v));
         } else {
             if (i < halfway) v = round_to(s + round_to(step * round_to((double)i, dtype), dtype), dtype);
             else v = round_to(e - round_to(step * round_to((double)(steps - i - 1), dtype), dtype), dtype);
@@ -271,8 +278,7 @@ wk_tensor *wk_impl_logspace(wk_scalar start, wk_scalar end, int64_t steps, doubl
     for (int64_t i = 0; i < steps; i++, p += esz) {
         double x = i < halfway ? s + step * (double)i : e - step * (double)(steps - i - 1);
         double v = pow(base, x);
-        if (wk_dtype_is_floating(dtype)) wk__store_scalar(p, dtype, wk_float(v));
-        else wk__store_scalar(p, dtype, wk_int((int64_t)v));
+        wk__store_scalar(p, dtype, wk_float(v)); /* to an integer as torch's x86 build converts (out of range too) */
     }
     return wk__finish_factory(t, requires_grad);
 }

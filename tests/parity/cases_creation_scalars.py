@@ -199,3 +199,13 @@ BIG_INTS = {
     "ixor": lambda T: T.ones(2, dtype=T.int32).__ixor__(2 ** 64), "rmod": lambda T: 2 ** 64 % T.ones(2, dtype=T.int32),
 }
 cases("python_int_beyond_uint64", lambda T, e: BIG_INTS[e](T), e=list(BIG_INTS), kind="error")
+
+
+# ---------------------------------------------------------------------------------- linspace / logspace values
+# float32 / float64 linspace as torch's kernel computes it (start + step * i, end - step * (n - 1 - i), each one fused
+# multiply-add); logspace into integer dtypes converts out-of-range powers as torch's x86 build does.
+cases("linspace_fma", lambda T, a, dtype: T.linspace(*a, dtype=dtype),
+      a=[(-1, 1, 7), (-2.5, 10.5, 7), (3, -2, 7), (1.5, -2, 7), (-1, 1, 18), (0.1, 7.3, 33), (-100, 3, 129), (0, 1, 1000)],
+      dtype=[D.float32, D.float64], rtol=0, atol=0)
+cases("logspace_int_overflow", lambda T, a, dtype: T.logspace(*a, dtype=dtype),
+      a=[(0, 10.5, 7), (3, 10.5, 7), (-2, 100, 3), (10, 4, 5), (-1, 100, 7, 2.0)], dtype=[D.int16, D.int32, D.int8, D.uint8])
