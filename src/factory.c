@@ -83,8 +83,8 @@ wk_tensor *wk_impl_scalar_tensor(wk_scalar s, wk_dtype dtype, bool requires_grad
  * ceil((end - start) / step) in double, except for int64 results, where start, end and step are truncated to int64
  * and the length is (end - start + step - sign(step)) / step in int64 arithmetic, wrapping as torch's does on
  * overflow (so arange(0, 5, 1.5, dtype=int64) has 5 elements but with dtype=int32 it has 4, and a wrapped length is
- * "invalid size"); other dtypes convert them after checking the length. Element i is start + step * i computed in the accumulate type (double for float/double, float for
- * half/bfloat16, int64 for integers) and then converted. */
+ * "invalid size"); other dtypes convert them after checking the length. Element i is start + step * i computed in the
+ * accumulate type (double for float/double, float for half/bfloat16, int64 for integers) and then converted. */
 static int arange_check_bounds(double ds, double de, double dst) {
     if (!(dst > 0 || dst < 0)) return wk__error(WK_RUNTIME_ERROR, "step must be nonzero"), -1;
     if (!isfinite(ds) || !isfinite(de)) return wk__error(WK_RUNTIME_ERROR, "unsupported range: %g -> %g", ds, de), -1;
@@ -94,7 +94,16 @@ static int arange_check_bounds(double ds, double de, double dst) {
 }
 
 static wk_dtype arange_acc(wk_dtype dtype) {
-    return !wk_dtype_is_floating(dtype) ? WK_INT64 : (dtype == WK_FLOAT16 || dtype == WK_BFLOAT16) ? WK_FLOAT32 : WK_FLOAT64;
+    if (!wk_dtype_is_floating(dtype)) return WK_INT64;
+    return dtype == WK_FLOAT16 || dtype == WK_BFLOAT16 ? WK_FLOAT32 : WK_FLOAT64;
+}
+
+/* Scalar::to<accscalar_t>() of the three bounds (checked) */
+static int bounds_fit(wk_scalar start, wk_scalar end, wk_scalar step, wk_dtype acc) {
+    return wk__check_scalar_fits(start, acc) < 0 || wk__check_scalar_fits(end, acc) < 0 ||
+                   wk__check_scalar_fits(step, acc) < 0
+               ? -1
+               : 0;
 }
 
 /* n elements start + step * i in dtype, computed in its accumulate type. arange's float32 elements follow torch's
@@ -116,7 +125,7 @@ static wk_tensor *arange_fill(int64_t n, wk_scalar start, wk_scalar step, wk_dty
             float v = (float)ds + (float)dst * (float)i;
             wk__store_scalar(p, dtype, wk_float(v));
         } else if (dtype == WK_FLOAT32 && vectorized && i < vec_end) {
-            /* torch's kernel: Vectorized<float>::arange(base, step) of 8 lanes, two vectors a loop; base rounded to float */
+            /* torch's kernel: Vectorized<float>::arange(base, step), 8 lanes, two vectors a loop; base a float */
             int64_t c = i & ~(int64_t)7;
             float base = (float)(ds + dst * (double)c);
             wk__store_scalar(p, dtype, wk_float((float)((double)base + (double)(i - c) * dst)));
@@ -138,7 +147,7 @@ static wk_tensor *arange_impl(wk_scalar start, wk_scalar end, wk_scalar step, wk
     wk_dtype acc = arange_acc(dtype);
     double size_d;
     if (dtype == WK_INT64) {
-        if (wk__check_scalar_fits(start, acc) < 0 || wk__check_scalar_fits(end, acc) < 0 || wk__check_scalar_fits(step, acc) < 0)
+        if (bounds_fit(start, end, step, acc) < 0)
             return NULL;
         int64_t istart = wk__scalar_to_int(start), iend = wk__scalar_to_int(end), istep = wk__scalar_to_int(step);
         if (istep == 0) return WK_FAIL(WK_VALUE_ERROR, "step must be nonzero");
@@ -151,7 +160,7 @@ static wk_tensor *arange_impl(wk_scalar start, wk_scalar end, wk_scalar step, wk
     if (!(size_d >= 0 && size_d <= 9223372036854775807.0))
         return WK_FAIL(WK_RUNTIME_ERROR, "invalid size, possible overflow?");
     /* the kernel's Scalar::to<accscalar_t>() of the bounds (int64's were converted for its length already) */
-    if (wk__check_scalar_fits(start, acc) < 0 || wk__check_scalar_fits(end, acc) < 0 || wk__check_scalar_fits(step, acc) < 0)
+    if (bounds_fit(start, end, step, acc) < 0)
         return NULL;
     return arange_fill((int64_t)size_d, start, step, dtype, requires_grad, true);
 }
@@ -164,7 +173,7 @@ wk_tensor *wk_impl_range(wk_scalar start, wk_scalar end, wk_scalar step, wk_dtyp
     dtype = or_default(dtype);
     if (dtype == WK_BOOL) return not_implemented("range_cpu", dtype);
     wk_dtype acc = arange_acc(dtype);
-    if (wk__check_scalar_fits(start, acc) < 0 || wk__check_scalar_fits(end, acc) < 0 || wk__check_scalar_fits(step, acc) < 0)
+    if (bounds_fit(start, end, step, acc) < 0)
         return NULL;
     if (arange_check_bounds(wk__scalar_to_double(start), wk__scalar_to_double(end), wk__scalar_to_double(step)) < 0)
         return NULL;
@@ -281,6 +290,59 @@ wk_tensor *wk_impl_logspace(wk_scalar start, wk_scalar end, int64_t steps, doubl
         wk__store_scalar(p, dtype, wk_float(v)); /* to an integer as torch's x86 build converts (out of range too) */
     }
     return wk__finish_factory(t, requires_grad);
+}
+
+/* linspace / logspace of 0-d tensor ends: torch's checks, then the Scalar forms */
+static int space_ends(const char *op, wk_tensor *start, wk_tensor *end, wk_scalar *s, wk_scalar *e) {
+    if ((start && start->ndim) || (end && end->ndim)) {
+        if (start && end)
+            wk__error(WK_RUNTIME_ERROR, "%s only supports 0-dimensional start and end tensors, but got start with %d "
+                      "dimension(s) and end with %d dimension(s).", op, start->ndim, end->ndim);
+        else
+            wk__error(WK_RUNTIME_ERROR, "%s only supports 0-dimensional start and end tensors, but got %s with %d "
+                      "dimension(s).", op, start ? "start" : "end", start ? start->ndim : end->ndim);
+        return -1;
+    }
+    if (start && wk_item(start, s) < 0) return -1;
+    if (end && wk_item(end, e) < 0) return -1;
+    return 0;
+}
+
+wk_tensor *wk_impl_linspace_Tensor_Tensor(wk_tensor *start, wk_tensor *end, int64_t steps, wk_dtype dtype,
+                                          bool requires_grad) {
+    wk_scalar s, e;
+    if (space_ends("linspace", start, end, &s, &e) < 0) return NULL;
+    return wk_impl_linspace(s, e, steps, dtype, requires_grad);
+}
+wk_tensor *wk_impl_linspace_Scalar_Tensor(wk_scalar start, wk_tensor *end, int64_t steps, wk_dtype dtype,
+                                          bool requires_grad) {
+    wk_scalar e;
+    if (space_ends("linspace", NULL, end, NULL, &e) < 0) return NULL;
+    return wk_impl_linspace(start, e, steps, dtype, requires_grad);
+}
+wk_tensor *wk_impl_linspace_Tensor_Scalar(wk_tensor *start, wk_scalar end, int64_t steps, wk_dtype dtype,
+                                          bool requires_grad) {
+    wk_scalar s;
+    if (space_ends("linspace", start, NULL, &s, NULL) < 0) return NULL;
+    return wk_impl_linspace(s, end, steps, dtype, requires_grad);
+}
+wk_tensor *wk_impl_logspace_Tensor_Tensor(wk_tensor *start, wk_tensor *end, int64_t steps, double base, wk_dtype dtype,
+                                          bool requires_grad) {
+    wk_scalar s, e;
+    if (space_ends("logspace", start, end, &s, &e) < 0) return NULL;
+    return wk_impl_logspace(s, e, steps, base, dtype, requires_grad);
+}
+wk_tensor *wk_impl_logspace_Scalar_Tensor(wk_scalar start, wk_tensor *end, int64_t steps, double base, wk_dtype dtype,
+                                          bool requires_grad) {
+    wk_scalar e;
+    if (space_ends("logspace", NULL, end, NULL, &e) < 0) return NULL;
+    return wk_impl_logspace(start, e, steps, base, dtype, requires_grad);
+}
+wk_tensor *wk_impl_logspace_Tensor_Scalar(wk_tensor *start, wk_scalar end, int64_t steps, double base, wk_dtype dtype,
+                                          bool requires_grad) {
+    wk_scalar s;
+    if (space_ends("logspace", start, NULL, &s, NULL) < 0) return NULL;
+    return wk_impl_logspace(s, end, steps, base, dtype, requires_grad);
 }
 
 /* ---- eye ---- */

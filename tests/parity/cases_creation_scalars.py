@@ -209,3 +209,18 @@ cases("linspace_fma", lambda T, a, dtype: T.linspace(*a, dtype=dtype),
       dtype=[D.float32, D.float64], rtol=0, atol=0)
 cases("logspace_int_overflow", lambda T, a, dtype: T.logspace(*a, dtype=dtype),
       a=[(0, 10.5, 7), (3, 10.5, 7), (-2, 100, 3), (10, 4, 5), (-1, 100, 7, 2.0)], dtype=[D.int16, D.int32, D.int8, D.uint8])
+SPACE_TENSORS = {
+    "lin_tt": lambda T: T.linspace(T.tensor(1.5), T.tensor(3), 4), "lin_st": lambda T: T.linspace(1, T.tensor(3.5), 3),
+    "lin_ts_int8": lambda T: T.linspace(T.tensor(1, dtype=T.int8), 300, 3), "log_ts": lambda T: T.logspace(T.tensor(1), 2, 3),
+    "log_tt_base": lambda T: T.logspace(T.tensor(0.5), T.tensor(2), 4, base=2), "lin_bool": lambda T: T.linspace(T.tensor(True), 3, 3),
+    "lin_out": lambda T: (lambda o: (T.linspace(T.tensor(1.0), T.tensor(2.0), 3, out=o), o))(T.zeros(3)),
+}
+cases("space_tensor_ends", lambda T, e: SPACE_TENSORS[e](T), e=list(SPACE_TENSORS))
+SPACE_ERRORS = {
+    "lin_start_1d": lambda T: T.linspace(T.tensor([1.0, 2]), 3, 4), "lin_end_2d": lambda T: T.linspace(1, T.tensor([[3]]), 4),
+    "lin_both": lambda T: T.linspace(T.tensor([1.0]), T.tensor([[2.0]]), 3), "log_start_1d": lambda T: T.logspace(T.tensor([2.0]), 3, 4),
+    "log_both": lambda T: T.logspace(T.tensor([1.0]), T.tensor(2.0), 3), "lin_float_steps": lambda T: T.linspace(1, 2, 2.5),
+    "log_none_steps": lambda T: T.logspace(1, 2, None), "lin_no_steps": lambda T: T.linspace(1, 2),
+    "lin_tensor_negative_steps": lambda T: T.linspace(T.tensor(1.0), T.tensor(2.0), -1),
+}
+cases("space_tensor_ends_error", lambda T, e: SPACE_ERRORS[e](T), e=list(SPACE_ERRORS), kind="error")
