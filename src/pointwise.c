@@ -508,7 +508,23 @@ wk_tensor *wk_impl_pow_Tensor_Scalar(wk_tensor *self, wk_scalar exponent) {
     return wk__unary_op("pow", self, dt, dt, POWS, &c);
 }
 
-wk_tensor *wk_impl_pow_Scalar(wk_scalar self, wk_tensor *exponent) { return scalar_self(wk_impl_pow, self, exponent); }
+/* torch's pow.Scalar allocates its output with the exponent's sizes and contiguous strides (its meta function), not
+ * in TensorIterator's memory order */
+wk_tensor *wk_impl_pow_Scalar(wk_scalar self, wk_tensor *exponent) {
+    wk_tensor *r = scalar_self(wk_impl_pow, self, exponent);
+    if (!r) return NULL;
+    int64_t st = 1;
+    bool standard = true;
+    for (int i = r->ndim - 1; i >= 0; i--) {
+        standard = standard && r->strides[i] == st;
+        st *= r->sizes[i];
+    }
+    if (standard || wk__numel(r) == 0) return r;
+    wk_tensor *c = wk__empty(r->ndim, r->sizes, r->dtype);
+    if (c && wk__copy_(c, r) < 0) wk_release(c), c = NULL;
+    wk_release(r);
+    return c;
+}
 
 /* pow derivatives (torch's pow_backward, pow_backward_self, pow_backward_exponent), composed of recording ops */
 wk_tensor *wk_impl_pow_backward(wk_tensor *grad, wk_tensor *self, wk_scalar exponent) {

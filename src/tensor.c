@@ -304,8 +304,9 @@ wk_tensor *wk__contiguous(const wk_tensor *t) {
 
 wk_tensor *wk__to_dtype(const wk_tensor *t, wk_dtype dtype) {
     if (t->dtype == dtype) return wk_retain((wk_tensor *)t);
-    wk_tensor *ins[1] = {(wk_tensor *)t};
-    wk_tensor *c = wk_iter_alloc_output(1, ins, t->ndim, t->sizes, dtype);
+    /* torch's .to(): empty_like(preserve) keeps t's strides (odd ones of size-1 dims too), so that the memory order
+     * an op's output takes from its cast inputs is the one torch's TensorIterator takes from the originals */
+    wk_tensor *c = wk__empty_like_preserve((wk_tensor *)t, dtype);
     if (c && wk__copy_(c, t) < 0) {
         wk_release(c);
         return NULL;

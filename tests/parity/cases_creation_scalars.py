@@ -224,3 +224,11 @@ SPACE_ERRORS = {
     "lin_tensor_negative_steps": lambda T: T.linspace(T.tensor(1.0), T.tensor(2.0), -1),
 }
 cases("space_tensor_ends_error", lambda T, e: SPACE_ERRORS[e](T), e=list(SPACE_ERRORS), kind="error")
+# the output memory order of ops whose inputs are cast: taken from the inputs as they were (x: [1, 3, 2] strides [2, 2, 1])
+CAST_ORDER = {
+    "eq_float": lambda T: 2.5 == _odd(T, T.uint8), "add_float": lambda T: _odd(T, T.int16) + 0.5,
+    "mul_bool": lambda T: _odd(T, T.bool) * 1.5, "lt_tensor": lambda T: _odd(T, T.int8) < T.tensor(1.5),
+    "pow_scalar_base": lambda T: 0.1 ** _odd(T, T.int64), "pow_scalar_base_int": lambda T: 2 ** _odd(T, T.int64),
+    "pow_scalar_one": lambda T: 1 ** _odd(T), "rsub": lambda T: 1.5 - _odd(T, T.int32),
+}
+cases("cast_input_memory_order", lambda T, e: (lambda r: (r.stride(), r))(CAST_ORDER[e](T)), e=list(CAST_ORDER))
