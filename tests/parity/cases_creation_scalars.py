@@ -232,3 +232,11 @@ CAST_ORDER = {
     "pow_scalar_one": lambda T: 1 ** _odd(T), "rsub": lambda T: 1.5 - _odd(T, T.int32),
 }
 cases("cast_input_memory_order", lambda T, e: (lambda r: (r.stride(), r))(CAST_ORDER[e](T)), e=list(CAST_ORDER))
+INT_ARGS_BEYOND_INT64 = {
+    "zeros": lambda T: T.zeros(2 ** 64), "zeros_varargs": lambda T: T.zeros(2, 2 ** 63), "zeros_tuple": lambda T: T.zeros((2, 2 ** 64)),
+    "select": lambda T: T.ones(2).select(0, 2 ** 64), "select_int64_max_plus": lambda T: T.ones(2).select(0, 2 ** 63),
+    "view": lambda T: T.ones(3).view(2 ** 63), "eye": lambda T: T.eye(2 ** 63), "reshape": lambda T: T.ones(2).reshape([2 ** 64]),
+    "expand": lambda T: T.ones(2).expand(2 ** 64), "new_zeros": lambda T: T.ones(2).new_zeros(2 ** 64),
+    "linspace_steps": lambda T: T.linspace(0, 1, 2 ** 63),
+}
+cases("int_arg_beyond_int64", lambda T, e: INT_ARGS_BEYOND_INT64[e](T), e=list(INT_ARGS_BEYOND_INT64), kind="error")
