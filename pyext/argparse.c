@@ -64,8 +64,8 @@ static int to_int(PyObject *o, int64_t *v) {
     if (PyLong_Check(o)) {
         int overflow;
         long long x = PyLong_AsLongLongAndOverflow(o, &overflow);
-        if (overflow) {
-            PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+        if (overflow) { /* torch's THPUtils_unpackLong */
+            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
             return -1;
         }
         *v = x;
@@ -95,7 +95,8 @@ static int to_int(PyObject *o, int64_t *v) {
 }
 
 /* An int list argument, as torch's parser takes it: a tuple or list of ints (checked on its first element: a
- * bad later element is a hard "failed to unpack" error, reported as -2 with *bad_pos its 1-based position), or a
+ * bad later element is a hard "failed to unpack" error, reported as -2 with *bad_pos its 1-based position; -3 for an
+ * int beyond int64 anywhere), or a
  * single int where the schema gives a size (int[2] kernel_size: the int is repeated). */
 static int to_intlist(PyObject *o, int size, wk_intlist *out, wk_argscope *sc, Py_ssize_t *bad_pos) {
     int64_t v;
@@ -115,6 +116,11 @@ static int to_intlist(PyObject *o, int size, wk_intlist *out, wk_argscope *sc, P
     PyObject **items = PySequence_Fast_ITEMS(o);
     for (Py_ssize_t i = 0; i < n; i++) {
         int rc = to_int(items[i], &d[i]);
+        if (rc < 0 && PyErr_ExceptionMatches(PyExc_ValueError)) { /* an int beyond int64: "failed to unpack" */
+            PyErr_Clear();
+            *bad_pos = i + 1;
+            return -3;
+        }
         if (rc < 0) return -1;
         if (rc == 0) {
             *bad_pos = i + 1;
@@ -217,6 +223,11 @@ static int convert(const wk_param *p, PyObject *o, wk_pyval *v, int wrap_numbers
             (WK_PyTensor_Check(o) && p->size > 0) || PyIndex_Check(o)) {
             Py_ssize_t bad = 0;
             int rc = to_intlist(o, p->size, &v->il, sc, &bad);
+            if (rc == -3) { /* torch's message goes on with its C++ backtrace, then a closing quote */
+                PyErr_Format(PyExc_TypeError, "%s(): argument '%s' failed to unpack the object at pos %zd with error "
+                             "\"Overflow when unpacking long long", sc->fname ? sc->fname : "?", p->name, bad);
+                return -1;
+            }
             if (rc == -2) {
                 PyObject *item = PySequence_Fast_ITEMS(o)[bad - 1];
                 PyErr_Format(PyExc_TypeError, "%s(): argument '%s' failed to unpack the object at pos %zd with error "

@@ -31,7 +31,12 @@ PyObject *wk_py_raise(void) {
 PyObject *wk_py_flush_warnings(PyObject *res) {
     int n = wk_warning_count();
     if (!n) return res;
-    if (!res) { /* the call failed: its exception wins */
+    if (!res) { /* the call failed: its warnings are still shown (torch's PyWarningHandler), its exception wins */
+        PyObject *et, *ev, *tb;
+        PyErr_Fetch(&et, &ev, &tb);
+        for (int i = 0; i < n; i++)
+            if (PyErr_WarnEx(PyExc_UserWarning, wk_warning_message(i), 1) < 0) PyErr_Clear();
+        PyErr_Restore(et, ev, tb);
         wk_warnings_clear();
         return NULL;
     }
@@ -169,13 +174,10 @@ int wk_py_to_scalar(PyObject *o, wk_scalar *s, bool allow_tensor) {
         int overflow = 0;
         long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
         if (overflow) {
-            /* uint64-range values wrap like torch (e.g. manual_seed); beyond that, overflow */
+            /* uint64-range values wrap like torch (e.g. manual_seed); beyond that, Python's own OverflowError
+             * ("int too big to convert", "can't convert negative int to unsigned"), as torch's */
             unsigned long long u = PyLong_AsUnsignedLongLong(o);
-            if (PyErr_Occurred()) {
-                PyErr_Clear();
-                PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
-                return -1;
-            }
+            if (PyErr_Occurred()) return -1;
             v = (long long)u;
         }
         *s = wk_int(v);

@@ -75,41 +75,45 @@ int wk_py_dtype_init(PyObject *m) {
 }
 
 /* ---- torch.Size: a tuple whose repr is torch.Size([2, 3]) ---- */
+/* element i as int64 (torch's THPUtils_unpackLong: a ValueError when it doesn't fit) */
+static int size_elem(PyObject *o, Py_ssize_t i, long long *v) {
+    PyObject *n = PyNumber_Index(PyTuple_GET_ITEM(o, i));
+    if (!n) return -1;
+    int overflow = 0;
+    *v = PyLong_AsLongLongAndOverflow(n, &overflow);
+    Py_DECREF(n);
+    if (overflow) PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+    return overflow || (*v == -1 && PyErr_Occurred()) ? -1 : 0;
+}
 static PyObject *size_repr(PyObject *o) {
-    PyObject *lst = PySequence_List(o);
+    PyObject *lst = PyList_New(PyTuple_GET_SIZE(o));
     if (!lst) return NULL;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o); i++) {
+        long long v;
+        PyObject *x = size_elem(o, i, &v) < 0 ? NULL : PyLong_FromLongLong(v);
+        if (!x) {
+            Py_DECREF(lst);
+            return NULL;
+        }
+        PyList_SET_ITEM(lst, i, x);
+    }
     PyObject *r = PyUnicode_FromFormat("torch.Size(%R)", lst);
     Py_DECREF(lst);
     return r;
 }
 static PyObject *size_numel(PyObject *o, PyObject *unused) {
     (void)unused;
-    long long p = 1;
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o); i++) p *= PyLong_AsLongLong(PyTuple_GET_ITEM(o, i));
-    return PyLong_FromLongLong(p);
-}
-static PyObject *size_reduce(PyObject *o, PyObject *unused) {
-    (void)unused;
-    PyObject *tup = PySequence_Tuple(o);
-    if (!tup) return NULL;
-    return Py_BuildValue("(O(N))", (PyObject *)Py_TYPE(o), tup);
-}
-/* slicing and + keep torch.Size, like torch */
-static PyObject *size_getitem(PyObject *o, PyObject *key) {
-    PyObject *r = PyTuple_Type.tp_as_mapping->mp_subscript(o, key);
-    if (r && PySlice_Check(key)) {
-        PyObject *args = PyTuple_Pack(1, r);
-        Py_DECREF(r);
-        if (!args) return NULL;
-        r = PyTuple_Type.tp_new(wk_SizeType, args, NULL);
-        Py_DECREF(args);
+    unsigned long long p = 1; /* wraps on overflow as torch's int64 product does */
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o); i++) {
+        long long v;
+        if (size_elem(o, i, &v) < 0) return NULL;
+        p *= (unsigned long long)v;
     }
-    return r;
+    return PyLong_FromLongLong((long long)p);
 }
-static PyObject *size_add(PyObject *a, PyObject *b) {
-    PyObject *r = PySequence_Concat(PySequence_Tuple(a) ? a : a, b);
+/* a tuple result as a torch.Size (steals r) */
+static PyObject *size_wrap(PyObject *r) {
     if (!r) return NULL;
-    if (!PyTuple_Check(a)) return r;
     PyObject *args = PyTuple_Pack(1, r);
     Py_DECREF(r);
     if (!args) return NULL;
@@ -117,28 +121,65 @@ static PyObject *size_add(PyObject *a, PyObject *b) {
     Py_DECREF(args);
     return r;
 }
+/* slicing, + and * keep torch.Size, like torch */
+static PyObject *size_getitem(PyObject *o, PyObject *key) {
+    PyObject *r = PyTuple_Type.tp_as_mapping->mp_subscript(o, key);
+    return r && PySlice_Check(key) ? size_wrap(r) : r;
+}
+static PyObject *size_add(PyObject *a, PyObject *b) {
+    if (!PyTuple_Check(a)) Py_RETURN_NOTIMPLEMENTED; /* [1] + size: the list's own error */
+    if (!PyTuple_Check(b))
+        return PyErr_Format(PyExc_TypeError, "can only concatenate tuple (not %s) to torch.Size", Py_TYPE(b)->tp_name);
+    return size_wrap(PyTuple_Type.tp_as_sequence->sq_concat(a, b));
+}
+static PyObject *size_repeat(PyObject *a, Py_ssize_t n) {
+    return size_wrap(PyTuple_Type.tp_as_sequence->sq_repeat(a, n));
+}
+/* numpy integers stay as they are in a torch.Size (torch's THPUtils_checkLong accepts them) */
+static int is_numpy_int(PyObject *x) {
+    PyObject *mods = PyImport_GetModuleDict(), *m = mods ? PyDict_GetItemString(mods, "numpy") : NULL;
+    if (!m) return 0;
+    PyObject *integer = PyObject_GetAttrString(m, "integer");
+    if (!integer) {
+        PyErr_Clear();
+        return 0;
+    }
+    int r = PyObject_IsInstance(x, integer);
+    Py_DECREF(integer);
+    if (r < 0) PyErr_Clear();
+    return r > 0;
+}
+/* torch.Size(iterable): ints (not bools) and numpy ints stay; anything else with __index__ (bools, one-element
+ * integer tensors) becomes its int */
 static PyObject *size_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     PyObject *r = PyTuple_Type.tp_new(type, args, kwargs);
     if (!r) return NULL;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(r); i++) {
         PyObject *x = PyTuple_GET_ITEM(r, i);
-        if (!PyLong_Check(x) && !(WK_PyTensor_Check(x))) {
-            Py_DECREF(r);
-            return PyErr_Format(PyExc_TypeError, "torch.Size() takes an iterable of 'int' (item %zd is '%s')", i,
-                                Py_TYPE(x)->tp_name);
+        if (!(PyLong_Check(x) && !PyBool_Check(x)) && !is_numpy_int(x)) {
+            PyObject *n = PyNumber_Index(x);
+            if (!n) {
+                PyErr_Clear();
+                Py_DECREF(r);
+                return PyErr_Format(PyExc_TypeError, "torch.Size() takes an iterable of 'int' (item %zd is '%s')", i,
+                                    Py_TYPE(x)->tp_name);
+            }
+            PyTuple_SET_ITEM(r, i, n); /* r is new and ours alone */
+            Py_DECREF(x);
         }
     }
     return r;
 }
 static PyMethodDef size_methods[] = {{"numel", size_numel, METH_NOARGS, NULL},
-                                     {"__reduce__", size_reduce, METH_NOARGS, NULL},
                                      {NULL, NULL, 0, NULL}};
 
+/* named torch.Size as torch's (messages and type(s).__module__ say torch); pickled by a function of wick
+ * (_creation_py.py) */
 static int size_init(PyObject *m) {
-    PyType_Slot slots[] = {{Py_tp_repr, size_repr}, {Py_tp_str, size_repr},    {Py_tp_methods, size_methods},
-                           {Py_tp_new, size_new},   {Py_mp_subscript, size_getitem}, {Py_nb_add, size_add},
-                           {0, NULL}};
-    PyType_Spec spec = {"wick.Size", 0, 0, Py_TPFLAGS_DEFAULT, slots};
+    PyType_Slot slots[] = {{Py_tp_repr, size_repr},         {Py_tp_str, size_repr},   {Py_tp_methods, size_methods},
+                           {Py_tp_new, size_new},           {Py_mp_subscript, size_getitem}, {Py_nb_add, size_add},
+                           {Py_sq_repeat, size_repeat},     {0, NULL}};
+    PyType_Spec spec = {"torch.Size", 0, 0, Py_TPFLAGS_DEFAULT, slots};
     PyObject *bases = PyTuple_Pack(1, (PyObject *)&PyTuple_Type);
     wk_SizeType = (PyTypeObject *)PyType_FromModuleAndSpec(m, &spec, bases);
     Py_XDECREF(bases);

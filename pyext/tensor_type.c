@@ -113,8 +113,9 @@ static wk_tensor *as_tensor(PyObject *o, wk_tensor **tmp) {
     if (WK_PyTensor_Check(o)) return wk_py_self(o);
     if (!wk_py_is_number(o)) return NULL;
     wk_scalar s;
-    if (wk_py_to_scalar(o, &s, false) != 1) {
-        PyErr_Clear();
+    int rc = wk_py_to_scalar(o, &s, false);
+    if (rc != 1) { /* an int beyond uint64 keeps its OverflowError (x + 2**64, as torch); else NotImplemented */
+        if (rc == 0 || PyErr_ExceptionMatches(PyExc_TypeError)) PyErr_Clear();
         return NULL;
     }
     *tmp = wk__wrap_scalar(s);

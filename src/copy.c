@@ -7,6 +7,15 @@ wk_tensor *wk_impl_copy(wk_tensor *self, wk_tensor *src, bool non_blocking) {
     int nd;
     int64_t shape[WK_MAX_DIM];
     if (wk__broadcast_shapes(self->ndim, self->sizes, src->ndim, src->sizes, &nd, shape) < 0) return NULL;
+    if (nd != self->ndim || memcmp(shape, self->sizes, sizeof(int64_t) * (size_t)nd)) { /* torch's TensorIterator */
+        wk_strbuf a = {0}, b = {0};
+        wk_sb_ints(&a, self->sizes, self->ndim);
+        wk_sb_ints(&b, shape, nd);
+        wk__error(WK_RUNTIME_ERROR, "output with shape %s doesn't match the broadcast shape %s", a.s, b.s);
+        wk_sb_free(&a);
+        wk_sb_free(&b);
+        return NULL;
+    }
     wk_tensor *r = wk__empty(self->ndim, self->sizes, self->dtype);
     if (r && wk__copy_(r, src) < 0) { /* src must broadcast to self's shape (not the other way) */
         wk_release(r);

@@ -128,6 +128,9 @@ WK_INTERNAL int wk__broadcast_shapes(int na, const int64_t *a, int nb, const int
 WK_INTERNAL wk_tensor *wk__expand_to(const wk_tensor *t, int ndim, const int64_t *sizes);
 /* torch's error for target[i] against t's existing size there (target printed as given, -1 and all) */
 WK_INTERNAL void wk__expand_mismatch(const wk_tensor *t, int ndim, const int64_t *target, int i);
+/* expand to fewer dims than t has: torch's "expand(torch.FloatTensor{[2, 0]}, size=[]): the number of sizes provided
+ * (0) must be greater or equal to the number of dimensions in the tensor (2)" */
+WK_INTERNAL void wk__expand_too_few(const wk_tensor *t, int ndim, const int64_t *target);
 
 /* ---- scalars and dtypes (dtype.c) ---- */
 WK_INTERNAL wk_dtype wk__scalar_dtype(wk_scalar s);           /* bool->BOOL, int->INT64, float->default */

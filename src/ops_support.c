@@ -1,6 +1,7 @@
 /* ops_support.c — support for the generated dispatch code (see ops_support.h). */
 #include "ops_support.h"
 #include "index.h"
+#include "pointwise.h"
 
 static int pool_grow(wk_pool *p) {
     int cap = p->cap ? p->cap * 2 : 16;
@@ -199,6 +200,56 @@ int wk__write_inplace(wk_tensor *self, const wk_tensor *r, const char *op) {
     if (r != self && wk__copy_(self, r) < 0) return -1;
     wk__bump_version(self);
     return 0;
+}
+
+static int inplace_cast_check(wk_dtype r, wk_dtype self) {
+    if (wk_can_cast(r, self)) return 0;
+    wk__error(WK_RUNTIME_ERROR, "result type %s can't be cast to the desired output type %s", wk_dtype_scalar_name(r),
+              wk_dtype_scalar_name(self));
+    return -1;
+}
+
+static int inplace_shape_check(wk_tensor *self, wk_tensor *other) {
+    int n = 0;
+    int64_t shape[WK_MAX_DIM];
+    if (wk__broadcast_shapes(self->ndim, self->sizes, other->ndim, other->sizes, &n, shape) < 0) return -1;
+    if (n == self->ndim && !memcmp(shape, self->sizes, sizeof(int64_t) * (size_t)n)) return 0;
+    wk_strbuf a = {0}, b = {0};
+    wk_sb_ints(&a, self->sizes, self->ndim);
+    wk_sb_ints(&b, shape, n);
+    wk__error(WK_RUNTIME_ERROR, "output with shape %s doesn't match the broadcast shape %s", a.s, b.s);
+    wk_sb_free(&a);
+    wk_sb_free(&b);
+    return -1;
+}
+
+int wk__binary_inplace_check(wk_tensor *self, wk_tensor *other) {
+    if (inplace_shape_check(self, other) < 0) return -1;
+    return inplace_cast_check(wk__result_type2(self, other), self->dtype);
+}
+
+int wk__div_inplace_check(wk_tensor *self, wk_tensor *other, const char *rounding_mode) {
+    if (inplace_shape_check(self, other) < 0) return -1;
+    wk_dtype dt = wk__result_type2(self, other); /* true division computes integers in the default dtype */
+    if (!rounding_mode && wk_dtype_is_integral(dt, true)) dt = wk_get_default_dtype();
+    return inplace_cast_check(dt, self->dtype);
+}
+
+int wk__pow_inplace_check_scalar(wk_tensor *self, wk_scalar exponent) {
+    /* pow's own check of a negative integer exponent comes before TensorIterator's */
+    if (wk_dtype_is_integral(self->dtype, true) && exponent.tag == WK_SCALAR_INT && exponent.v.i < 0) {
+        wk__error(WK_RUNTIME_ERROR, "Integers to negative integer powers are not allowed.");
+        return -1;
+    }
+    return wk__binary_inplace_check_scalar(self, exponent);
+}
+
+int wk__binary_inplace_check_scalar(wk_tensor *self, wk_scalar other) {
+    wk_promo p;
+    wk__promo_init(&p);
+    wk__promo_tensor(&p, self);
+    wk__promo_scalar(&p, other);
+    return inplace_cast_check(wk__promo_result(&p), self->dtype);
 }
 
 int wk__write_out(wk_tensor *out, const wk_tensor *r) {

@@ -34,6 +34,15 @@ WK_INTERNAL int wk__save_list_dtypes(wk_tensorlist l, wk_dtype **out, int64_t *n
 /* Writes an out-of-place result into self (same shape required; castable dtype), bumping self's version; r may be
  * self itself (written in place already: Note [Writing into the destination]). */
 WK_INTERNAL int wk__write_inplace(wk_tensor *self, const wk_tensor *r, const char *op);
+/* Note [In-place checks first]: an in-place binary op that torch runs on TensorIterator checks, before its kernel
+ * runs (and so before a dtype the kernel refuses, or an integer division by zero): that self and other broadcast
+ * ("The size of tensor a ..."), that the broadcast shape is self's ("output with shape [..] doesn't match the
+ * broadcast shape [..]"), then that the result type casts to self's dtype ("result type Float can't be cast to the
+ * desired output type Char"). For the ops whose kernel can fail so: `inplace_check:` in the op table. */
+WK_INTERNAL int wk__binary_inplace_check(wk_tensor *self, wk_tensor *other);
+WK_INTERNAL int wk__binary_inplace_check_scalar(wk_tensor *self, wk_scalar other);
+WK_INTERNAL int wk__pow_inplace_check_scalar(wk_tensor *self, wk_scalar exponent); /* negative int exponent first */
+WK_INTERNAL int wk__div_inplace_check(wk_tensor *self, wk_tensor *other, const char *rounding_mode); /* true: float */
 /* out=: resizes out to r's shape when needed, checks the cast, copies, bumps the version (r may be out itself). */
 WK_INTERNAL int wk__write_out(wk_tensor *out, const wk_tensor *r);
 /* Note [Write overlap]: an in-place or out= variant of an op that torch runs on TensorIterator raises as its build

@@ -51,7 +51,7 @@ wk_tensor *wk__nary_op(const char *name, int nin, const wk_tensor *const *in, co
     int nd = in[0]->ndim;
     int64_t shape[WK_MAX_DIM];
     memcpy(shape, in[0]->sizes, sizeof(int64_t) * (size_t)nd);
-    for (int k = 1; k < nin; k++) {
+    for (int k = 1; k < nin; k++) { /* TensorIterator broadcasts before the kernel's dtype dispatch */
         int n2;
         int64_t s2[WK_MAX_DIM];
         if (wk__broadcast_shapes(nd, shape, in[k]->ndim, in[k]->sizes, &n2, s2) < 0) return NULL;
@@ -350,9 +350,18 @@ WK_BINARY_FLOAT(fmod_k, void, fmod(a, b))
 WK_BINARY_INT(fmod_k, void, irem_trunc(a, b))
 static const wk_loop_fn FMOD[WK_NUM_DTYPES] = {WK_TABLE_FLOAT(fmod_k), WK_TABLE_INT(fmod_k)};
 
-int wk__check_int_divisor(const wk_tensor *other, wk_dtype dt) {
+int wk__check_int_divisor(const wk_tensor *self, const wk_tensor *other, wk_dtype dt) {
     if (!wk_dtype_is_integral(dt, false)) return 0;
-    wk_tensor *c = wk__to_dtype(other, WK_INT64);
+    int nd = 0;
+    int64_t shape[WK_MAX_DIM];
+    if (wk__broadcast_shapes(self->ndim, self->sizes, other->ndim, other->sizes, &nd, shape) < 0) return -1;
+    for (int i = 0; i < nd; i++)
+        if (shape[i] == 0) return 0; /* torch's kernel checks the divisors it reaches: none */
+    /* the divisor as the kernel sees it, in dt (int8 // 256 divides by 0), widened to int64 */
+    wk_tensor *d = wk__to_dtype(other, dt);
+    if (!d) return -1;
+    wk_tensor *c = wk__to_dtype(d, WK_INT64);
+    wk_release(d);
     if (!c) return -1;
     wk_tensor *cc = wk__contiguous(c);
     wk_release(c);
@@ -376,7 +385,7 @@ static wk_tensor *int_checked(const char *name, wk_tensor *a, wk_tensor *b, cons
         wk__not_implemented_for(name, dt);
         return NULL;
     }
-    if (wk__check_int_divisor(b, dt) < 0) return NULL;
+    if (wk__check_int_divisor(a, b, dt) < 0) return NULL;
     return wk__binary_op(name, a, b, dt, dt, table, NULL);
 }
 
@@ -502,7 +511,23 @@ wk_tensor *wk_impl_pow_Tensor_Scalar(wk_tensor *self, wk_scalar exponent) {
     return wk__unary_op("pow", self, dt, dt, POWS, &c);
 }
 
-wk_tensor *wk_impl_pow_Scalar(wk_scalar self, wk_tensor *exponent) { return scalar_self(wk_impl_pow, self, exponent); }
+/* torch's pow.Scalar allocates its output with the exponent's sizes and contiguous strides (its meta function), not
+ * in TensorIterator's memory order */
+wk_tensor *wk_impl_pow_Scalar(wk_scalar self, wk_tensor *exponent) {
+    wk_tensor *r = scalar_self(wk_impl_pow, self, exponent);
+    if (!r) return NULL;
+    int64_t st = 1;
+    bool standard = true;
+    for (int i = r->ndim - 1; i >= 0; i--) {
+        standard = standard && r->strides[i] == st;
+        st *= r->sizes[i];
+    }
+    if (standard || wk__numel(r) == 0) return r;
+    wk_tensor *c = wk__empty(r->ndim, r->sizes, r->dtype);
+    if (c && wk__copy_(c, r) < 0) wk_release(c), c = NULL;
+    wk_release(r);
+    return c;
+}
 
 /* pow derivatives (torch's pow_backward, pow_backward_self, pow_backward_exponent), composed of recording ops */
 wk_tensor *wk_impl_pow_backward(wk_tensor *grad, wk_tensor *self, wk_scalar exponent) {

@@ -26,8 +26,9 @@ WK_INTERNAL wk_tensor *wk__nary_op(const char *name, int nin, const wk_tensor *c
 WK_INTERNAL void wk__not_implemented_for(const char *name, wk_dtype dt);
 /* out= of an op whose result keeps self's dtype: RuntimeError "Found dtype Float but expected Long" otherwise */
 WK_INTERNAL int wk__out_same_dtype(const wk_tensor *out, const wk_tensor *self);
-/* RuntimeError "ZeroDivisionError" when an integral divisor tensor holds a zero. */
-WK_INTERNAL int wk__check_int_divisor(const wk_tensor *other, wk_dtype dt);
+/* RuntimeError "ZeroDivisionError" when an integral divisor tensor holds a zero in the computation dtype dt
+ * (int8 // 256 too), unless self and other broadcast to no elements at all. */
+WK_INTERNAL int wk__check_int_divisor(const wk_tensor *self, const wk_tensor *other, wk_dtype dt);
 
 /* ---- ternary loops: out = EXPR(a, b, c), all of storage type ST_T, computed in CT ---- */
 #define WK_TERNARY_LOOP_(NAME, ST_T, CT, LD, ST, CTX, EXPR)                                               \

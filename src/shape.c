@@ -147,18 +147,7 @@ wk_tensor *wk_impl_reshape(wk_tensor *self, wk_intlist shape) {
 wk_tensor *wk_impl_expand(wk_tensor *self, wk_intlist size, bool implicit) {
     WK_UNUSED(implicit);
     int n = (int)size.len;
-    if (n < self->ndim) {
-        wk_strbuf b = {0}, a = {0};
-        wk_sb_ints(&b, size.data, n);
-        for (int i = 0; i < self->ndim; i++) wk_sb_printf(&a, i ? ", %lld" : "%lld", (long long)self->sizes[i]);
-        wk__error(WK_RUNTIME_ERROR,
-                  "expand(%s{[%s]}, size=%s): the number of sizes provided (%d) must be greater or equal to the number "
-                  "of dimensions in the tensor (%d)",
-                  wk__legacy_type_name(self->dtype), a.s ? a.s : "", b.s ? b.s : "", n, self->ndim);
-        wk_sb_free(&a);
-        wk_sb_free(&b);
-        return NULL;
-    }
+    if (n < self->ndim) return wk__expand_too_few(self, n, size.data), NULL;
     if (n > WK_MAX_DIM) return WK_FAIL(WK_RUNTIME_ERROR, "wick supports tensors of at most %d dimensions", WK_MAX_DIM);
     /* torch's infer_expand_geometry: from the last dim, so its errors name the last bad dim; the target sizes are
      * printed as given. A negative size it lets through (against a dim of 1, or leading) fails its numel count. */
@@ -218,8 +207,7 @@ wk_tensor *wk_impl_to_dtype(wk_tensor *self, wk_dtype dtype, bool non_blocking, 
 
 /* Always a new tensor (in self's memory order), even when the dtype does not change. */
 wk_tensor *wk_impl__to_copy(wk_tensor *self, wk_dtype dtype) {
-    wk_tensor *ins[1] = {self};
-    wk_tensor *c = wk_iter_alloc_output(1, ins, self->ndim, self->sizes, dtype);
+    wk_tensor *c = wk__empty_like_preserve(self, dtype);
     if (c && wk__copy_(c, self) < 0) {
         wk_release(c);
         return NULL;

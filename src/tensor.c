@@ -237,6 +237,7 @@ wk_tensor *wk__alias(const wk_tensor *t, int ndim, const int64_t *sizes, const i
 
 wk_tensor *wk__expand_to(const wk_tensor *t, int ndim, const int64_t *sizes) {
     int64_t strides[WK_MAX_DIM];
+    if (ndim < t->ndim) return wk__expand_too_few(t, ndim, sizes), NULL;
     int off = ndim - t->ndim;
     for (int i = ndim - 1; i >= 0; i--) { /* from the last dim, as torch (its error names the last mismatch) */
         int j = i - off;
@@ -247,6 +248,18 @@ wk_tensor *wk__expand_to(const wk_tensor *t, int ndim, const int64_t *sizes) {
         else return wk__expand_mismatch(t, ndim, sizes, i), NULL;
     }
     return wk__alias(t, ndim, sizes, strides, t->offset);
+}
+
+void wk__expand_too_few(const wk_tensor *t, int ndim, const int64_t *target) {
+    wk_strbuf b = {0}, a = {0};
+    wk_sb_ints(&b, target, ndim);
+    for (int i = 0; i < t->ndim; i++) wk_sb_printf(&a, i ? ", %lld" : "%lld", (long long)t->sizes[i]);
+    wk__error(WK_RUNTIME_ERROR,
+              "expand(%s{[%s]}, size=%s): the number of sizes provided (%d) must be greater or equal to the number of "
+              "dimensions in the tensor (%d)",
+              wk__legacy_type_name(t->dtype), a.s ? a.s : "", b.s ? b.s : "", ndim, t->ndim);
+    wk_sb_free(&a);
+    wk_sb_free(&b);
 }
 
 void wk__expand_mismatch(const wk_tensor *t, int ndim, const int64_t *target, int i) {
@@ -291,8 +304,9 @@ wk_tensor *wk__contiguous(const wk_tensor *t) {
 
 wk_tensor *wk__to_dtype(const wk_tensor *t, wk_dtype dtype) {
     if (t->dtype == dtype) return wk_retain((wk_tensor *)t);
-    wk_tensor *ins[1] = {(wk_tensor *)t};
-    wk_tensor *c = wk_iter_alloc_output(1, ins, t->ndim, t->sizes, dtype);
+    /* torch's .to(): empty_like(preserve) keeps t's strides (odd ones of size-1 dims too), so that the memory order
+     * an op's output takes from its cast inputs is the one torch's TensorIterator takes from the originals */
+    wk_tensor *c = wk__empty_like_preserve((wk_tensor *)t, dtype);
     if (c && wk__copy_(c, t) < 0) {
         wk_release(c);
         return NULL;

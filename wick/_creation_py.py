@@ -24,6 +24,14 @@ def _rebuild_dtype(name):
 _C.dtype.__reduce__ = lambda self: (_rebuild_dtype, (repr(self)[6:],))
 
 
+# torch.Size is named torch.Size too: pickled by a function of this module (torch.save writes torch.Size itself)
+def _rebuild_size(sizes):
+    return _C.Size(sizes)
+
+
+_C.Size.__reduce__ = lambda self: (_rebuild_size, (tuple(self),))
+
+
 def _to_complex(self):
     if self.is_floating_point:
         raise RuntimeError('wick has no complex dtypes: %r has no complex counterpart in wick' % self)
@@ -202,11 +210,17 @@ class finfo:
           'float16': (16, 2.0 ** -10, 65504.0, 2.0 ** -14, 0.001),
           'bfloat16': (16, 2.0 ** -7, (2 - 2.0 ** -7) * 2.0 ** 127, 2.0 ** -126, 0.01)}
 
-    def __init__(self, type=None):
-        if type is None:
-            type = _C.get_default_dtype()
-        elif type is float:
-            type = _C.float64
+    def __init__(self, *args, **kwargs):
+        if 'type' in kwargs and not args and len(kwargs) == 1:
+            args = (kwargs.pop('type'),)
+        if kwargs.keys() - {'type'} and not args:
+            raise TypeError('finfo() missing 1 required positional arguments: "type"')
+        if len(args) > 1 or kwargs:
+            got = ', '.join([_got_name(a) for a in args] + ['%s=%s' % (k, _got_name(v)) for k, v in kwargs.items()])
+            raise TypeError('finfo() received an invalid combination of arguments - got (%s), but expected one of:\n'
+                            ' * (torch.dtype type)\n * ()\n' % got)
+        type = args[0] if args else _C.get_default_dtype()
+        type = _PY_DTYPES.get(type, type) if builtin_type(type) is builtin_type else type
         if not isinstance(type, _C.dtype):
             raise TypeError("finfo(): argument 'type' (position 1) must be torch.dtype, not %s"
                             % builtin_type(type).__name__)
@@ -218,6 +232,9 @@ class finfo:
         self.min = -self.max
         self.smallest_normal = self.tiny
         self.dtype = name
+
+    def __getattr__(self, name):  # the message names torch's C type
+        raise AttributeError("'torch.finfo' object has no attribute %r" % name)
 
     def __eq__(self, other):
         return isinstance(other, finfo) and self.dtype == other.dtype
@@ -235,12 +252,29 @@ class finfo:
 builtin_type = type
 
 
+_PY_DTYPES = {float: _C.float64, int: _C.int64, bool: _C.bool}  # torch.finfo(float), torch.iinfo(int)
+
+
+def _got_name(v):  # a type as torch's argument parser names it in 'got (...)'
+    return 'torch.dtype' if isinstance(v, _C.dtype) else builtin_type(v).__name__
+
+
 class iinfo:
     __module__ = 'torch'
     _I = {'uint8': (8, 0, 255), 'int8': (8, -128, 127), 'int16': (16, -32768, 32767),
           'int32': (32, -2 ** 31, 2 ** 31 - 1), 'int64': (64, -2 ** 63, 2 ** 63 - 1)}
 
-    def __init__(self, type):
+    def __init__(self, *args, **kwargs):
+        if 'type' in kwargs:
+            if args:
+                raise TypeError("iinfo() got multiple values for argument 'type'")
+            args = (kwargs.pop('type'),)
+        if not args:
+            raise TypeError('iinfo() missing 1 required positional arguments: "type"')
+        if len(args) > 1:
+            raise TypeError('iinfo() takes 1 positional argument but %d were given' % len(args))
+        type = args[0]
+        type = _PY_DTYPES.get(type, type) if builtin_type(type) is builtin_type else type
         if not isinstance(type, _C.dtype):
             raise TypeError("iinfo(): argument 'type' (position 1) must be torch.dtype, not %s"
                             % builtin_type(type).__name__)
@@ -251,6 +285,9 @@ class iinfo:
             raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to handle 'torch.iinfo'")
         self.bits, self.min, self.max = self._I[name]
         self.dtype = name
+
+    def __getattr__(self, name):  # the message names torch's C type
+        raise AttributeError("'torch.iinfo' object has no attribute %r" % name)
 
     def __eq__(self, other):
         return isinstance(other, iinfo) and self.dtype == other.dtype
