@@ -27,6 +27,7 @@ typedef struct {
 } wk_PyGenerator;
 
 extern PyTypeObject *wk_TensorType;    /* wick._C.TensorBase */
+extern PyObject *wk_py_linalg_error; /* wick._C._LinAlgError */
 extern PyTypeObject *wk_py_tensor_class; /* wick.Tensor (a Python subclass), what ops return */
 extern PyTypeObject *wk_DtypeType;
 extern PyTypeObject *wk_SizeType;
