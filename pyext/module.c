@@ -473,6 +473,12 @@ static int exec_module(PyObject *m) {
         Py_XDECREF(nn);
         return -1;
     }
+    /* torch._C._linalg: the ops whose table entry says `python_module: linalg` (torch.linalg.* are these) */
+    PyObject *la = PyModule_New("wick._C._linalg");
+    if (!la || add_functions(la, wk_generated_linalg_functions) < 0 || PyModule_AddObject(m, "_linalg", la) < 0) {
+        Py_XDECREF(la);
+        return -1;
+    }
     return 0;
 }
 

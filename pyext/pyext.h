@@ -122,6 +122,7 @@ void wk_argscope_free(wk_argscope *sc);
 extern PyMethodDef wk_generated_functions[];
 extern PyMethodDef wk_generated_methods[];
 extern PyMethodDef wk_generated_nn_functions[]; /* torch._C._nn */
+extern PyMethodDef wk_generated_linalg_functions[]; /* torch._C._linalg */
 
 /* ---- pieces of the module ---- */
 int wk_py_tensor_type_init(PyObject *m);

@@ -135,14 +135,14 @@ for _name, _fields in [('frexp', ('mantissa', 'exponent')), ('linalg_inv_ex', ('
 _wick.linalg.cross = _C._linalg_cross
 # dense linear algebra (src/linalg_dense.c)
 _wick.linalg.LinAlgError = _C._LinAlgError
-_wick.linalg.inv = _C._linalg_inv
-_wick.linalg.inv_ex = _C._linalg_inv_ex
-_wick.linalg.det = _C._linalg_det
-_wick.linalg.slogdet = _C._linalg_slogdet
-_wick.linalg.solve = _C._linalg_solve
-_wick.linalg.solve_ex = _C._linalg_solve_ex
-_wick.linalg.cholesky = _C._linalg_cholesky
-_wick.linalg.cholesky_ex = _C._linalg_cholesky_ex
+_wick.linalg.inv = _C._linalg.linalg_inv
+_wick.linalg.inv_ex = _C._linalg.linalg_inv_ex
+_wick.linalg.det = _C._linalg.linalg_det
+_wick.linalg.slogdet = _C._linalg.linalg_slogdet
+_wick.linalg.solve = _C._linalg.linalg_solve
+_wick.linalg.solve_ex = _C._linalg.linalg_solve_ex
+_wick.linalg.cholesky = _C._linalg.linalg_cholesky
+_wick.linalg.cholesky_ex = _C._linalg.linalg_cholesky_ex
 
 
 def _matrix_power(A, n, api):
@@ -164,8 +164,8 @@ def _matrix_power(A, n, api):
     if n == 1:
         return A.clone(memory_format=_wick.contiguous_format)
     if n == -1:
-        return _C._linalg_inv(A)
-    a = _C._linalg_inv(A) if n < 0 else A
+        return _C._linalg.linalg_inv(A)
+    a = _C._linalg.linalg_inv(A) if n < 0 else A
     n = abs(n)
     if n == 2:
         return _wick.matmul(a, a)
