@@ -404,7 +404,7 @@ static void cofactors(const double *a, int64_t n, double *cof, double *minor, in
 }
 
 /* d det / dA = grad * cofactor(A) = (grad * det)[..., None, None] * inv(A)^T where A is invertible. With every det
- * nonzero this is composed of ops (so it is differentiable again); otherwise the cofactors are computed directly
+ * nonzero this is torch's linalg_solve (differentiable again, LinalgSolveExBackward0); otherwise the cofactors are computed directly
  * for the singular matrices (torch takes an SVD there; the values are the same). */
 wk_tensor *wk_impl__linalg_det_backward(wk_tensor *grad, wk_tensor *det, wk_tensor *A) {
     wk_tensor *dc = wk__to_dtype(det, WK_FLOAT64);
@@ -416,7 +416,7 @@ wk_tensor *wk_impl__linalg_det_backward(wk_tensor *grad, wk_tensor *det, wk_tens
     bool singular = false;
     for (int64_t b = 0; b < nb; b++) singular |= pd[b] == 0;
     wk_release(dcc);
-    if (!singular) {
+    if (!singular) { /* torch's: linalg_solve(A^H, diag_embed((grad * det).unsqueeze(-1).expand_as(pivots))) */
         wk_tensor *gd = wk_mul(grad, det);
         wk_tensor *r = gd ? wk__linalg_slogdet_backward(gd, A) : NULL;
         wk_release(gd);
@@ -471,19 +471,19 @@ wk_tensor *wk_impl__linalg_det_backward(wk_tensor *grad, wk_tensor *det, wk_tens
 }
 
 wk_tensor *wk_impl__linalg_slogdet_backward(wk_tensor *grad, wk_tensor *A) {
-    wk_tensor *ie[2] = {NULL, NULL}; /* a singular A gives inf / nan, as torch's lu_solve, not an error */
-    if (wk_linalg_inv_ex(A, false, ie) < 0) return NULL;
-    wk_release(ie[1]);
-    wk_tensor *inv = ie[0];
-    wk_tensor *invt = inv ? wk_transpose(inv, -2, -1) : NULL;
-    wk_tensor *g1 = invt ? wk_unsqueeze(grad, -1) : NULL;
-    wk_tensor *g2 = g1 ? wk_unsqueeze(g1, -1) : NULL;
-    wk_tensor *r = g2 ? wk_mul(g2, invt) : NULL;
-    wk_release(inv);
-    wk_release(invt);
+    /* torch's: linalg_solve(A^H, diag_embed(g.unsqueeze(-1).expand_as(pivots))); a singular A gives inf / nan (as
+     * torch's lu_solve there), not an error */
+    wk_tensor *g1 = wk_unsqueeze(grad, -1);
+    wk_tensor *ge = g1 ? wk_expand(g1, wk_ints(A->sizes, A->ndim - 1), false) : NULL;
+    wk_tensor *d = ge ? wk_diag_embed(ge, 0, -2, -1) : NULL;
+    wk_tensor *At = d ? wk_transpose(A, -2, -1) : NULL;
+    wk_tensor *outs[2] = {NULL, NULL};
+    if (At && wk_linalg_solve_ex(At, d, true, false, outs) == 0) wk_release(outs[1]);
     wk_release(g1);
-    wk_release(g2);
-    return r;
+    wk_release(ge);
+    wk_release(d);
+    wk_release(At);
+    return outs[0];
 }
 
 /* ---- solve ---- */
@@ -600,21 +600,29 @@ wk_tensor *wk_impl_linalg_solve(wk_tensor *A, wk_tensor *B, bool left) {
     return outs[0];
 }
 
-/* which 0: gA, 1: gB. X = A^-1 B: gB = A^-T gX, gA = -gB X^T; X = B A^-1: gB = gX A^-T, gA = -X^T gB */
+/* torch's linalg_solve_backward. which 0: gA, 1: gB. With vector_to_matrix / matrix_to_vector the unsqueeze(-1) /
+ * squeeze(-1) of a vector right-hand side: gB_ = solve(A^T, vector_to_matrix(gX), left), gB = matrix_to_vector(gB_),
+ * gA = -gB_ X_^T (left) or -X_^T gB_ */
 wk_tensor *wk_impl__linalg_solve_backward(wk_tensor *grad, wk_tensor *A, wk_tensor *B, wk_tensor *result, bool left,
                                           int64_t which) {
     bool vec = solve_is_vector(A, B);
     wk_tensor *At = wk_transpose(A, -2, -1);
-    wk_tensor *gB = At ? wk_linalg_solve(At, grad, left) : NULL;
+    wk_tensor *g = At ? (vec ? wk_unsqueeze(grad, -1) : wk_retain(grad)) : NULL;
+    wk_tensor *gB_ = g ? wk_linalg_solve(At, g, left) : NULL;
     wk_release(At);
-    if (!gB || which == 1) return gB;
-    wk_tensor *g = vec ? wk_unsqueeze(gB, -1) : wk_retain(gB);
+    wk_release(g);
+    if (!gB_) return NULL;
+    if (which == 1) {
+        if (!vec) return gB_;
+        wk_tensor *r = wk_squeeze_dim(gB_, -1);
+        wk_release(gB_);
+        return r;
+    }
     wk_tensor *x = vec ? wk_unsqueeze(result, -1) : wk_retain(result);
     wk_tensor *xt = x ? wk_transpose(x, -2, -1) : NULL;
-    wk_tensor *p = g && xt ? (left ? wk_matmul(g, xt) : wk_matmul(xt, g)) : NULL;
+    wk_tensor *p = xt ? (left ? wk_matmul(gB_, xt) : wk_matmul(xt, gB_)) : NULL;
     wk_tensor *r = p ? wk_neg(p) : NULL;
-    wk_release(gB);
-    wk_release(g);
+    wk_release(gB_);
     wk_release(x);
     wk_release(xt);
     wk_release(p);

@@ -212,3 +212,13 @@ error_case("inv_out_dtype", lambda T: T.linalg.inv(t(T, mat(3)), out=T.empty(0, 
 error_case("det_out_dtype", lambda T: T.linalg.det(t(T, mat(3)), out=T.empty(0, dtype=T.int64)))
 error_case("solve_out_dtype", lambda T: T.linalg.solve(t(T, mat(3)), t(T, V(3)), out=T.empty(0, dtype=T.float64)))
 error_case("cholesky_out_dtype", lambda T: T.linalg.cholesky(t(T, spd(3)), out=T.empty(0, dtype=T.float64)))
+
+# ---- second derivatives (the formulas are composed of ops)
+grad_case("inv_grad2", lambda T, a: T.linalg.inv(a), inp(mat(3), dtype=D.float64), order=2)
+grad_case("det_grad2", lambda T, a: T.linalg.det(a), inp(pivoting(3), dtype=D.float64), order=2)
+grad_case("slogdet_grad2", lambda T, a: T.linalg.slogdet(a)[1], inp(mat(3), dtype=D.float64), order=2)
+grad_case("solve_grad2", lambda T, a, b: T.linalg.solve(a, b), inp(mat(3), dtype=D.float64), inp(V(3), dtype=D.float64),
+          order=2)
+grad_case("cholesky_grad2", lambda T, a: T.linalg.cholesky(a), inp(spd(3), dtype=D.float64), order=2,
+          skip="wick has no linalg.solve_triangular: the values agree, the gradient's grad_fn is LinalgSolveExBackward0")
+grad_case("matrix_power_grad2", lambda T, a: T.linalg.matrix_power(a, -3), inp(mat(3), dtype=D.float64), order=2)
