@@ -46,13 +46,17 @@
             for (int64_t i = k + 1; i < n; i++) {                                                              \
                 T l = a[i * n + k];                                                                            \
                 if (l == 0) continue;                                                                          \
-                for (int64_t j = k + 1; j < n; j++) a[i * n + j] -= l * a[k * n + j];                          \
+                for (int64_t j = k + 1; j < n; j++) a[i * n + j] = FMA(-l, a[k * n + j], a[i * n + j]);       \
             }                                                                                                  \
         }                                                                                                      \
         return info;                                                                                           \
     }
+#define FMA fmaf
 LU_KERNEL(lu_f32, float)
+#undef FMA
+#define FMA fma
 LU_KERNEL(lu_f64, double)
+#undef FMA
 
 /* b [n, m] := A^-1 b from the factors of lu_*: the row swaps, L (unit lower) forward, U backward. */
 #define LU_SOLVE_KERNEL(NAME, T)                                                                               \
@@ -68,7 +72,7 @@ LU_KERNEL(lu_f64, double)
             for (int64_t i = k + 1; i < n; i++) {                                                              \
                 T l = lu[i * n + k];                                                                           \
                 if (l == 0) continue;                                                                          \
-                for (int64_t j = 0; j < m; j++) b[i * m + j] -= l * b[k * m + j];                              \
+                for (int64_t j = 0; j < m; j++) b[i * m + j] = FMA(-l, b[k * m + j], b[i * m + j]);                         \
             }                                                                                                  \
         for (int64_t k = n - 1; k >= 0; k--) {                                                                 \
             T d = lu[k * n + k];                                                                               \
@@ -76,12 +80,16 @@ LU_KERNEL(lu_f64, double)
             for (int64_t i = 0; i < k; i++) {                                                                  \
                 T u = lu[i * n + k];                                                                           \
                 if (u == 0) continue;                                                                          \
-                for (int64_t j = 0; j < m; j++) b[i * m + j] -= u * b[k * m + j];                              \
+                for (int64_t j = 0; j < m; j++) b[i * m + j] = FMA(-u, b[k * m + j], b[i * m + j]);                         \
             }                                                                                                  \
         }                                                                                                      \
     }
+#define FMA fmaf
 LU_SOLVE_KERNEL(lu_solve_f32, float)
+#undef FMA
+#define FMA fma
 LU_SOLVE_KERNEL(lu_solve_f64, double)
+#undef FMA
 
 /* Cholesky of the lower triangle of a (n x n, row-major) in place, LAPACK potf2's order: returns info (the order
  * of the first leading minor that is not positive-definite, its diagonal entry left as computed, the rest of a
@@ -178,11 +186,19 @@ static int check_info(const wk_tensor *info, const char *api, bool is_matrix, in
 }
 
 /* ---- LU-based ops ---- */
-/* A [*, n, n] (checked) -> contiguous copy (the LU factors in place after lu_batch) */
-static wk_tensor *lu_batch(const wk_tensor *A, wk_tensor **piv_out, wk_tensor **info_out) {
+static wk_tensor *swap_view(const wk_tensor *t, int i, int j);
+
+/* Note [LU of A^T]: torch's det / slogdet factor A^T instead of A when A is contiguous (row-major is A^T's
+ * column-major, the layout LAPACK wants: no copy; det(A^T) = det(A)); solve and inv factor A itself (their `info`
+ * is A's). The pivots, exact zeros and rounding follow from that choice, so wick makes it too:
+ * det([[2, 3, 1], [4, 6, 2], [1, 0, 5]]) is -2.9976e-15 as torch's, and -0. for its non-contiguous transpose's
+ * transpose. A [*, n, n] (checked) -> the LU factors of A (or of A^T with `use_t`) in a contiguous copy. */
+static wk_tensor *lu_batch_t(const wk_tensor *A, bool use_t, wk_tensor **piv_out, wk_tensor **info_out) {
     int nd = A->ndim;
     int64_t n = A->sizes[nd - 1], nb = wk__prod(A->sizes, nd - 2);
-    wk_tensor *lu = wk__clone(A);
+    wk_tensor *At = use_t ? swap_view(A, nd - 2, nd - 1) : NULL;
+    wk_tensor *lu = use_t ? (At ? wk__clone(At) : NULL) : wk__clone(A);
+    wk_release(At);
     wk_tensor *piv = lu ? wk__empty(nd - 1, A->sizes, WK_INT64) : NULL;
     wk_tensor *info = piv ? wk__empty(nd - 2, A->sizes, WK_INT32) : NULL;
     if (!info) {
@@ -203,6 +219,9 @@ static wk_tensor *lu_batch(const wk_tensor *A, wk_tensor **piv_out, wk_tensor **
     *info_out = info;
     return lu;
 }
+static wk_tensor *lu_batch(const wk_tensor *A, wk_tensor **piv_out, wk_tensor **info_out) {
+    return lu_batch_t(A, wk__is_contiguous(A), piv_out, info_out);
+}
 
 /* a view of t with dims i and j swapped (no autograd) */
 static wk_tensor *swap_view(const wk_tensor *t, int i, int j) {
@@ -220,7 +239,7 @@ static wk_tensor *swap_view(const wk_tensor *t, int i, int j) {
  * info [*]: over A's own batch, as torch's */
 static int solve_batch(const wk_tensor *A, const wk_tensor *B, wk_tensor **x_out, wk_tensor **info_out) {
     wk_tensor *piv = NULL, *info = NULL;
-    wk_tensor *lu = lu_batch(A, &piv, &info);
+    wk_tensor *lu = lu_batch_t(A, false, &piv, &info); /* solve and inv factor A itself (their info is A's) */
     if (!lu) return -1;
     int nd = B->ndim;
     int64_t n = A->sizes[A->ndim - 1], m = B->sizes[nd - 1], nb = wk__prod(B->sizes, nd - 2);
@@ -379,33 +398,9 @@ wk_tensor *wk_impl_logdet(wk_tensor *self) {
     return r;
 }
 
-/* The cofactor matrix of a singular A (n x n, row-major; double): cof[i][j] = (-1)^(i+j) det(A without row i and
- * column j), each minor by its own LU. O(n^5), only for the singular matrices of a batch. */
-static void cofactors(const double *a, int64_t n, double *cof, double *minor, int64_t *piv) {
-    int64_t m = n - 1;
-    for (int64_t i = 0; i < n; i++)
-        for (int64_t j = 0; j < n; j++) {
-            for (int64_t r = 0, rr = 0; r < n; r++) {
-                if (r == i) continue;
-                for (int64_t c = 0, cc = 0; c < n; c++) {
-                    if (c == j) continue;
-                    minor[rr * m + cc++] = a[r * n + c];
-                }
-                rr++;
-            }
-            lu_f64(minor, m, piv);
-            double d = (i + j) % 2 ? -1 : 1;
-            for (int64_t k = 0; k < m; k++) {
-                if (piv[k] != k) d = -d;
-                d *= minor[k * m + k];
-            }
-            cof[i * n + j] = d;
-        }
-}
-
-/* d det / dA = grad * cofactor(A) = (grad * det)[..., None, None] * inv(A)^T where A is invertible. With every det
- * nonzero this is torch's linalg_solve (differentiable again, LinalgSolveExBackward0); otherwise the cofactors are computed directly
- * for the singular matrices (torch takes an SVD there; the values are the same). */
+/* torch's linalg_det_backward: (grad * det)[..., None, None] * inv(A)^T. With every det nonzero it is torch's
+ * linalg_solve (differentiable again, LinalgSolveExBackward0); otherwise torch's first-order path: lu_solve with
+ * the LU's zero pivots replaced by eps (so a singular matrix's gradient is grad * 0 * a finite matrix: zeros). */
 wk_tensor *wk_impl__linalg_det_backward(wk_tensor *grad, wk_tensor *det, wk_tensor *A) {
     wk_tensor *dc = wk__to_dtype(det, WK_FLOAT64);
     wk_tensor *dcc = dc ? wk__contiguous(dc) : NULL;
@@ -439,21 +434,19 @@ wk_tensor *wk_impl__linalg_det_backward(wk_tensor *grad, wk_tensor *det, wk_tens
         const double *pa = (const double *)wk__data(ac), *pg = (const double *)wk__data(gc);
         const double *pdet = (const double *)wk__data(dcl);
         double *po = (double *)wk__data(out);
+        double eps = A->dtype == WK_FLOAT64 ? 2.220446049250313e-16 : 1.1920928955078125e-07;
         for (int64_t b = 0; b < nb; b++) {
             double *o = po + b * n * n;
-            if (pdet[b] != 0) { /* det * inv(A)^T = cofactors: the transposed inverse from LU */
-                double *lu = scratch;
-                memcpy(lu, pa + b * n * n, sizeof(double) * (size_t)(n * n));
-                lu_f64(lu, n, piv);
-                double *e = scratch + n * n;
-                for (int64_t i = 0; i < n * n; i++) e[i] = (i / n == i % n);
-                lu_solve_f64(lu, piv, n, e, n);
-                for (int64_t i = 0; i < n; i++)
-                    for (int64_t j = 0; j < n; j++) o[i * n + j] = pg[b] * pdet[b] * e[j * n + i];
-            } else {
-                cofactors(pa + b * n * n, n, o, scratch, piv);
-                for (int64_t i = 0; i < n * n; i++) o[i] *= pg[b];
-            }
+            double *lu = scratch, *e = scratch + n * n;
+            memcpy(lu, pa + b * n * n, sizeof(double) * (size_t)(n * n));
+            lu_f64(lu, n, piv);
+            for (int64_t k = 0; k < n; k++)
+                if (lu[k * n + k] == 0) lu[k * n + k] = eps;
+            double gd = pg[b] * pdet[b];
+            for (int64_t i = 0; i < n * n; i++) e[i] = (i / n == i % n) ? gd : 0;
+            lu_solve_f64(lu, piv, n, e, n);
+            for (int64_t i = 0; i < n; i++)
+                for (int64_t j = 0; j < n; j++) o[i * n + j] = e[j * n + i];
         }
         r = wk__to_dtype(out, A->dtype);
     }

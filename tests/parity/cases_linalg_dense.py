@@ -98,8 +98,8 @@ case("det_empty_half", lambda T: T.linalg.det(T.zeros(2, 0, 0, dtype=T.float16))
 case("det_grad_fn", lambda T: T.det(T.tensor(mat(3), requires_grad=True)))
 grad_case("det_grad", lambda T, a: T.linalg.det(a), pivoting(4), **TOL)
 grad_case("det_grad_batched_f64", lambda T, a: a.det(), inp(mat(3, batch=(3,)), dtype=D.float64))
-grad_case("det_grad_singular_rank_n_1", lambda T, a: T.linalg.det(a), inp([[2., 3., 1.], [4., 6., 2.], [1., 0., 5.]],
-                                                                        dtype=D.float64), atol=1e-12)
+grad_case("det_grad_singular", lambda T, a: T.linalg.det(a), inp([ZROW, mat(3)], dtype=D.float64), **TOL)
+grad_case("det_grad_singular_2x2", lambda T, a: a.det(), [[1., 2.], [0., 0.]])
 error_case("det_not_square", lambda T: T.linalg.det(T.ones(2, 3)))
 error_case("det_1d", lambda T: T.det(T.ones(3)))
 cases("det_bad_dtype", lambda T, dtype: T.linalg.det(T.ones(3, 3, dtype=dtype)), kind="error",
@@ -222,3 +222,12 @@ grad_case("solve_grad2", lambda T, a, b: T.linalg.solve(a, b), inp(mat(3), dtype
 grad_case("cholesky_grad2", lambda T, a: T.linalg.cholesky(a), inp(spd(3), dtype=D.float64), order=2,
           skip="wick has no linalg.solve_triangular: the values agree, the gradient's grad_fn is LinalgSolveExBackward0")
 grad_case("matrix_power_grad2", lambda T, a: T.linalg.matrix_power(a, -3), inp(mat(3), dtype=D.float64), order=2)
+
+# ---- Note [LU of A^T]: det factors A^T for a contiguous A, solve / inv factor A; MKL's updates are fused (fma)
+NEAR = [[2., 3., 1.], [4., 6., 2.], [1., 0., 5.]]  # singular; A^T's LU rounds its last pivot to -1.5e-16, A's to 0
+case("det_near_singular_contiguous", lambda T: T.linalg.det(t(T, NEAR, T.float64)), rtol=0, atol=0)
+case("det_near_singular_transposed", lambda T: T.linalg.det(t(T, NEAR, T.float64).mT), rtol=0, atol=0)
+case("det_near_singular_noncontiguous", lambda T: T.linalg.det(t(T, NEAR, T.float64).mT.contiguous().mT), rtol=0,
+     atol=0)
+case("slogdet_near_singular", lambda T: T.linalg.slogdet(t(T, NEAR, T.float64)), rtol=1e-12)
+case("solve_ex_near_singular_info", lambda T: T.linalg.solve_ex(t(T, NEAR, T.float64), T.ones(3, dtype=T.float64)).info)
