@@ -123,6 +123,7 @@ typedef enum {
     WK_MEMORY_ERROR,
     WK_OVERFLOW_ERROR,
     WK_ZERO_DIVISION_ERROR,
+    WK_LINALG_ERROR, /* torch.linalg.LinAlgError (torch._C._LinAlgError), a RuntimeError */
 } wk_error_kind;
 
 WK_API wk_error_kind wk_error_kind_get(void);

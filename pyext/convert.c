@@ -4,6 +4,7 @@
 #include <ctype.h>
 
 PyTypeObject *wk_py_tensor_class; /* wick.Tensor, registered by the Python layer */
+PyObject *wk_py_linalg_error; /* wick._C._LinAlgError (torch._C._LinAlgError), made by the module's exec */
 
 PyObject *wk_py_raise(void) {
     if (PyErr_Occurred()) { /* a Python error (from a hook or a Function's backward) is already set: it wins */
@@ -19,6 +20,7 @@ PyObject *wk_py_raise(void) {
     case WK_MEMORY_ERROR: exc = PyExc_MemoryError; break;
     case WK_OVERFLOW_ERROR: exc = PyExc_OverflowError; break;
     case WK_ZERO_DIVISION_ERROR: exc = PyExc_ZeroDivisionError; break;
+    case WK_LINALG_ERROR: exc = wk_py_linalg_error ? wk_py_linalg_error : PyExc_RuntimeError; break;
     case WK_OK: exc = PyExc_SystemError; break;
     default: exc = PyExc_RuntimeError; break;
     }

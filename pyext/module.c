@@ -498,12 +498,27 @@ static int exec_module(PyObject *m) {
         return -1;
     if (add_functions(m, module_functions) < 0) return -1;
     if (add_functions(m, wk_generated_functions) < 0) return -1;
+    if (!wk_py_linalg_error) { /* torch._C._LinAlgError: what linalg raises for singular / not positive-definite input */
+        wk_py_linalg_error = PyErr_NewException("wick._C._LinAlgError", PyExc_RuntimeError, NULL);
+        if (!wk_py_linalg_error) return -1;
+    }
+    Py_INCREF(wk_py_linalg_error);
+    if (PyModule_AddObject(m, "_LinAlgError", wk_py_linalg_error) < 0) {
+        Py_DECREF(wk_py_linalg_error);
+        return -1;
+    }
     if (add_functions(m, wk_py_function_functions) < 0) return -1;
     if (add_functions(m, wk_py_storage_functions) < 0) return -1;
     /* torch._C._nn: the ops whose table entry says `python_module: nn` (F.* call them; not in the torch namespace) */
     PyObject *nn = PyModule_New("wick._C._nn");
     if (!nn || add_functions(nn, wk_generated_nn_functions) < 0 || PyModule_AddObject(m, "_nn", nn) < 0) {
         Py_XDECREF(nn);
+        return -1;
+    }
+    /* torch._C._linalg: the ops whose table entry says `python_module: linalg` (torch.linalg.* are these) */
+    PyObject *la = PyModule_New("wick._C._linalg");
+    if (!la || add_functions(la, wk_generated_linalg_functions) < 0 || PyModule_AddObject(m, "_linalg", la) < 0) {
+        Py_XDECREF(la);
         return -1;
     }
     return 0;

@@ -27,6 +27,7 @@ typedef struct {
 } wk_PyGenerator;
 
 extern PyTypeObject *wk_TensorType;    /* wick._C.TensorBase */
+extern PyObject *wk_py_linalg_error; /* wick._C._LinAlgError */
 extern PyTypeObject *wk_py_tensor_class; /* wick.Tensor (a Python subclass), what ops return */
 extern PyTypeObject *wk_DtypeType;
 extern PyTypeObject *wk_SizeType;
@@ -121,6 +122,7 @@ void wk_argscope_free(wk_argscope *sc);
 extern PyMethodDef wk_generated_functions[];
 extern PyMethodDef wk_generated_methods[];
 extern PyMethodDef wk_generated_nn_functions[]; /* torch._C._nn */
+extern PyMethodDef wk_generated_linalg_functions[]; /* torch._C._linalg */
 
 /* ---- pieces of the module ---- */
 int wk_py_tensor_type_init(PyObject *m);

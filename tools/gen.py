@@ -1076,7 +1076,8 @@ def emit_py(ops):
     for op in ops:
         if 'c' in op.variants:  # C-only helpers (also `c inplace`: a C-only in-place op) get no Python binding
             continue
-        fkind = 'nnfunction' if op.fields.get('python_module') == 'nn' else 'function'  # torch._C._nn.<name>
+        # torch._C._nn.<name> / torch._C._linalg.<name>
+        fkind = {'nn': 'nnfunction', 'linalg': 'linalgfunction'}.get(op.fields.get('python_module'), 'function')
         for pyname in op.python:
             if 'function' in op.variants:
                 groups.setdefault((fkind, pyname), []).append((op, 'function'))
@@ -1211,6 +1212,11 @@ def emit_py(ops):
     o.append('PyMethodDef wk_generated_nn_functions[] = {')
     for kind, pyname, fname in funcs:
         if kind == 'nnfunction':
+            o.append('    {%s, (PyCFunction)(void (*)(void))%s, METH_VARARGS | METH_KEYWORDS, NULL},' % (c_str(pyname), fname))
+    o.append('    {NULL, NULL, 0, NULL}};')
+    o.append('PyMethodDef wk_generated_linalg_functions[] = {')
+    for kind, pyname, fname in funcs:
+        if kind == 'linalgfunction':
             o.append('    {%s, (PyCFunction)(void (*)(void))%s, METH_VARARGS | METH_KEYWORDS, NULL},' % (c_str(pyname), fname))
     o.append('    {NULL, NULL, 0, NULL}};')
     o.append('PyMethodDef wk_generated_methods[] = {')

@@ -125,12 +125,77 @@ def _type_options(dtype):
 Tensor.new = new
 
 # ---- torch.return_types of this area's ops
-for _name, _fields in [('frexp', ('mantissa', 'exponent'))]:
+for _name, _fields in [('frexp', ('mantissa', 'exponent')), ('linalg_inv_ex', ('inverse', 'info')),
+                       ('linalg_slogdet', ('sign', 'logabsdet')), ('slogdet', ('sign', 'logabsdet')),
+                       ('linalg_solve_ex', ('result', 'info')), ('linalg_cholesky_ex', ('L', 'info'))]:
     setattr(_wick.return_types, _name, _C._register_return_type(_name, _fields))
     setattr(_wick.return_types, _name + '_out', _C._register_return_type(_name + '_out', _fields))
 
 # ---- torch.linalg names of this area
 _wick.linalg.cross = _C._linalg_cross
+# dense linear algebra (src/linalg_dense.c)
+_wick.linalg.LinAlgError = _C._LinAlgError
+_wick.linalg.inv = _C._linalg.linalg_inv
+_wick.linalg.inv_ex = _C._linalg.linalg_inv_ex
+_wick.linalg.det = _C._linalg.linalg_det
+_wick.linalg.slogdet = _C._linalg.linalg_slogdet
+_wick.linalg.solve = _C._linalg.linalg_solve
+_wick.linalg.solve_ex = _C._linalg.linalg_solve_ex
+_wick.linalg.cholesky = _C._linalg.linalg_cholesky
+_wick.linalg.cholesky_ex = _C._linalg.linalg_cholesky_ex
+
+
+def _matrix_power(A, n, api):
+    """torch's linalg_matrix_power_impl: n == 0 the identity (clone then copy_), n == 1 a clone, n == -1 the inverse;
+    |n| == 2, 3 as (A @ A) @ A; larger n by binary decomposition from the least significant bit, z squared each
+    step and multiplied into the result (result @ z) where the bit is set. Negative n: inv(A) to the power -n."""
+    if not isinstance(A, _wick.Tensor):
+        raise TypeError(f"{api}(): argument 'input' (position 1) must be Tensor, not {type(A).__name__}")
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"{api}(): argument 'n' (position 2) must be int, not {type(n).__name__}")
+    if A.dim() < 2:
+        raise RuntimeError('linalg.matrix_power: The input tensor A must have at least 2 dimensions.')
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError('linalg.matrix_power: A must be batches of square matrices, but they are %d by %d matrices'
+                           % (A.shape[-2], A.shape[-1]))
+    if n == 0:
+        return A.clone(memory_format=_wick.contiguous_format).copy_(
+            _wick.eye(A.shape[-2], A.shape[-1], dtype=A.dtype).expand_as(A))
+    if n == 1:
+        return A.clone(memory_format=_wick.contiguous_format)
+    if n == -1:
+        return _C._linalg.linalg_inv(A)
+    a = _C._linalg.linalg_inv(A) if n < 0 else A
+    n = abs(n)
+    if n == 2:
+        return _wick.matmul(a, a)
+    if n == 3:
+        return _wick.matmul(_wick.matmul(a, a), a)
+    z = result = None
+    while n > 0:
+        bit = n % 2
+        n //= 2
+        z = a if z is None else _wick.matmul(z, z)
+        if bit == 1:
+            result = z if result is None else _wick.matmul(result, z)
+    return result
+
+
+def _linalg_matrix_power(A, n):
+    """torch.linalg.matrix_power"""
+    return _matrix_power(A, n, 'linalg_matrix_power')
+
+
+def matrix_power(input, n):
+    """torch.matrix_power / Tensor.matrix_power"""
+    return _matrix_power(input, n, 'matrix_power')
+
+
+_wick.linalg.matrix_power = _linalg_matrix_power
+_wick.matrix_power = matrix_power
+Tensor.matrix_power = matrix_power
+_linalg_matrix_power.__name__ = _linalg_matrix_power.__qualname__ = 'matrix_power'
+_linalg_matrix_power.__module__ = 'wick.linalg'
 
 
 def _linalg_matmul(input, other, *, out=None):
