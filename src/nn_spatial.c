@@ -1,0 +1,273 @@
+/* nn_spatial.c — spatial transformers: affine_grid_generator (the sampling grid of a batch of affine maps) and
+ * grid_sampler (bilinear / nearest / bicubic sampling of an image at grid positions, with zeros / border /
+ * reflection padding), forward and backward, with torch's checks in torch's order.
+ * The kernels compute in the input's own type (float for float32) in the order of torch's CPU kernels, see
+ * src/nn_grid_kern.h; float16 / bfloat16 compute in float and round once. */
+#include "nn.h"
+
+#include <stdio.h>
+
+#define GK_T float
+#define GK_(name) gkf_##name
+#define gkf_floor floorf
+#define gkf_rint rintf
+#define gkf_trunc truncf
+#define gkf_fma fmaf
+#include "nn_grid_kern.h"
+#undef GK_T
+#undef GK_
+#define GK_T double
+#define GK_(name) gkd_##name
+#define gkd_floor floor
+#define gkd_rint rint
+#define gkd_trunc trunc
+#define gkd_fma fma
+#include "nn_grid_kern.h"
+#undef GK_T
+#undef GK_
+
+static void sizes_str(char *buf, size_t n, const wk_tensor *t) {
+    wk_strbuf b = {0};
+    wk_sb_ints(&b, t->sizes, t->ndim);
+    snprintf(buf, n, "%s", b.s ? b.s : "[]");
+    wk_sb_free(&b);
+}
+
+/* torch's check_grid_sampler_common */
+static int gs_check_common(const wk_tensor *input, const wk_tensor *grid) {
+    char a[256], b[256];
+    if (input->ndim == 0)
+        return wk__error(WK_INDEX_ERROR, "Dimension specified as 0 but tensor has no dimensions"), -1;
+    if (grid->ndim == 0)
+        return wk__error(WK_INDEX_ERROR, "Dimension specified as 0 but tensor has no dimensions"), -1;
+    sizes_str(a, sizeof a, input);
+    sizes_str(b, sizeof b, grid);
+    if (input->sizes[0] != grid->sizes[0])
+        return wk__error(WK_RUNTIME_ERROR,
+                         "grid_sampler(): expected grid and input to have same batch size, but got input with sizes "
+                         "%s and grid with sizes %s", a, b), -1;
+    if (grid->sizes[grid->ndim - 1] != input->ndim - 2)
+        return wk__error(WK_RUNTIME_ERROR,
+                         "grid_sampler(): expected grid to have size %d in last dimension, but got grid with sizes %s",
+                         input->ndim - 2, b), -1;
+    for (int i = 2; i < input->ndim; i++)
+        if (input->sizes[i] <= 0)
+            return wk__error(WK_RUNTIME_ERROR,
+                             "grid_sampler(): expected input to have non-empty spatial dimensions, but input has sizes "
+                             "%s with dimension %d being empty", a, i), -1;
+    return 0;
+}
+
+static int gs_check_nd(const wk_tensor *input, const wk_tensor *grid, int nd, int64_t mode) {
+    char a[256], b[256];
+    sizes_str(a, sizeof a, input);
+    sizes_str(b, sizeof b, grid);
+    if (!(input->ndim == nd + 2 && grid->ndim == nd + 2))
+        return wk__error(WK_RUNTIME_ERROR,
+                         "grid_sampler(): expected %dD input and grid with same number of dimensions, but got input "
+                         "with sizes %s and grid with sizes %s", nd + 2, a, b), -1;
+    if (nd == 3 && mode == 2)
+        return wk__error(WK_RUNTIME_ERROR, "grid_sampler(): bicubic interpolation only supports 4D input"), -1;
+    return 0;
+}
+
+/* the kernel over contiguous copies: forward (gy NULL) answers the output; backward answers the gradient of
+ * input (which 0) or grid (which 1) */
+static wk_tensor *gs_run2d(wk_tensor *input, wk_tensor *grid, int64_t mode, int64_t pad, bool ac, wk_tensor *gy,
+                           int which) {
+    int64_t N = input->sizes[0], C = input->sizes[1], H = input->sizes[2], W = input->sizes[3];
+    int64_t Ho = grid->sizes[1], Wo = grid->sizes[2];
+    wk_dtype dt = input->dtype;
+    int64_t oshape[4] = {N, C, Ho, Wo};
+    if (!gy) {
+        if (N * C * Ho * Wo == 0) return wk__empty(4, oshape, dt);
+    } else if (wk__numel(gy) == 0) {
+        return which == 0 ? wk__zeros(4, input->sizes, dt) : wk__zeros(4, grid->sizes, dt);
+    }
+    if (!wk_dtype_is_floating(dt)) {
+        wk__not_implemented_for(gy ? "grid_sampler_2d_backward_cpu_kernel_impl" : "grid_sampler_2d_cpu_kernel_impl",
+                                dt);
+        return NULL;
+    }
+    if (grid->dtype != dt)
+        return WK_FAIL(WK_RUNTIME_ERROR, "expected scalar type %s but found %s", wk_dtype_scalar_name(dt),
+                       wk_dtype_scalar_name(grid->dtype));
+    wk_dtype wt = dt == WK_FLOAT64 ? WK_FLOAT64 : WK_FLOAT32;
+    wk_tensor *xi = wk__to_dtype(input, wt), *gi = xi ? wk__to_dtype(grid, wt) : NULL;
+    wk_tensor *x = gi ? wk__contiguous(xi) : NULL, *g = x ? wk__contiguous(gi) : NULL;
+    wk_tensor *go = NULL, *goc = NULL, *res = NULL, *aux = NULL;
+    if (g && gy) {
+        go = wk__to_dtype(gy, wt);
+        goc = go ? wk__contiguous(go) : NULL;
+    }
+    if (g && (!gy || goc)) {
+        if (!gy) res = wk__empty(4, oshape, wt);
+        else {
+            res = which == 0 ? wk__zeros(4, input->sizes, wt) : wk__empty(4, grid->sizes, wt);
+            aux = which == 0 ? wk__empty(4, grid->sizes, wt) : NULL;
+        }
+    }
+    if (res && (!gy || which == 1 || aux)) {
+        if (wt == WK_FLOAT64) {
+            double *gx = gy && which == 0 ? (double *)wk__data(res) : NULL;
+            double *gg = gy ? (double *)wk__data(which == 0 ? aux : res) : NULL;
+            gkd_run((const double *)wk__data(x), (const double *)wk__data(g), N, C, H, W, Ho, Wo, (int)mode, (int)pad,
+                    ac, gy ? NULL : (double *)wk__data(res), gy ? (const double *)wk__data(goc) : NULL, gx, gg);
+        } else {
+            float *gx = gy && which == 0 ? (float *)wk__data(res) : NULL;
+            float *gg = gy ? (float *)wk__data(which == 0 ? aux : res) : NULL;
+            gkf_run((const float *)wk__data(x), (const float *)wk__data(g), N, C, H, W, Ho, Wo, (int)mode, (int)pad,
+                    ac, gy ? NULL : (float *)wk__data(res), gy ? (const float *)wk__data(goc) : NULL, gx, gg);
+        }
+    } else if (res) {
+        wk_release(res);
+        res = NULL;
+    }
+    wk_tensor *out = res ? wk__to_dtype(res, dt) : NULL;
+    wk_release(xi);
+    wk_release(gi);
+    wk_release(x);
+    wk_release(g);
+    wk_release(go);
+    wk_release(goc);
+    wk_release(res);
+    wk_release(aux);
+    return out;
+}
+
+wk_tensor *wk_impl_grid_sampler_2d(wk_tensor *input, wk_tensor *grid, int64_t interpolation_mode,
+                                   int64_t padding_mode, bool align_corners) {
+    if (gs_check_common(input, grid) < 0 || gs_check_nd(input, grid, 2, interpolation_mode) < 0) return NULL;
+    if (interpolation_mode < 0 || interpolation_mode > 2 || padding_mode < 0 || padding_mode > 2)
+        return WK_FAIL(WK_RUNTIME_ERROR, "grid_sampler(): unknown interpolation mode %lld or padding mode %lld",
+                       (long long)interpolation_mode, (long long)padding_mode);
+    return gs_run2d(input, grid, interpolation_mode, padding_mode, align_corners, NULL, 0);
+}
+
+wk_tensor *wk_impl__nn_grid_sampler_backward(wk_tensor *grad, wk_tensor *input, wk_tensor *grid,
+                                             int64_t interpolation_mode, int64_t padding_mode, bool align_corners,
+                                             int64_t which) {
+    return gs_run2d(input, grid, interpolation_mode, padding_mode, align_corners, grad, (int)which);
+}
+
+wk_tensor *wk_impl_grid_sampler(wk_tensor *input, wk_tensor *grid, int64_t interpolation_mode, int64_t padding_mode,
+                                bool align_corners) {
+    if (gs_check_common(input, grid) < 0) return NULL;
+    if (input->ndim == 4) return wk_grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners);
+    if (gs_check_nd(input, grid, 3, interpolation_mode) < 0) return NULL;
+    return WK_FAIL(WK_NOT_IMPLEMENTED_ERROR, "wick: grid_sampler over 5-D input is not implemented yet");
+}
+
+/* ---- affine_grid_generator -------------------------------------------------------------------------------------
+ * torch's base grid [N, spatial..., nd + 1]: the last axis holds (x, y[, z], 1), x along W, y along H, z along D,
+ * each linspace(-1, 1, S) (scaled by (S - 1) / S without align_corners; 0 for S = 1), as torch computes them in
+ * theta's dtype. The grid is base.view(N, P, nd + 1).bmm(theta.transpose(1, 2)). */
+static wk_tensor *affine_base(wk_intlist size, bool ac, wk_dtype dt) {
+    int nd = (int)size.len - 2;
+    int64_t N = size.data[0], P = 1;
+    for (int j = 0; j < nd; j++) P *= size.data[2 + j];
+    int64_t shape[3] = {N, P, nd + 1};
+    if (wk__check_sizes(3, shape) < 0) return NULL;
+    wk_tensor *base = wk__empty(3, shape, WK_FLOAT64);
+    if (!base) return NULL;
+    double *B = (double *)wk__data(base);
+    for (int c = 0; c < nd; c++) {     /* coordinate c runs along spatial dim nd - 1 - c */
+        int sd = nd - 1 - c;
+        int64_t S = size.data[2 + sd];
+        wk_tensor *r = NULL;
+        if (S > 1) {
+            wk_tensor *l = wk_linspace(wk_float(-1), wk_float(1), S, dt, false);
+            if (l && !ac) {
+                wk_tensor *m = wk_mul_Scalar(l, wk_int(S - 1));
+                r = m ? wk_div_Scalar(m, wk_int(S)) : NULL;
+                wk_release(m);
+            } else if (l) {
+                wk_retain(l);
+                r = l;
+            }
+            wk_release(l);
+            wk_tensor *r64 = r ? wk__to_dtype(r, WK_FLOAT64) : NULL, *rc = r64 ? wk__contiguous(r64) : NULL;
+            wk_release(r);
+            wk_release(r64);
+            r = rc;
+            if (!r) {
+                wk_release(base);
+                return NULL;
+            }
+        }
+        const double *R = r ? (const double *)wk__data(r) : NULL;
+        int64_t inner = 1;
+        for (int j = sd + 1; j < nd; j++) inner *= size.data[2 + j];
+        for (int64_t n = 0; n < N; n++)
+            for (int64_t p = 0; p < P; p++) B[(n * P + p) * (nd + 1) + c] = R ? R[(p / inner) % S] : 0;
+        wk_release(r);
+    }
+    for (int64_t q = 0; q < N * P; q++) B[q * (nd + 1) + nd] = 1;
+    wk_tensor *out = wk__to_dtype(base, dt);
+    wk_release(base);
+    return out;
+}
+
+static int affine_check(wk_intlist size) {
+    if (size.len != 4 && size.len != 5)
+        return wk__error(WK_RUNTIME_ERROR, "AffineGridGenerator needs 4d (spatial) or 5d (volumetric) inputs."), -1;
+    /* torch's base grid is empty({N, spatial..., nd + 1}) */
+    int64_t shape[6];
+    int nd = (int)size.len - 2;
+    shape[0] = size.data[0];
+    for (int j = 0; j < nd; j++) shape[1 + j] = size.data[2 + j];
+    shape[1 + nd] = nd + 1;
+    for (int j = 0; j < nd + 2; j++)
+        if (shape[j] < 0) {
+            wk_strbuf b = {0};
+            wk_sb_ints(&b, shape, nd + 2);
+            wk__error(WK_RUNTIME_ERROR, "Trying to create tensor with negative dimension %lld: %s", (long long)shape[j],
+                      b.s ? b.s : "");
+            wk_sb_free(&b);
+            return -1;
+        }
+    return 0;
+}
+
+wk_tensor *wk_impl_affine_grid_generator(wk_tensor *theta, wk_intlist size, bool align_corners) {
+    if (affine_check(size) < 0) return NULL;
+    bool prev = wk_set_grad_enabled(false);
+    wk_tensor *base = affine_base(size, align_corners, theta->dtype), *tt = NULL, *g = NULL, *out = NULL;
+    if (base) tt = wk_transpose(theta, 1, 2);
+    if (tt) g = wk_bmm(base, tt);
+    if (g) {
+        int64_t shape[WK_MAX_DIM];
+        int nd = (int)size.len - 2;
+        shape[0] = size.data[0];
+        for (int j = 0; j < nd; j++) shape[1 + j] = size.data[2 + j];
+        shape[1 + nd] = nd;
+        out = wk_view(g, wk_ints(shape, nd + 2));
+    }
+    wk_set_grad_enabled(prev);
+    wk_release(base);
+    wk_release(tt);
+    wk_release(g);
+    return out;
+}
+
+/* torch's backward is a composite (it records ViewBackward0, BmmBackward0, TransposeBackward0 itself):
+ * base.view(N, P, nd + 1).transpose(1, 2).bmm(grad.view(N, P, nd)).transpose(1, 2) */
+wk_tensor *wk_impl_affine_grid_generator_backward(wk_tensor *grad, wk_intlist size, bool align_corners) {
+    if (affine_check(size) < 0) return NULL;
+    int nd = (int)size.len - 2;
+    int64_t P = 1;
+    for (int j = 0; j < nd; j++) P *= size.data[2 + j];
+    int64_t shape[3] = {size.data[0], P, nd};
+    bool prev = wk_set_grad_enabled(false);
+    wk_tensor *base = affine_base(size, align_corners, grad->dtype), *bt = NULL, *g = NULL, *m = NULL, *out = NULL;
+    wk_set_grad_enabled(prev);
+    if (base) bt = wk_transpose(base, 1, 2);
+    if (bt) g = wk_view(grad, wk_ints(shape, 3));
+    if (g) m = wk_bmm(bt, g);
+    if (m) out = wk_transpose(m, 1, 2);
+    wk_release(base);
+    wk_release(bt);
+    wk_release(g);
+    wk_release(m);
+    return out;
+}
