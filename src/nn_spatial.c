@@ -271,3 +271,142 @@ wk_tensor *wk_impl_affine_grid_generator_backward(wk_tensor *grad, wk_intlist si
     wk_release(m);
     return out;
 }
+
+/* ---- max_unpool2d / max_unpool3d ---------------------------------------------------------------------------------
+ * out = zeros([batch..., C, output_size...]); out[plane, indices[i]] = self[i] in memory order (the last write and
+ * the last invalid index win, as torch's kernel on one thread). Checks in torch's order. */
+static wk_tensor *max_unpool(wk_tensor *self, wk_tensor *indices, wk_intlist output_size, int nd,
+                             const wk_intlist *stride, const wk_intlist *padding) {
+    static const char *names[4] = {"", "", "height, width", "depth, height, width"};
+    if (indices->dtype != WK_INT64)
+        return nd == 2 ? WK_FAIL(WK_RUNTIME_ERROR, "elements in indices should be type int64 but got: %s",
+                                 wk_dtype_scalar_name(indices->dtype))
+                       : WK_FAIL(WK_RUNTIME_ERROR, "elements in indices should be type int64");
+    if (nd == 2 && output_size.len != 2)
+        return WK_FAIL(WK_RUNTIME_ERROR, "There should be exactly two elements (%s) in output_size, but got %lld "
+                       "elements.", names[2], (long long)output_size.len);
+    if (self->ndim != nd + 1 && self->ndim != nd + 2)
+        return WK_FAIL(WK_RUNTIME_ERROR, "Input to max_unpooling%dd should be a %dd or %dd Tensor, but got a tensor with "
+                       "%d dimensions.", nd, nd + 1, nd + 2, self->ndim);
+    if (nd == 3) {
+        if (output_size.len != 3)
+            return WK_FAIL(WK_RUNTIME_ERROR, "There should be exactly three elements (%s) in output_size, but got %lld "
+                           "elements.", names[3], (long long)output_size.len);
+        if (stride->len != 3)
+            return WK_FAIL(WK_RUNTIME_ERROR, "There should be exactly three elements (%s) in stride, but got: %lld "
+                           "elements.", names[3], (long long)stride->len);
+        if (padding->len != 3)
+            return WK_FAIL(WK_RUNTIME_ERROR, "There should be exactly three elements (%s) in padding, but got: %lld "
+                           "elements.", names[3], (long long)padding->len);
+    }
+    bool same = self->ndim == indices->ndim;
+    for (int i = 0; same && i < self->ndim; i++) same = self->sizes[i] == indices->sizes[i];
+    if (!same) {
+        char a[256], b[256];
+        sizes_str(a, sizeof a, self);
+        sizes_str(b, sizeof b, indices);
+        return WK_FAIL(WK_RUNTIME_ERROR, "Expected shape of indices to be same as that of the input tensor (%s) but got "
+                       "indices tensor with shape: %s", a, b);
+    }
+    for (int i = 1; i < self->ndim; i++)
+        if (self->sizes[i] <= 0) {
+            char a[256];
+            sizes_str(a, sizeof a, self);
+            return WK_FAIL(WK_RUNTIME_ERROR, "max_unpooling%dd_forward_out_cpu(): Expected input to have non-zero size "
+                           "for non-batch dimensions, but got %s with dimension %d being empty.", nd, a, i);
+        }
+    if (nd == 3 && !(stride->data[0] > 0 && stride->data[1] > 0 && stride->data[2] > 0)) {
+        wk_strbuf b = {0};
+        wk_sb_ints(&b, stride->data, 3);
+        wk__error(WK_RUNTIME_ERROR, "strides should be greater than zero, but got stride: %s", b.s ? b.s : "");
+        wk_sb_free(&b);
+        return NULL;
+    }
+    for (int j = 0; j < nd; j++)
+        if (output_size.data[j] < 0) {
+            wk_strbuf b = {0};
+            wk_sb_puts(&b, "(");
+            for (int k = 0; k < nd; k++) wk_sb_printf(&b, "%s%lld", k ? ", " : "", (long long)output_size.data[k]);
+            wk_sb_puts(&b, ")");
+            wk__error(WK_RUNTIME_ERROR, "max_unpooling%dd(): output_size must contain non-negative spatial dimensions, "
+                      "but got output_size=%s", nd, b.s ? b.s : "");
+            wk_sb_free(&b);
+            return NULL;
+        }
+    if (!wk_dtype_is_floating(self->dtype)) {
+        wk__not_implemented_for(nd == 2 ? "max_unpool2d" : "max_unpool3d", self->dtype);
+        return NULL;
+    }
+    int64_t shape[WK_MAX_DIM];
+    int lead = self->ndim - nd;
+    for (int i = 0; i < lead; i++) shape[i] = self->sizes[i];
+    int64_t osz = 1, isz = 1;
+    for (int j = 0; j < nd; j++) {
+        shape[lead + j] = output_size.data[j];
+        osz *= output_size.data[j];
+        isz *= self->sizes[lead + j];
+    }
+    if (wk__check_sizes(self->ndim, shape) < 0) return NULL;
+    wk_tensor *w = wk__nn_work(self->ndim, shape);
+    if (!w) return NULL;
+    int64_t P = isz ? wk__numel(self) / isz : 0;
+    if (P * isz == 0 || wk__numel(w) == 0) return wk__nn_finish(w, self->dtype);
+    double *x = wk__nn_load(self);
+    int64_t *ix = x ? wk__nn_load_index(indices) : NULL;
+    if (!ix) {
+        free(x);
+        wk_release(w);
+        return NULL;
+    }
+    double *o = wk__nn_data(w);
+    bool bad = false;
+    int64_t bad_ix = 0;
+    for (int64_t p = 0; p < P; p++)
+        for (int64_t i = 0; i < isz; i++) {
+            int64_t m = ix[p * isz + i];
+            if (m < 0 || m >= osz) bad = true, bad_ix = m;
+            else o[p * osz + m] = x[p * isz + i];
+        }
+    free(x);
+    free(ix);
+    if (bad) {
+        wk_release(w);
+        if (nd == 2)
+            return WK_FAIL(WK_RUNTIME_ERROR, "Found an invalid max index: %lld (output volumes are of size %lldx%lld)",
+                           (long long)bad_ix, (long long)output_size.data[0], (long long)output_size.data[1]);
+        return WK_FAIL(WK_RUNTIME_ERROR, "Found an invalid max index: %lld (output volumes are of size %lldx%lldx%lld)",
+                       (long long)bad_ix, (long long)output_size.data[0], (long long)output_size.data[1],
+                       (long long)output_size.data[2]);
+    }
+    return wk__nn_finish(w, self->dtype);
+}
+
+wk_tensor *wk_impl_max_unpool2d(wk_tensor *self, wk_tensor *indices, wk_intlist output_size) {
+    return max_unpool(self, indices, output_size, 2, NULL, NULL);
+}
+
+wk_tensor *wk_impl_max_unpool3d(wk_tensor *self, wk_tensor *indices, wk_intlist output_size, wk_intlist stride,
+                                wk_intlist padding) {
+    return max_unpool(self, indices, output_size, 3, &stride, &padding);
+}
+
+/* torch's max_pool_double_backward: grad.flatten(-nd).gather(-1, indices.flatten(-nd)); an index outside the
+ * (flattened) output raises gather's error, which only an empty output lets through the forward */
+wk_tensor *wk_impl__nn_unpool_backward(wk_tensor *grad, wk_tensor *indices, int64_t nd) {
+    int64_t osz = wk__prod(grad->sizes + grad->ndim - nd, (int)nd);
+    int64_t n = wk__numel(indices);
+    if (n > 0) {
+        int64_t *ix = wk__nn_load_index(indices);
+        if (!ix) return NULL;
+        for (int64_t i = 0; i < n; i++)
+            if (ix[i] < 0 || ix[i] >= osz) {
+                int64_t bad = ix[i];
+                free(ix);
+                return WK_FAIL(WK_RUNTIME_ERROR, "index %lld is out of bounds for dimension %d with size %lld",
+                               (long long)bad, (int)(indices->ndim - nd), (long long)osz);
+            }
+        free(ix);
+    }
+    return wk_impl__nn_pool_gather(grad, indices, nd);
+}
+

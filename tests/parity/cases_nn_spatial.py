@@ -97,3 +97,80 @@ error_case("affine_grid_zero_size", lambda T: F(T).affine_grid(T.tensor(THETA), 
 error_case("affine_grid_batch", lambda T: F(T).affine_grid(T.tensor(THETA), (3, 3, 4, 5), align_corners=False))
 error_case("affine_grid_generator_dims", lambda T: T.affine_grid_generator(T.tensor(THETA), [2, 3], False))
 error_case("affine_grid_generator_negative", lambda T: T.affine_grid_generator(T.tensor(THETA), [2, 3, -1, 5], False))
+
+# ---- max unpooling: indices from max_pool (distinct), output_size variants, every spelling, torch's checks
+POOL_IN = [[[[((c * 7 + h * 5 + w * 3) % 13 - 6) * 0.31 + 0.01 * w for w in range(6)] for h in range(4)]
+            for c in range(2)]]                                                         # [1, 2, 4, 6]
+SEQ_IN = [[((c * 5 + t * 3) % 11 - 5) * 0.4 + 0.02 * t for t in range(7)] for c in range(3)]   # [3, 7]
+VOL_IN = [[[[[((d * 5 + h * 3 + w * 7) % 11 - 5) * 0.3 + 0.01 * d for w in range(4)] for h in range(3)]
+             for d in range(2)]]]                                                       # [1, 1, 2, 3, 4]
+
+
+def _pool2(T, x, **kw):
+    return F(T).max_pool2d(x, 2, return_indices=True, **kw)
+
+
+grad_case("max_unpool2d", lambda T, x: F(T).max_unpool2d(*_pool2(T, x), 2), POOL_IN)
+grad_case("max_unpool2d_output_size", lambda T, x: F(T).max_unpool2d(*_pool2(T, x), 2, output_size=(5, 5)), POOL_IN)
+grad_case("max_unpool2d_output_size4", lambda T, x: F(T).max_unpool2d(*_pool2(T, x), 2, output_size=[1, 2, 4, 6]),
+          POOL_IN)
+grad_case("max_unpool2d_stride_pad", lambda T, x: F(T).max_unpool2d(
+    *F(T).max_pool2d(x, 3, 2, 1, return_indices=True), 3, 2, 1, output_size=(4, 6)), POOL_IN)
+grad_case("max_unpool2d_no_batch", lambda T, x: F(T).max_unpool2d(*_pool2(T, x[0]), 2), POOL_IN)
+grad_case("max_unpool2d_module", lambda T, x: T.nn.MaxUnpool2d(2)(*_pool2(T, x), output_size=T.Size([5, 7])), POOL_IN)
+grad_case("max_unpool1d", lambda T, x: F(T).max_unpool1d(*F(T).max_pool1d(x, 2, return_indices=True), 2), SEQ_IN)
+grad_case("max_unpool1d_module", lambda T, x: T.nn.MaxUnpool1d(3, 2, 1)(
+    *F(T).max_pool1d(x[None], 3, 2, 1, return_indices=True), output_size=[7]), SEQ_IN)
+grad_case("max_unpool3d", lambda T, x: F(T).max_unpool3d(*F(T).max_pool3d(x, 2, return_indices=True,
+                                                                          ceil_mode=True), 2, output_size=(2, 3, 4)),
+          VOL_IN)
+grad_case("max_unpool3d_module", lambda T, x: T.nn.MaxUnpool3d((1, 2, 2))(
+    *F(T).max_pool3d(x, (1, 2, 2), return_indices=True), output_size=[2, 3, 4]), VOL_IN)
+cases("max_unpool2d_dtype", lambda T, dtype: F(T).max_unpool2d(*_pool2(T, T.tensor(POOL_IN, dtype=dtype)), 2),
+      dtype=FLOATS)
+case("max_unpool2d_noncontig", lambda T: F(T).max_unpool2d(*_pool2(T, nc_t(T, POOL_IN)), 2))
+case("max_unpool2d_torch_nn", lambda T: T._C._nn.max_unpool2d(T.tensor([[[[1.5, -2.0], [0.5, 3.0]]]]),
+                                                             T.tensor([[[[0, 4], [6, 8]]]]), [3, 3]))
+case("max_unpool2d_empty_batch", lambda T: T._C._nn.max_unpool2d(T.ones(0, 2, 2, 2),
+                                                                 T.zeros(0, 2, 2, 2, dtype=T.int64) + 9, [3, 3]))
+case("max_unpool3d_torch_nn", lambda T: T._C._nn.max_unpool3d(T.tensor([[[[[1.5, -2.0]]]]]),
+                                                             T.tensor([[[[[0, 5]]]]]), [1, 2, 3], [1, 1, 1],
+                                                             [0, 0, 0]))
+case("max_unpool_repr", lambda T: repr(T.nn.MaxUnpool2d(2)) + repr(T.nn.MaxUnpool1d(3, 2, 1))
+     + repr(T.nn.MaxUnpool3d((1, 2, 3))))
+U2 = [[[[1.5, -2.0], [0.5, 3.0]], [[0.25, 1.0], [-1.0, 2.0]]]]                          # [1, 2, 2, 2]
+I2 = [[[[0, 1], [2, 3]], [[4, 5], [6, 7]]]]
+error_case("max_unpool2d_output_size_range", lambda T: F(T).max_unpool2d(*_pool2(T, T.tensor(POOL_IN)), 2,
+                                                                         output_size=(6, 6)))
+error_case("max_unpool2d_output_size_len", lambda T: F(T).max_unpool2d(*_pool2(T, T.tensor(POOL_IN)), 2,
+                                                                       output_size=(5,)))
+error_case("max_unpool2d_output_size_negative", lambda T: F(T).max_unpool2d(T.tensor(U2), T.tensor(I2), 2,
+                                                                            output_size=[-1, 3], stride=1, padding=1))
+error_case("max_unpool2d_invalid_index", lambda T: F(T).max_unpool2d(T.tensor(U2), T.tensor(I2) * 0 + T.tensor(
+    [[[[0, 0], [0, 0]], [[0, 0], [0, 17]]]]), 2))
+error_case("max_unpool2d_negative_index", lambda T: T._C._nn.max_unpool2d(T.tensor(U2), T.tensor(I2) - 1, [4, 4]))
+error_case("max_unpool2d_int_indices", lambda T: T._C._nn.max_unpool2d(T.tensor(U2), T.tensor(I2, dtype=T.int32),
+                                                                       [5]))
+error_case("max_unpool2d_long_input", lambda T: T._C._nn.max_unpool2d(T.tensor(U2).long(), T.tensor(I2), [4, 4]))
+error_case("max_unpool2d_len", lambda T: T._C._nn.max_unpool2d(T.tensor(U2)[0, 0], T.tensor(I2)[0, 0], [5]))
+error_case("max_unpool2d_dims", lambda T: T._C._nn.max_unpool2d(T.tensor(U2)[0, 0], T.tensor(I2)[0, 0], [5, 5]))
+error_case("max_unpool2d_shape", lambda T: T._C._nn.max_unpool2d(T.tensor(U2)[:, :0], T.tensor(I2)[:, :1], [5, 5]))
+error_case("max_unpool2d_empty", lambda T: T._C._nn.max_unpool2d(T.tensor(U2)[:, :0], T.tensor(I2)[:, :0], [5, 5]))
+error_case("max_unpool2d_negative_size", lambda T: T._C._nn.max_unpool2d(T.tensor(U2).long(), T.tensor(I2), [-1, 5]))
+error_case("max_unpool3d_int_indices", lambda T: T._C._nn.max_unpool3d(T.tensor(U2), T.tensor(I2).int(), [5], [1], [1]))
+error_case("max_unpool3d_dims", lambda T: T._C._nn.max_unpool3d(T.tensor(U2)[0], T.tensor(I2)[0], [5], [1], [1]))
+error_case("max_unpool3d_len", lambda T: T._C._nn.max_unpool3d(T.tensor(U2), T.tensor(I2), [5], [1], [1]))
+error_case("max_unpool3d_stride_len", lambda T: T._C._nn.max_unpool3d(T.tensor(U2), T.tensor(I2), [1, 5, 5], [1], [1]))
+error_case("max_unpool3d_padding_len", lambda T: T._C._nn.max_unpool3d(T.tensor(U2), T.tensor(I2), [1, 5, 5],
+                                                                       [1, 1, 1], [1]))
+error_case("max_unpool3d_stride", lambda T: T._C._nn.max_unpool3d(T.tensor(U2).long(), T.tensor(I2), [1, 5, 5],
+                                                                  [0, 1, 1], [1, 1, 1]))
+error_case("max_unpool3d_long_input", lambda T: T._C._nn.max_unpool3d(T.tensor(U2).long(), T.tensor(I2), [1, 5, 5],
+                                                                      [1, 1, 1], [1, 1, 1]))
+error_case("max_unpool3d_negative_size", lambda T: T._C._nn.max_unpool3d(T.tensor(U2), T.tensor(I2), [1, -5, 5],
+                                                                         [1, 1, 1], [1, 1, 1]))
+error_case("max_unpool3d_invalid_index", lambda T: T._C._nn.max_unpool3d(T.tensor(U2)[None], T.tensor(I2)[None] * 0 + T.tensor(
+    [[[[[0, 0], [30, 0]], [[0, 0], [0, 0]]]]]),
+                                                                         [1, 5, 5], [1, 1, 1], [0, 0, 0]))
+error_case("max_unpool2d_backward_empty_output", lambda T: T._C._nn.max_unpool2d(
+    T.ones(1, 1, 1, 2, requires_grad=True), T.tensor([[[[0, 1]]]]), [0, 3]).sum().backward())
