@@ -410,3 +410,94 @@ wk_tensor *wk_impl__nn_unpool_backward(wk_tensor *grad, wk_tensor *indices, int6
     return wk_impl__nn_pool_gather(grad, indices, nd);
 }
 
+/* ---- pdist --------------------------------------------------------------------------------------------------------
+ * the p-norm distance of every pair of rows i < j, in row-major pair order; accumulated in double */
+wk_tensor *wk_impl_pdist(wk_tensor *input, double p) {
+    if (input->ndim != 2)
+        return WK_FAIL(WK_RUNTIME_ERROR, "pdist only supports 2D tensors, got: %dD", input->ndim);
+    if (!wk_dtype_is_floating(input->dtype))
+        return WK_FAIL(WK_RUNTIME_ERROR, "pdist only supports floating-point dtypes");
+    if (!(p >= 0)) return WK_FAIL(WK_RUNTIME_ERROR, "pdist only supports non-negative p values");
+    wk_tensor *c = wk_contiguous(input);
+    if (!c) return NULL;
+    wk_tensor *r = wk__pdist_forward(c, p);
+    wk_release(c);
+    return r;
+}
+
+static double pdist_term(double d, double p, double acc) {
+    d = fabs(d);
+    if (p == 0) return acc + (d != 0);
+    if (p == 1) return acc + d;
+    if (p == 2) return acc + d * d;
+    if (isinf(p)) return d > acc ? d : acc;
+    return acc + pow(d, p);
+}
+
+wk_tensor *wk_impl__pdist_forward(wk_tensor *self, double p) {
+    if (self->ndim != 2) return WK_FAIL(WK_RUNTIME_ERROR, "pdist only supports 2D tensors, got: %dD", self->ndim);
+    if (!(p >= 0)) return WK_FAIL(WK_RUNTIME_ERROR, "pdist only supports non-negative p values");
+    if (self->dtype != WK_FLOAT32 && self->dtype != WK_FLOAT64) {
+        wk__not_implemented_for("pdist", self->dtype);
+        return NULL;
+    }
+    int64_t n = self->sizes[0], m = self->sizes[1], np = n > 1 ? n * (n - 1) / 2 : 0;
+    wk_tensor *w = wk__nn_work(1, &np);
+    if (!w || np == 0) return w ? wk__nn_finish(w, self->dtype) : NULL;
+    double *x = wk__nn_load(self);
+    if (!x) {
+        wk_release(w);
+        return NULL;
+    }
+    double *o = wk__nn_data(w);
+    bool f32 = self->dtype == WK_FLOAT32;
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = i + 1; j < n; j++, k++) {
+            double acc = 0;
+            for (int64_t c = 0; c < m; c++) {
+                double d = x[i * m + c] - x[j * m + c];
+                acc = pdist_term(f32 ? (double)(float)d : d, p, acc); /* the difference rounds as torch's */
+            }
+            o[k] = p == 2 ? sqrt(acc) : (p == 0 || p == 1 || isinf(p)) ? acc : pow(acc, 1.0 / p);
+        }
+    free(x);
+    return wk__nn_finish(w, self->dtype);
+}
+
+wk_tensor *wk_impl__pdist_backward(wk_tensor *grad, wk_tensor *self, double p, wk_tensor *pdist) {
+    int64_t n = self->sizes[0], m = self->sizes[1];
+    wk_tensor *w = wk__nn_work(2, self->sizes);
+    if (!w) return NULL;
+    if (n <= 1 || m == 0 || p == 0) return wk__nn_finish(w, self->dtype);
+    double *x = wk__nn_load(self), *g = x ? wk__nn_load(grad) : NULL, *D = g ? wk__nn_load(pdist) : NULL;
+    if (!D) {
+        free(x);
+        free(g);
+        wk_release(w);
+        return NULL;
+    }
+    double *O = wk__nn_data(w);
+    bool f32 = self->dtype == WK_FLOAT32;
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = i + 1; j < n; j++, k++) {
+            double gd = g[k], dist = D[k];
+            for (int64_t c = 0; c < m; c++) {
+                double diff = x[i * m + c] - x[j * m + c], v;
+                if (f32) diff = (double)(float)diff;
+                double s = (diff > 0) - (diff < 0);
+                if (p == 1) v = gd * s;
+                else if (p < 2) v = (dist == 0 || (diff == 0 && p < 1)) ? 0 : s * pow(fabs(diff), p - 1) * gd / pow(dist, p - 1);
+                else if (p == 2) v = dist == 0 ? 0 : gd * diff / dist;
+                else if (isinf(p)) v = gd * s * (fabs(diff) == dist);
+                else v = dist == 0 ? 0 : diff * pow(fabs(diff), p - 2) * gd / pow(dist, p - 1);
+                O[i * m + c] += v;
+                O[j * m + c] -= v;
+            }
+        }
+    free(x);
+    free(g);
+    free(D);
+    return wk__nn_finish(w, self->dtype);
+}

@@ -174,3 +174,23 @@ error_case("max_unpool3d_invalid_index", lambda T: T._C._nn.max_unpool3d(T.tenso
                                                                          [1, 5, 5], [1, 1, 1], [0, 0, 0]))
 error_case("max_unpool2d_backward_empty_output", lambda T: T._C._nn.max_unpool2d(
     T.ones(1, 1, 1, 2, requires_grad=True), T.tensor([[[[0, 1]]]]), [0, 3]).sum().backward())
+
+# ---- pdist: every p family (0, fractional below 1, 1, between 1 and 2, 2, above 2, inf), repeated rows (distance
+# 0), ties for inf, both spellings, torch's checks in torch's order
+ROWS = [[1.0, 2.0, 0.5, -1.25], [0.25, -1.0, 3.0, 0.5], [1.0, 2.0, 0.5, -1.25], [1.5, 0.0, -2.0, 0.75],
+        [2.0, 2.0, 0.5, 0.0]]
+for _p in (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, float("inf")):
+    grad_case(f"pdist[p={_p}]", lambda T, x, _p=_p: T.pdist(x, _p), ROWS)
+grad_case("pdist_f64", lambda T, x: T.nn.functional.pdist(x, p=2.5), inp(ROWS, dtype=D.float64))
+grad_case("pdist_noncontig", lambda T, x: T.pdist(x.t()), inp(ROWS, view=vT))
+case("pdist_default", lambda T: T.pdist(T.tensor(ROWS)))
+case("pdist_one_row", lambda T: T.pdist(T.tensor(ROWS[:1])))
+case("pdist_no_rows", lambda T: T.pdist(T.ones(0, 3)))
+case("pdist_no_columns", lambda T: T.pdist(T.ones(4, 0)))
+error_case("pdist_1d", lambda T: T.pdist(T.tensor(ROWS[0])))
+error_case("pdist_3d", lambda T: T.pdist(T.tensor([ROWS])))
+error_case("pdist_int", lambda T: T.pdist(T.ones(3, 2, dtype=T.int64), -1))
+error_case("pdist_negative_p", lambda T: T.pdist(T.tensor(ROWS), -1))
+error_case("pdist_half", lambda T: T.pdist(T.tensor(ROWS, dtype=T.float16)))
+error_case("pdist_method", lambda T: T.tensor(ROWS).pdist())
+error_case("pdist_p_str", lambda T: T.pdist(T.tensor(ROWS), "a"))
