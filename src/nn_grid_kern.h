@@ -224,3 +224,110 @@ static void GK_(run)(const GK_T *x, const GK_T *grid, int64_t N, int64_t C, int6
         }
     }
 }
+
+/* ---- 5-D input: torch's scalar kernel (GridSampler.cpp / GridSampler.h): unnormalise as ((g + 1) / 2) * (S - 1)
+ * or ((g + 1) * S - 1) / 2, reflect with fmod, trilinear weights as products of distances to the opposite corner. */
+static inline GK_T GK_(s_reflect)(GK_T in, int64_t twice_low, int64_t twice_high, GK_T *gmul) {
+    if (twice_low == twice_high) {
+        if (gmul) *gmul = 0;
+        return 0;
+    }
+    GK_T mn = (GK_T)twice_low / 2, span = (GK_T)(twice_high - twice_low) / 2;
+    in = in - mn;
+    int mult = 1;
+    if (in < 0) mult = -1, in = -in;
+    GK_T extra = GK_(fmod)(in, span);
+    GK_T fl = GK_(floor)(in / span);
+    int64_t flips = (fl > (GK_T)-1e15 && fl < (GK_T)1e15) ? (int64_t)fl : 0;
+    if (flips % 2 == 0) {
+        if (gmul) *gmul = (GK_T)mult;
+        return extra + mn;
+    }
+    if (gmul) *gmul = (GK_T)-mult;
+    return span - extra + mn;
+}
+/* grid_sampler_compute_source_index(_set_grad) */
+static inline GK_T GK_(s_source)(GK_T g, int64_t size, int pad, bool ac, GK_T *gmul) {
+    GK_T x, m;
+    if (ac) x = ((g + 1) / 2) * (GK_T)(size - 1), m = (GK_T)(size - 1) / 2;
+    else x = ((g + 1) * (GK_T)size - 1) / 2, m = (GK_T)size / 2;
+    if (pad == 2) {
+        GK_T gr;
+        x = ac ? GK_(s_reflect)(x, 0, 2 * (size - 1), &gr) : GK_(s_reflect)(x, -1, 2 * size - 1, &gr);
+        m = m * gr;
+    }
+    if (pad != 0) {
+        GK_T mx = (GK_T)(size - 1);
+        if (x <= 0) x = 0, m = 0;
+        else if (x >= mx) x = mx, m = 0;
+        else if (isnan(x)) x = 0; /* wick: NaN reads the first pixel */
+    }
+    if (gmul) *gmul = m;
+    return x;
+}
+static inline bool GK_(in3)(int64_t d, int64_t h, int64_t w, int64_t D, int64_t H, int64_t W) {
+    return d >= 0 && d < D && h >= 0 && h < H && w >= 0 && w < W;
+}
+
+/* x [N, C, D, H, W], grid [N, Do, Ho, Wo, 3] contiguous; as GK_(run) */
+static void GK_(run3d)(const GK_T *x, const GK_T *grid, int64_t N, int64_t C, int64_t D, int64_t H, int64_t W,
+                       int64_t S, int mode, int pad, bool ac, GK_T *y, const GK_T *gy, GK_T *gx, GK_T *gg) {
+    const bool back = gy != NULL;
+    const int64_t V = D * H * W;
+    for (int64_t n = 0; n < N; n++)
+        for (int64_t s = 0; s < S; s++) {
+            const GK_T *gp = grid + (n * S + s) * 3;
+            GK_T mx, my, mz;
+            GK_T ix = GK_(s_source)(gp[0], W, pad, ac, &mx), iy = GK_(s_source)(gp[1], H, pad, ac, &my);
+            GK_T iz = GK_(s_source)(gp[2], D, pad, ac, &mz);
+            if (mode == 1) {
+                int64_t xn = GK_(int)(GK_(rint)(ix)), yn = GK_(int)(GK_(rint)(iy)), zn = GK_(int)(GK_(rint)(iz));
+                bool m = GK_(in3)(zn, yn, xn, D, H, W);
+                for (int64_t c = 0; c < C; c++) {
+                    int64_t o = (n * C + c) * S + s, at = (n * C + c) * V + (zn * H + yn) * W + xn;
+                    if (!back) y[o] = m ? x[at] : 0;
+                    else if (gx && m) gx[at] += gy[o];
+                }
+                if (back) gg[(n * S + s) * 3] = gg[(n * S + s) * 3 + 1] = gg[(n * S + s) * 3 + 2] = 0;
+                continue;
+            }
+            GK_T fx = GK_(floor)(ix), fy = GK_(floor)(iy), fz = GK_(floor)(iz);
+            int64_t x0 = GK_(int)(fx), y0 = GK_(int)(fy), z0 = GK_(int)(fz);
+            GK_T x1f = fx + 1, y1f = fy + 1, z1f = fz + 1;
+            /* distances: towards the far (1) and near (0) corner on each axis */
+            GK_T ax1 = x1f - ix, ax0 = ix - fx, ay1 = y1f - iy, ay0 = iy - fy, az1 = z1f - iz, az0 = iz - fz;
+            /* corners in torch's order tnw tne tsw tse bnw bne bsw bse: (dz, dy, dx) bits */
+            GK_T wts[8];
+            for (int k = 0; k < 8; k++) {
+                int dz = k >> 2, dy = (k >> 1) & 1, dx = k & 1;
+                wts[k] = (dx ? ax0 : ax1) * (dy ? ay0 : ay1) * (dz ? az0 : az1);
+            }
+            GK_T gix = 0, giy = 0, giz = 0;
+            for (int64_t c = 0; c < C; c++) {
+                int64_t o = (n * C + c) * S + s;
+                const GK_T *xc = x + (n * C + c) * V;
+                GK_T acc = 0, go = back ? gy[o] : 0;
+                for (int k = 0; k < 8; k++) {
+                    int dz = k >> 2, dy = (k >> 1) & 1, dx = k & 1;
+                    int64_t zz = z0 + dz, yy = y0 + dy, xx = x0 + dx;
+                    if (!GK_(in3)(zz, yy, xx, D, H, W)) continue;
+                    GK_T v = xc[(zz * H + yy) * W + xx];
+                    if (!back) {
+                        acc = acc + v * wts[k];
+                        continue;
+                    }
+                    if (gx) gx[(n * C + c) * V + (zz * H + yy) * W + xx] += wts[k] * go;
+                    GK_T wx = dx ? 1 : -1, wy = dy ? 1 : -1, wz = dz ? 1 : -1;
+                    gix = gix + wx * v * (dy ? ay0 : ay1) * (dz ? az0 : az1) * go;
+                    giy = giy + wy * v * (dx ? ax0 : ax1) * (dz ? az0 : az1) * go;
+                    giz = giz + wz * v * (dx ? ax0 : ax1) * (dy ? ay0 : ay1) * go;
+                }
+                if (!back) y[o] = acc;
+            }
+            if (back) {
+                gg[(n * S + s) * 3] = mx * gix;
+                gg[(n * S + s) * 3 + 1] = my * giy;
+                gg[(n * S + s) * 3 + 2] = mz * giz;
+            }
+        }
+}

@@ -1,4 +1,4 @@
-/* nn_spatial.c — spatial transformers: affine_grid_generator (the sampling grid of a batch of affine maps) and
+/* nn_spatial.c — spatial transformers, max unpooling and pdist: affine_grid_generator (the grid of affine maps) and
  * grid_sampler (bilinear / nearest / bicubic sampling of an image at grid positions, with zeros / border /
  * reflection padding), forward and backward, with torch's checks in torch's order.
  * The kernels compute in the input's own type (float for float32) in the order of torch's CPU kernels, see
@@ -13,6 +13,7 @@
 #define gkf_rint rintf
 #define gkf_trunc truncf
 #define gkf_fma fmaf
+#define gkf_fmod fmodf
 #include "nn_grid_kern.h"
 #undef GK_T
 #undef GK_
@@ -22,6 +23,7 @@
 #define gkd_rint rint
 #define gkd_trunc trunc
 #define gkd_fma fma
+#define gkd_fmod fmod
 #include "nn_grid_kern.h"
 #undef GK_T
 #undef GK_
@@ -72,21 +74,27 @@ static int gs_check_nd(const wk_tensor *input, const wk_tensor *grid, int nd, in
 }
 
 /* the kernel over contiguous copies: forward (gy NULL) answers the output; backward answers the gradient of
- * input (which 0) or grid (which 1) */
-static wk_tensor *gs_run2d(wk_tensor *input, wk_tensor *grid, int64_t mode, int64_t pad, bool ac, wk_tensor *gy,
-                           int which) {
-    int64_t N = input->sizes[0], C = input->sizes[1], H = input->sizes[2], W = input->sizes[3];
-    int64_t Ho = grid->sizes[1], Wo = grid->sizes[2];
+ * input (which 0) or grid (which 1). 4-D input: torch's vectorised 2-D kernel; 5-D: its scalar 3-D kernel. */
+static wk_tensor *gs_run(wk_tensor *input, wk_tensor *grid, int64_t mode, int64_t pad, bool ac, wk_tensor *gy,
+                         int which) {
+    int nd = input->ndim - 2;
+    int64_t N = input->sizes[0], C = input->sizes[1], S = 1;
+    int64_t oshape[5] = {N, C};
+    for (int j = 0; j < nd; j++) oshape[2 + j] = grid->sizes[1 + j], S *= grid->sizes[1 + j];
     wk_dtype dt = input->dtype;
-    int64_t oshape[4] = {N, C, Ho, Wo};
+    const char *kname = nd == 2 ? (gy ? "grid_sampler_2d_backward_cpu_kernel_impl" : "grid_sampler_2d_cpu_kernel_impl")
+                                : (gy ? "grid_sampler_3d_backward_cpu" : "grid_sampler3d_cpu");
+    if (nd == 3 && !wk_dtype_is_floating(dt)) {
+        wk__not_implemented_for(kname, dt);
+        return NULL;
+    }
     if (!gy) {
-        if (N * C * Ho * Wo == 0) return wk__empty(4, oshape, dt);
+        if (N * C * S == 0) return wk__empty(nd + 2, oshape, dt);
     } else if (wk__numel(gy) == 0) {
-        return which == 0 ? wk__zeros(4, input->sizes, dt) : wk__zeros(4, grid->sizes, dt);
+        return which == 0 ? wk__zeros(nd + 2, input->sizes, dt) : wk__zeros(nd + 2, grid->sizes, dt);
     }
     if (!wk_dtype_is_floating(dt)) {
-        wk__not_implemented_for(gy ? "grid_sampler_2d_backward_cpu_kernel_impl" : "grid_sampler_2d_cpu_kernel_impl",
-                                dt);
+        wk__not_implemented_for(kname, dt);
         return NULL;
     }
     if (grid->dtype != dt)
@@ -101,24 +109,29 @@ static wk_tensor *gs_run2d(wk_tensor *input, wk_tensor *grid, int64_t mode, int6
         goc = go ? wk__contiguous(go) : NULL;
     }
     if (g && (!gy || goc)) {
-        if (!gy) res = wk__empty(4, oshape, wt);
+        if (!gy) res = wk__empty(nd + 2, oshape, wt);
         else {
-            res = which == 0 ? wk__zeros(4, input->sizes, wt) : wk__empty(4, grid->sizes, wt);
-            aux = which == 0 ? wk__empty(4, grid->sizes, wt) : NULL;
+            res = which == 0 ? wk__zeros(nd + 2, input->sizes, wt) : wk__empty(nd + 2, grid->sizes, wt);
+            aux = which == 0 ? wk__empty(nd + 2, grid->sizes, wt) : NULL;
         }
     }
     if (res && (!gy || which == 1 || aux)) {
-        if (wt == WK_FLOAT64) {
-            double *gx = gy && which == 0 ? (double *)wk__data(res) : NULL;
-            double *gg = gy ? (double *)wk__data(which == 0 ? aux : res) : NULL;
-            gkd_run((const double *)wk__data(x), (const double *)wk__data(g), N, C, H, W, Ho, Wo, (int)mode, (int)pad,
-                    ac, gy ? NULL : (double *)wk__data(res), gy ? (const double *)wk__data(goc) : NULL, gx, gg);
-        } else {
-            float *gx = gy && which == 0 ? (float *)wk__data(res) : NULL;
-            float *gg = gy ? (float *)wk__data(which == 0 ? aux : res) : NULL;
-            gkf_run((const float *)wk__data(x), (const float *)wk__data(g), N, C, H, W, Ho, Wo, (int)mode, (int)pad,
-                    ac, gy ? NULL : (float *)wk__data(res), gy ? (const float *)wk__data(goc) : NULL, gx, gg);
-        }
+        void *yp = gy ? NULL : wk__data(res), *gxp = gy && which == 0 ? wk__data(res) : NULL;
+        void *ggp = gy ? wk__data(which == 0 ? aux : res) : NULL;
+        const void *gop = gy ? wk__data(goc) : NULL;
+        const int64_t *is = input->sizes;
+        if (wt == WK_FLOAT64 && nd == 2)
+            gkd_run((const double *)wk__data(x), (const double *)wk__data(g), N, C, is[2], is[3], oshape[2], oshape[3],
+                    (int)mode, (int)pad, ac, yp, gop, gxp, ggp);
+        else if (nd == 2)
+            gkf_run((const float *)wk__data(x), (const float *)wk__data(g), N, C, is[2], is[3], oshape[2], oshape[3],
+                    (int)mode, (int)pad, ac, yp, gop, gxp, ggp);
+        else if (wt == WK_FLOAT64)
+            gkd_run3d((const double *)wk__data(x), (const double *)wk__data(g), N, C, is[2], is[3], is[4], S, (int)mode,
+                      (int)pad, ac, yp, gop, gxp, ggp);
+        else
+            gkf_run3d((const float *)wk__data(x), (const float *)wk__data(g), N, C, is[2], is[3], is[4], S, (int)mode,
+                      (int)pad, ac, yp, gop, gxp, ggp);
     } else if (res) {
         wk_release(res);
         res = NULL;
@@ -141,21 +154,29 @@ wk_tensor *wk_impl_grid_sampler_2d(wk_tensor *input, wk_tensor *grid, int64_t in
     if (interpolation_mode < 0 || interpolation_mode > 2 || padding_mode < 0 || padding_mode > 2)
         return WK_FAIL(WK_RUNTIME_ERROR, "grid_sampler(): unknown interpolation mode %lld or padding mode %lld",
                        (long long)interpolation_mode, (long long)padding_mode);
-    return gs_run2d(input, grid, interpolation_mode, padding_mode, align_corners, NULL, 0);
+    return gs_run(input, grid, interpolation_mode, padding_mode, align_corners, NULL, 0);
+}
+
+wk_tensor *wk_impl_grid_sampler_3d(wk_tensor *input, wk_tensor *grid, int64_t interpolation_mode,
+                                   int64_t padding_mode, bool align_corners) {
+    if (gs_check_common(input, grid) < 0 || gs_check_nd(input, grid, 3, interpolation_mode) < 0) return NULL;
+    if (interpolation_mode < 0 || interpolation_mode > 1 || padding_mode < 0 || padding_mode > 2)
+        return WK_FAIL(WK_RUNTIME_ERROR, "grid_sampler(): unknown interpolation mode %lld or padding mode %lld",
+                       (long long)interpolation_mode, (long long)padding_mode);
+    return gs_run(input, grid, interpolation_mode, padding_mode, align_corners, NULL, 0);
 }
 
 wk_tensor *wk_impl__nn_grid_sampler_backward(wk_tensor *grad, wk_tensor *input, wk_tensor *grid,
                                              int64_t interpolation_mode, int64_t padding_mode, bool align_corners,
                                              int64_t which) {
-    return gs_run2d(input, grid, interpolation_mode, padding_mode, align_corners, grad, (int)which);
+    return gs_run(input, grid, interpolation_mode, padding_mode, align_corners, grad, (int)which);
 }
 
 wk_tensor *wk_impl_grid_sampler(wk_tensor *input, wk_tensor *grid, int64_t interpolation_mode, int64_t padding_mode,
                                 bool align_corners) {
     if (gs_check_common(input, grid) < 0) return NULL;
     if (input->ndim == 4) return wk_grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners);
-    if (gs_check_nd(input, grid, 3, interpolation_mode) < 0) return NULL;
-    return WK_FAIL(WK_NOT_IMPLEMENTED_ERROR, "wick: grid_sampler over 5-D input is not implemented yet");
+    return wk_grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners);
 }
 
 /* ---- affine_grid_generator -------------------------------------------------------------------------------------

@@ -194,3 +194,29 @@ error_case("pdist_negative_p", lambda T: T.pdist(T.tensor(ROWS), -1))
 error_case("pdist_half", lambda T: T.pdist(T.tensor(ROWS, dtype=T.float16)))
 error_case("pdist_method", lambda T: T.tensor(ROWS).pdist())
 error_case("pdist_p_str", lambda T: T.pdist(T.tensor(ROWS), "a"))
+
+# ---- 5-D input: trilinear / nearest, every padding, align_corners; affine_grid over 3-D affine maps
+VOLS = [[[[[((c * 5 + d * 7 + h * 3 + w) % 11 - 5) * 0.29 + 0.01 * d for w in range(4)] for h in range(3)]
+           for d in range(2)] for c in range(2)]]                                       # [1, 2, 2, 3, 4]
+GRID3 = [[[[[((d * 5 + h * 3 + w * 7 + k * 11) % 13 - 6) * 0.23 + 0.017 * k for k in range(3)] for w in range(3)]
+           for h in range(2)] for d in range(2)]]                                       # [1, 2, 2, 3, 3]
+THETA3 = [[[0.9, -0.2, 0.1, 0.05], [0.3, 1.1, -0.05, -0.1], [0.15, 0.2, 0.8, 0.25]]]
+cases("grid_sample_5d", lambda T, mode, pad, ac: F(T).grid_sample(T.tensor(VOLS), T.tensor(GRID3), mode=mode,
+                                                                      padding_mode=pad, align_corners=ac),
+      mode=["bilinear", "nearest"], pad=PADS, ac=BOOLS)
+for _m in ("bilinear", "nearest"):
+    for _p in PADS:
+        grad_case(f"grid_sample_5d_grad[{_m},{_p}]",
+                  lambda T, x, g, _m=_m, _p=_p: F(T).grid_sample(x, g * 1.4, mode=_m, padding_mode=_p,
+                                                                  align_corners=_p == "border"), VOLS, GRID3)
+grad_case("grid_sample_5d_f64", lambda T, x, g: F(T).grid_sample(x, g, padding_mode="reflection", align_corners=True),
+          inp(VOLS, dtype=D.float64), inp(GRID3, dtype=D.float64))
+case("grid_sample_torch_grid_sampler_3d", lambda T: T.grid_sampler_3d(T.tensor(VOLS), T.tensor(GRID3), 0, 1, False))
+cases("affine_grid_5d", lambda T, ac: F(T).affine_grid(T.tensor(THETA3), (1, 2, 2, 3, 4), align_corners=ac), ac=BOOLS)
+grad_case("affine_grid_5d_grad", lambda T, th: F(T).affine_grid(th, (1, 2, 3, 1, 2), align_corners=False), THETA3)
+grad_case("stn_5d", lambda T, x, th: F(T).grid_sample(x, F(T).affine_grid(th, x.size(), align_corners=False),
+                                                      align_corners=False), VOLS, THETA3)
+error_case("grid_sample_5d_dtype", lambda T: F(T).grid_sample(T.tensor(VOLS), T.tensor(GRID3, dtype=T.float64),
+                                                              align_corners=False))
+error_case("grid_sample_5d_int", lambda T: F(T).grid_sample(T.ones(1, 1, 1, 1, 1, dtype=T.int64),
+                                                            T.zeros(1, 1, 1, 1, 3, dtype=T.int64), align_corners=False))
