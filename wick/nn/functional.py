@@ -805,6 +805,109 @@ channel_shuffle = _C.channel_shuffle
 native_channel_shuffle = _C.native_channel_shuffle
 
 
+# ---------------------------------------------------------------------------------------------- max unpooling
+def _unpool_output_size(input, kernel_size, stride, padding, output_size):
+    input_size = input.size()
+    default_size = []
+    for d in range(len(kernel_size)):
+        default_size.append((input_size[-len(kernel_size) + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d])
+    if output_size is None:
+        ret = default_size
+    else:
+        if len(output_size) == len(kernel_size) + 2:
+            output_size = output_size[2:]
+        if len(output_size) != len(kernel_size):
+            raise ValueError("output_size should be a sequence containing "
+                             f"{len(kernel_size)} or {len(kernel_size) + 2} elements, but it has a length of "
+                             f"'{len(output_size)}'")
+        for d in range(len(kernel_size)):
+            min_size = default_size[d] - stride[d]
+            max_size = default_size[d] + stride[d]
+            if not (min_size < output_size[d] < max_size):
+                raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {min_size} and '
+                                 f'{max_size})')
+        ret = output_size
+    for d in range(len(kernel_size)):
+        if ret[d] < 0:
+            raise ValueError("max_unpooling: output_size must contain non-negative spatial dimensions, "
+                             f"but got output_size[{d}]={ret[d]}")
+    return ret
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    kernel_size = _single(kernel_size)
+    _stride = _single(stride) if stride is not None else kernel_size
+    padding = _single(padding)
+    output_size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    output_size = output_size + [1] if isinstance(output_size, list) else output_size + (1,)
+    return _nnC.max_unpool2d(input.unsqueeze(-1), indices.unsqueeze(-1), output_size).squeeze(-1)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    kernel_size = _pair(kernel_size)
+    _stride = _pair(stride) if stride is not None else kernel_size
+    padding = _pair(padding)
+    output_size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    return _nnC.max_unpool2d(input, indices, output_size)
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    kernel_size = _triple(kernel_size)
+    _stride = _triple(stride) if stride is not None else kernel_size
+    padding = _triple(padding)
+    output_size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    return _nnC.max_unpool3d(input, indices, output_size, _stride, padding)
+
+
+# ---------------------------------------------------------------------------------------------- spatial transformers
+_ALIGN_CORNERS_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners=False since 1.3.0. "
+                          "Please specify align_corners=True if the old behavior is desired. "
+                          "See the documentation of grid_sample for details.")
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    """F.grid_sample: torch's argument checks and warning, then torch.grid_sampler."""
+    if mode != "bilinear" and mode != "nearest" and mode != "bicubic":
+        raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', "
+                         f"but got: '{mode}'")
+    if padding_mode != "zeros" and padding_mode != "border" and padding_mode != "reflection":
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+                         f"'reflection', but got: '{padding_mode}'")
+    mode_enum = 0 if mode == "bilinear" else (1 if mode == "nearest" else 2)
+    padding_mode_enum = 0 if padding_mode == "zeros" else (1 if padding_mode == "border" else 2)
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_WARNING, stacklevel=2)
+        align_corners = False
+    return _torch.grid_sampler(input, grid, mode_enum, padding_mode_enum, align_corners)
+
+
+def affine_grid(theta, size, align_corners=None):
+    """F.affine_grid: torch's argument checks and warnings, then torch.affine_grid_generator."""
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_WARNING, stacklevel=2)
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    if len(size) == 4:
+        if theta.dim() != 3 or theta.shape[-2] != 2 or theta.shape[-1] != 3:
+            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {size}. Got {theta.shape}.")
+        spatial_size = size[-2:]
+    elif len(size) == 5:
+        if theta.dim() != 3 or theta.shape[-2] != 3 or theta.shape[-1] != 4:
+            raise ValueError(f"Expected a batch of 3D affine matrices of shape Nx3x4 for size {size}. Got {theta.shape}.")
+        spatial_size = size[-3:]
+    else:
+        raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
+                                  f"respectively. Got size {size}.")
+    if align_corners and min(spatial_size) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
+                      "align_corners=True. This is not an intended use case of affine_grid. "
+                      "See the documentation of affine_grid for details.", stacklevel=2)
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    return _torch.affine_grid_generator(theta, size, align_corners)
+
+
 # ---------------------------------------------------------------------------------------------- interpolation
 def _is_integer(x):
     return isinstance(x, int) and not isinstance(x, bool) or (isinstance(x, _torch.Tensor) and not x.is_floating_point())
