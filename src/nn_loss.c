@@ -3,6 +3,7 @@
  * ignore_index) and the composites torch builds on them (nll_loss_nd, cross_entropy_loss).
  * Reductions follow at::Reduction: 0 none, 1 mean, 2 sum. Working precision: Note [nn working precision]. */
 #include "nn.h"
+#include "ops_support.h"
 
 /* ---- elementwise losses: self and target broadcast to one shape, read as float64 ---- */
 typedef struct {
@@ -28,22 +29,7 @@ static double *load_expanded(const wk_tensor *t, int nd, const int64_t *shape) {
     return p;
 }
 
-/* torch computes these losses in place in a tensor of self's shape (loss.mul_(weight), ...): what is multiplied in
- * must broadcast into that shape, else TensorIterator's "output with shape [1] doesn't match the broadcast shape
- * [2]". other: a shape (nd, sizes), a broadcast of several operands or one tensor's. */
-static int fits_in_place(const wk_tensor *self, int nd, const int64_t *sizes) {
-    int n2;
-    int64_t s2[WK_MAX_DIM];
-    if (wk__broadcast_shapes(self->ndim, self->sizes, nd, sizes, &n2, s2) < 0) return -1;
-    if (n2 == self->ndim && !memcmp(s2, self->sizes, sizeof(int64_t) * (size_t)n2)) return 0;
-    wk_strbuf a = {0}, b = {0};
-    wk_sb_ints(&a, self->sizes, self->ndim);
-    wk_sb_ints(&b, s2, n2);
-    wk__error(WK_RUNTIME_ERROR, "output with shape %s doesn't match the broadcast shape %s", a.s, b.s);
-    wk_sb_free(&a);
-    wk_sb_free(&b);
-    return -1;
-}
+/* torch computes these losses in place in a tensor of self's shape: wk__fits_in_place (ops_support.h) */
 
 static int pair_load(const char *kernel, const wk_tensor *self, const wk_tensor *target, pair *p) {
     memset(p, 0, sizeof *p);
@@ -181,7 +167,7 @@ wk_tensor *wk_impl_huber_loss_backward(wk_tensor *grad_output, wk_tensor *self, 
     return pointwise_loss_backward("huber_backward_cpu_out", grad_output, self, target, reduction, L_HUBER, delta);
 }
 wk_tensor *wk_impl_soft_margin_loss(wk_tensor *self, wk_tensor *target, int64_t reduction) {
-    if (fits_in_place(self, target->ndim, target->sizes) < 0) return NULL; /* torch: neg(self).mul_(target)... */
+    if (wk__fits_in_place(self, target->ndim, target->sizes) < 0) return NULL; /* torch: neg(self).mul_(target)... */
     return pointwise_loss("soft_margin_loss", self, target, reduction, L_SOFT_MARGIN, 0);
 }
 wk_tensor *wk_impl_soft_margin_loss_backward(wk_tensor *grad_output, wk_tensor *self, wk_tensor *target,
@@ -197,7 +183,7 @@ static int bce_load(wk_tensor *self, wk_tensor *target, wk_tensor *weight, pair 
                   wk_dtype_scalar_name(self->dtype));
         return -1;
     }
-    if (weight && fits_in_place(self, weight->ndim, weight->sizes) < 0) return -1; /* torch: loss.mul_(weight) */
+    if (weight && wk__fits_in_place(self, weight->ndim, weight->sizes) < 0) return -1; /* torch: loss.mul_(weight) */
     if (pair_load("binary_cross_entropy", self, target, p) < 0) return -1;
     if (weight) {
         *w = load_expanded(weight, p->nd, p->shape);
@@ -301,10 +287,10 @@ static int bcel_load(wk_tensor *self, wk_tensor *target, wk_tensor *weight, wk_t
         int nw;
         int64_t sw[WK_MAX_DIM];
         if (wk__broadcast_shapes(pos_weight->ndim, pos_weight->sizes, target->ndim, target->sizes, &nw, sw) < 0 ||
-            fits_in_place(self, nw, sw) < 0)
+            wk__fits_in_place(self, nw, sw) < 0)
             return -1;
     }
-    if (weight && fits_in_place(self, weight->ndim, weight->sizes) < 0) return -1; /* then loss.mul_(weight) */
+    if (weight && wk__fits_in_place(self, weight->ndim, weight->sizes) < 0) return -1; /* then loss.mul_(weight) */
     int nd = self->ndim;
     int64_t shape[WK_MAX_DIM];
     memcpy(shape, self->sizes, sizeof(int64_t) * (size_t)nd);

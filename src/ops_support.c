@@ -209,18 +209,16 @@ static int inplace_cast_check(wk_dtype r, wk_dtype self) {
     return -1;
 }
 
-static int inplace_shape_check(wk_tensor *self, wk_tensor *other) {
+int wk__fits_in_place(const wk_tensor *self, int nd, const int64_t *sizes) {
     int n = 0;
     int64_t shape[WK_MAX_DIM];
-    if (wk__broadcast_shapes(self->ndim, self->sizes, other->ndim, other->sizes, &n, shape) < 0) return -1;
+    if (wk__broadcast_shapes(self->ndim, self->sizes, nd, sizes, &n, shape) < 0) return -1;
     if (n == self->ndim && !memcmp(shape, self->sizes, sizeof(int64_t) * (size_t)n)) return 0;
-    wk_strbuf a = {0}, b = {0};
-    wk_sb_ints(&a, self->sizes, self->ndim);
-    wk_sb_ints(&b, shape, n);
-    wk__error(WK_RUNTIME_ERROR, "output with shape %s doesn't match the broadcast shape %s", a.s, b.s);
-    wk_sb_free(&a);
-    wk_sb_free(&b);
-    return -1;
+    return shape_mismatch(self->sizes, self->ndim, shape, n);
+}
+
+static int inplace_shape_check(wk_tensor *self, wk_tensor *other) {
+    return wk__fits_in_place(self, other->ndim, other->sizes);
 }
 
 int wk__binary_inplace_check(wk_tensor *self, wk_tensor *other) {

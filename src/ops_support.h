@@ -45,6 +45,10 @@ WK_INTERNAL int wk__pow_inplace_check_scalar(wk_tensor *self, wk_scalar exponent
 WK_INTERNAL int wk__div_inplace_check(wk_tensor *self, wk_tensor *other, const char *rounding_mode); /* true: float */
 /* out=: resizes out to r's shape when needed, checks the cast, copies, bumps the version (r may be out itself). */
 WK_INTERNAL int wk__write_out(wk_tensor *out, const wk_tensor *r);
+/* A result computed in place in a tensor of self's shape (an in-place op, or torch's loss.mul_(weight)): what is
+ * multiplied in, of shape (nd, sizes), must broadcast into self's shape, else TensorIterator's "output with shape
+ * [1] doesn't match the broadcast shape [2]" (or the broadcast error itself). */
+WK_INTERNAL int wk__fits_in_place(const wk_tensor *self, int nd, const int64_t *sizes);
 /* Note [Write overlap]: an in-place or out= variant of an op that torch runs on TensorIterator raises as its build
  * does, before any other check of the op's own: the written tensor must not reach one element twice (an expanded
  * view), nor share part of its memory with an input (`a.add_(a.t())`, `torch.exp(a[1:], out=a[:-1])`); the very
