@@ -30,11 +30,15 @@ PYOBJ = $(patsubst pyext/%.c,$(BUILD)/pyobj/%.o,$(PYSRC)) $(BUILD)/pyobj/gen_py_
 PYEXT_DIR ?= .
 PYEXT = $(PYEXT_DIR)/wick/_C$(EXT_SUFFIX)
 
-.PHONY: example examples all lib python clean check deps test-c test-parity test-asan test-wasm test-install wasm bench bench-quick
+.PHONY: example examples all lib python pyc clean check deps test-c test-parity test-asan test-wasm test-install wasm bench bench-quick
 all: lib python examples
 examples: $(BUILD)/examples/mlp
 lib: $(BUILD)/libwick.a $(BUILD)/libwick.so
-python: $(PYEXT)
+python: $(PYEXT) pyc
+# Byte-compile the pure-Python layer once, as `pip install` does: an interpreter run with
+# PYTHONDONTWRITEBYTECODE (these machines set it) otherwise recompiles it on every import (~25 ms).
+pyc:
+	$(PYTHON) -m compileall -q wick
 
 $(BUILD)/gen/.stamp: tools/gen.py $(wildcard ops/*.def)
 	@mkdir -p $(BUILD)/gen

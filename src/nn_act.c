@@ -185,7 +185,8 @@ wk_tensor *wk_impl_selu(wk_tensor *self) {
 #define GELU_KAPPA 0.044715
 ACT_UNARY(gelu, C->flag ? (__typeof__(x))0.5 * x *
                               (1 + tanh((__typeof__(x))GELU_BETA * (x + (__typeof__(x))GELU_KAPPA * x * x * x)))
-                        : (isinf(x) ? (__typeof__(x))NAN : x * (__typeof__(x))0.5 * (1 + erf(x * (__typeof__(x))M_SQRT1_2))))
+                        : (C->ia && isinf(x) ? (__typeof__(x))NAN                                     \
+                                             : x * (__typeof__(x))0.5 * (1 + erf(x * (__typeof__(x))M_SQRT1_2))))
 static inline double gelu_d1(double x, int tanh_) {
     if (tanh_) {
         double inner = GELU_BETA * (x + GELU_KAPPA * x * x * x), t = tanh(inner);
@@ -218,6 +219,7 @@ static int gelu_mode(const char *approximate, int *tanh_) {
 wk_tensor *wk_impl_gelu(wk_tensor *self, const char *approximate) {
     act_ctx c = {0};
     if (gelu_mode(approximate, &c.flag) < 0) return NULL;
+    c.ia = wk__cpu_avx512_core(); /* torch on avx512_core: gelu(+-inf) = NaN (Note [CPU-dependent paths in torch]) */
     return act_unary("GeluKernelImpl", self, gelu_T, &c);
 }
 wk_tensor *wk_impl_gelu_backward(wk_tensor *grad_output, wk_tensor *self, const char *approximate) {

@@ -22,10 +22,10 @@
 #include <stdatomic.h>
 
 #include "cpu/alloc.h"
-#include "cpu/alloc.h"
 #include "cpu/gemm.h"
 #include "cpu/simd.h"
 #include "cpu/threadpool.h"
+#include "cpu/vec.h"
 
 typedef wk__nn_rel rel;
 
@@ -1224,7 +1224,9 @@ static int conv_check(const wk_tensor *input, const wk_tensor *weight, const wk_
     }
     if (input->dtype != weight->dtype) {
         wk_dtype i = input->dtype;
-        if (i == WK_FLOAT32 || i == WK_FLOAT16 || i == WK_BFLOAT16)
+        /* oneDNN's check, where torch picks oneDNN: always for float32, for bf16 / fp16 by the CPU (Note [CPU-dependent
+         * paths in torch]); else the native kernel's */
+        if (i == WK_FLOAT32 || (i == WK_FLOAT16 && wk__cpu_avx512_fp16()) || (i == WK_BFLOAT16 && wk__cpu_avx512_core()))
             wk__error(WK_RUNTIME_ERROR,
                       "Input type (%s) and weight type (%s) should be the same or input should be a MKLDNN tensor and "
                       "weight is a dense tensor",

@@ -165,6 +165,29 @@ const wk_vec_ops *wk__vec(void) {
     return v;
 }
 
+/* Note [CPU-dependent paths in torch]: where torch hands an op to oneDNN depends on the CPU it runs on (the real
+ * CPU, so WICK_NO_AVX512 leaves these alone), and its answers (a value at an edge, an error message) follow:
+ *   avx512_core (AVX-512 F+BW+VL+DQ): oneDNN's bf16 paths (mkldnn_bf16_device_check), its AVX-512 GELU (erf) kernel
+ *   avx512_fp16: oneDNN's fp16 paths (mkldnn_fp16_device_check)
+ * Measured on the two machine classes at hand: Intel Sapphire Rapids (both) and AMD EPYC Zen 3 (neither). */
+bool wk__cpu_avx512_core(void) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+#else
+    return false;
+#endif
+}
+bool wk__cpu_avx512_fp16(void) {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512fp16");
+#else
+    return false;
+#endif
+}
+
 /* Vectorized<float>::size() of the kernel torch's sum runs: 8. SumKernel.cpp registers with REGISTER_DISPATCH, which
  * leaves AVX512 out, so AVX512 machines run its AVX2 build; the DEFAULT build's Vectorized is 32 bytes too.
  * (Measured: 8 lanes reproduce torch 2.13's float32 sums bit for bit on an AVX512 machine; 16 do not.) */

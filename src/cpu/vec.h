@@ -49,6 +49,8 @@ typedef struct {
 WK_INTERNAL const wk_vec_ops *wk__vec(void);     /* the fastest the CPU runs */
 WK_INTERNAL const wk_vec_ops *wk__vec_base(void); /* the build's native ISA, without run-time dispatch */
 WK_INTERNAL const wk_vec_ops *wk__vec_ref(void);  /* naive references: libm, plain loops */
+WK_INTERNAL bool wk__cpu_avx512_core(void); /* Note [CPU-dependent paths in torch] (vec.c) */
+WK_INTERNAL bool wk__cpu_avx512_fp16(void);
 WK_INTERNAL int wk__vec_sum_lanes(void); /* the lanes of torch's float sum kernel: 8 (see vec.c) */
 
 /* Loop functions for the strided iterator (float32 in, float32 out; any strides). */

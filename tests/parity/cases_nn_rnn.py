@@ -158,7 +158,9 @@ for _k, (_cls, _base) in KINDS.items():
                                                                     train=False))
     case(f"fwd_{_k}_no_grad", lambda T, c=_cls, kw=_base: _no_grad_fwd(T, c, kw))
     # training-mode dropout between layers: torch's Bernoulli draws, layer by layer
-    case(f"fwd_{_k}_dropout_train", lambda T, c=_cls, kw=_base: _run(T, _mk(c, 3, 4, 3, dropout=0.4, **kw), X523))
+    # (a weight gradient here sums nearly cancelling terms, in MKL's order, which differs by CPU: atol 1e-5)
+    case(f"fwd_{_k}_dropout_train", lambda T, c=_cls, kw=_base: _run(T, _mk(c, 3, 4, 3, dropout=0.4, **kw), X523),
+         atol=1e-5)
     case(f"fwd_{_k}_dropout_train_bidir_bf", lambda T, c=_cls, kw=_base: _run(
         T, _mk(c, 3, 4, 2, dropout=0.3, bidirectional=True, batch_first=True, **kw), X253))
     case(f"fwd_{_k}_dropout_one", lambda T, c=_cls, kw=_base: _run(T, _mk(c, 3, 4, 2, dropout=1.0, **kw), X523))

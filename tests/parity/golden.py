@@ -138,6 +138,8 @@ def _source(fn):
 def fingerprint(case):
     out = [case.kind, repr(case.order), repr(case.rtol), repr(case.atol), repr(case.match), repr(case.warns),
            repr(sorted((k, repr(v)) for k, v in case.params.items()))]
+    if case.cpu_dependent is not None:  # (absent from older fingerprints)
+        out.append("cpu_dependent")
     seen = set()
     _describe(case.fn, out, seen)
     for x in case.inputs:

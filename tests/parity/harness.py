@@ -14,7 +14,9 @@ import time.  Nothing here imports torch: the same files run on fronts without t
 Options common to all: ``rtol=``/``atol=`` (override the dtype tolerance for every float compared),
 ``warns=True`` (also compare the warnings raised: category and message), ``skip="reason"`` (the case
 still runs under torch -- so it stays valid and pinned -- but not under the library; the reason is
-printed and counted).  See README.md.
+printed and counted), ``cpu_dependent="reason"`` (torch's answer depends on the CPU it runs on, so the
+case is compared against live torch only, never against a golden pinned on another machine; see
+``cpu_vendor()``).  See README.md.
 """
 import itertools
 import sys
@@ -25,7 +27,7 @@ __all__ = [
     "inp", "const", "raw", "D", "Dtype",
     "FLOAT", "HALF", "FLOATS", "INTS", "UINTS", "COMPLEX", "ALL", "BOOLS", "REDUCTIONS", "dims",
     "vT", "vstep", "vexpand", "nc_t", "nc_step", "nc_expand", "weights",
-    "CaseDefinitionError", "submodule",
+    "CaseDefinitionError", "submodule", "cpu_vendor",
 ]
 
 # Which side is running right now: "ref" (torch / golden) or "lib".  Set by the runner; helpers use it
@@ -33,7 +35,7 @@ __all__ = [
 SIDE = "ref"
 
 KINDS = ("value", "grad", "error", "print")
-_OPTIONS = ("rtol", "atol", "warns", "skip", "match", "order", "kind")
+_OPTIONS = ("rtol", "atol", "warns", "skip", "match", "order", "kind", "cpu_dependent")
 
 
 class CaseDefinitionError(Exception):
@@ -187,13 +189,14 @@ def _as_input(x):
 # ------------------------------------------------------------------------------------------ Case
 class Case:
     __slots__ = ("file", "name", "kind", "fn", "inputs", "params", "order", "rtol", "atol", "warns",
-                 "skip", "match", "src_file", "src_line")
+                 "skip", "match", "cpu_dependent", "src_file", "src_line")
 
     def __init__(self, file, name, kind, fn, inputs=(), params=None, order=1, rtol=None, atol=None,
-                 warns=False, skip=None, match=None, src=(None, None)):
+                 warns=False, skip=None, match=None, cpu_dependent=None, src=(None, None)):
         self.file, self.name, self.kind, self.fn = file, name, kind, fn
         self.inputs, self.params, self.order = tuple(inputs), dict(params or {}), order
         self.rtol, self.atol, self.warns, self.skip, self.match = rtol, atol, warns, skip, match
+        self.cpu_dependent = cpu_dependent
         self.src_file, self.src_line = src
 
     @property
@@ -315,6 +318,9 @@ def _register(name, kind, fn, inputs=(), params=None, **opts):
     skip = opts.get("skip")
     if skip is not None and (not isinstance(skip, str) or len(skip.strip()) < 10):
         raise CaseDefinitionError(f"{name}: a skip needs a written reason about wick (>= 10 chars), got {skip!r}")
+    cd = opts.get("cpu_dependent")
+    if cd is not None and (not isinstance(cd, str) or len(cd.strip()) < 10):
+        raise CaseDefinitionError(f"{name}: cpu_dependent needs a written reason (>= 10 chars), got {cd!r}")
     if opts.get("match") is not None and kind != "error":
         raise CaseDefinitionError(f"{name}: match= is only for error cases")
     if opts.get("order", 1) not in (1, 2) or (opts.get("order", 1) == 2 and kind != "grad"):
@@ -324,9 +330,9 @@ def _register(name, kind, fn, inputs=(), params=None, **opts):
     return c
 
 
-def case(name, fn, *, rtol=None, atol=None, warns=False, skip=None):
+def case(name, fn, *, rtol=None, atol=None, warns=False, skip=None, cpu_dependent=None):
     """A value case: fn(T) returns what is compared."""
-    return _register(name, "value", fn, rtol=rtol, atol=atol, warns=warns, skip=skip)
+    return _register(name, "value", fn, rtol=rtol, atol=atol, warns=warns, skip=skip, cpu_dependent=cpu_dependent)
 
 
 def grad_case(name, fn, *inputs, order=1, rtol=None, atol=None, warns=False, skip=None):
@@ -339,11 +345,11 @@ def grad_case(name, fn, *inputs, order=1, rtol=None, atol=None, warns=False, ski
                      warns=warns, skip=skip)
 
 
-def error_case(name, fn, *, match=None, warns=False, skip=None):
+def error_case(name, fn, *, match=None, warns=False, skip=None, cpu_dependent=None):
     """fn(T) must raise under torch.  Compared: the exception's builtin type, and its message exactly
     (after the documented source-location normalisation), or -- with match= -- by re.search on both sides
     (the regex is checked against torch's message too, so it cannot go stale silently)."""
-    return _register(name, "error", fn, match=match, warns=warns, skip=skip)
+    return _register(name, "error", fn, match=match, warns=warns, skip=skip, cpu_dependent=cpu_dependent)
 
 
 def print_case(name, fn, *, warns=False, skip=None):
@@ -384,6 +390,19 @@ def cases(name, fn, *inputs, kind="value", rtol=None, atol=None, warns=False, sk
                               rtol=rtol, atol=atol, warns=warns, skip=s,
                               match=match if k == "error" else None))
     return made
+
+
+def cpu_vendor():
+    """The CPU's vendor string ("GenuineIntel", "AuthenticAMD", ...; "" where /proc/cpuinfo does not say): for a
+    case whose torch answer comes from a vendor-specific MKL path that wick follows on one vendor only."""
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("vendor_id"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return ""
 
 
 def submodule(T, dotted):

@@ -188,6 +188,17 @@ def test_skip_is_counted_and_still_validated_against_torch():
     assert "skipped 1" in out.getvalue() and "wick has no cumsum kernel yet" in out.getvalue()
 
 
+def test_cpu_dependent_compared_live_only():
+    with collecting() as cs:
+        case("cd", lambda T: T.tensor([1.0, 2.0]).cumsum(0), cpu_dependent="probe: torch varies by CPU here")
+        with pytest.raises(CaseDefinitionError):
+            case("cd_short", lambda T: T.zeros(1), cpu_dependent="cpu")
+    assert run(cs, standins.get("offbyone"))["cd"].status == "fail"          # live: compared like any case
+    for mode in ("golden", "check-golden"):                                   # a golden may be another CPU's
+        r = run(cs, standins.get("offbyone"), mode)["cd"]
+        assert r.status == "skip" and "depends on the CPU" in r.skip and "probe" in r.skip
+
+
 def test_bad_definitions_rejected():
     with collecting():
         with pytest.raises(CaseDefinitionError):
