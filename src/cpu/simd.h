@@ -7,6 +7,8 @@
  *
  *   wk_vf   WK_VL float lanes           wk_vi   WK_VL int32 lanes          wk_vm   a lane mask (from comparisons)
  *   vf_loadu / vf_storeu / vf_set1 / vf_zero
+ *   vf_stream(p, v): a store that bypasses the caches (p aligned to the vector; x86 only, else vf_storeu), made
+ *   visible by vf_stream_done() (WK_VF_STREAM says whether the ISA has it)
  *   vf_add vf_sub vf_mul vf_div         vf_fma(a, b, c) = a * b + c (fused where the ISA has it: WK_VF_FUSED)
  *   vf_max / vf_min: IEEE-free (which operand a NaN gives is unspecified: callers handle NaN themselves)
  *   vf_lt vf_le vf_gt vf_ge vf_isnan -> wk_vm;  vm_or vm_and;  vf_select(m, a, b) = m ? a : b (per lane);
@@ -33,6 +35,9 @@ typedef __m256i wk_vi;
 typedef __m256 wk_vm;
 static inline wk_vf vf_loadu(const float *p) { return _mm256_loadu_ps(p); }
 static inline void vf_storeu(float *p, wk_vf v) { _mm256_storeu_ps(p, v); }
+#define WK_VF_STREAM 1
+static inline void vf_stream(float *p, wk_vf v) { _mm256_stream_ps(p, v); }
+static inline void vf_stream_done(void) { _mm_sfence(); }
 static inline wk_vf vf_set1(float x) { return _mm256_set1_ps(x); }
 static inline wk_vf vf_zero(void) { return _mm256_setzero_ps(); }
 static inline wk_vf vf_add(wk_vf a, wk_vf b) { return _mm256_add_ps(a, b); }
@@ -79,6 +84,9 @@ typedef __m512i wk_vi;
 typedef __mmask16 wk_vm;
 static inline wk_vf vf_loadu(const float *p) { return _mm512_loadu_ps(p); }
 static inline void vf_storeu(float *p, wk_vf v) { _mm512_storeu_ps(p, v); }
+#define WK_VF_STREAM 1
+static inline void vf_stream(float *p, wk_vf v) { _mm512_stream_ps(p, v); }
+static inline void vf_stream_done(void) { _mm_sfence(); }
 static inline wk_vf vf_set1(float x) { return _mm512_set1_ps(x); }
 static inline wk_vf vf_zero(void) { return _mm512_setzero_ps(); }
 static inline wk_vf vf_add(wk_vf a, wk_vf b) { return _mm512_add_ps(a, b); }
@@ -123,6 +131,9 @@ typedef v128_t wk_vi;
 typedef v128_t wk_vm;
 static inline wk_vf vf_loadu(const float *p) { return wasm_v128_load(p); }
 static inline void vf_storeu(float *p, wk_vf v) { wasm_v128_store(p, v); }
+#define WK_VF_STREAM 0
+static inline void vf_stream(float *p, wk_vf v) { wasm_v128_store(p, v); }
+static inline void vf_stream_done(void) {}
 static inline wk_vf vf_set1(float x) { return wasm_f32x4_splat(x); }
 static inline wk_vf vf_zero(void) { return wasm_f32x4_splat(0.0f); }
 static inline wk_vf vf_add(wk_vf a, wk_vf b) { return wasm_f32x4_add(a, b); }
@@ -166,6 +177,9 @@ typedef int32x4_t wk_vi;
 typedef uint32x4_t wk_vm;
 static inline wk_vf vf_loadu(const float *p) { return vld1q_f32(p); }
 static inline void vf_storeu(float *p, wk_vf v) { vst1q_f32(p, v); }
+#define WK_VF_STREAM 0
+static inline void vf_stream(float *p, wk_vf v) { vst1q_f32(p, v); }
+static inline void vf_stream_done(void) {}
 static inline wk_vf vf_set1(float x) { return vdupq_n_f32(x); }
 static inline wk_vf vf_zero(void) { return vdupq_n_f32(0.0f); }
 static inline wk_vf vf_add(wk_vf a, wk_vf b) { return vaddq_f32(a, b); }
@@ -208,6 +222,9 @@ typedef int32_t wk_vi;
 typedef int wk_vm;
 static inline wk_vf vf_loadu(const float *p) { return *p; }
 static inline void vf_storeu(float *p, wk_vf v) { *p = v; }
+#define WK_VF_STREAM 0
+static inline void vf_stream(float *p, wk_vf v) { *p = v; }
+static inline void vf_stream_done(void) {}
 static inline wk_vf vf_set1(float x) { return x; }
 static inline wk_vf vf_zero(void) { return 0.0f; }
 static inline wk_vf vf_add(wk_vf a, wk_vf b) { return a + b; }
