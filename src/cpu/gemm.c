@@ -69,6 +69,9 @@
 #ifndef NC_COLS
 #define NC_COLS 1024 /* columns of C in one unit of work at most (Note [GEMM blocking]) */
 #endif
+#ifndef UNITS_PER_THREAD
+#define UNITS_PER_THREAD 4 /* units of work a thread can take at least (fewer when the product is small) */
+#endif
 #ifndef PACK_MAX
 #define PACK_MAX (1 << 22) /* floats of packed A (and of packed B) at most: larger products go by blocks of C */
 #endif
@@ -695,7 +698,7 @@ int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, in
             if (g.un > g.np) g.un = g.np;
             for (;;) {
                 g.nunits = ((g.mp + g.um - 1) / g.um) * ((g.np + g.un - 1) / g.un);
-                if (T == 1 || g.nunits >= 4 * T || (g.um == 1 && g.un == 1)) break;
+                if (T == 1 || g.nunits >= UNITS_PER_THREAD * T || (g.um == 1 && g.un == 1)) break;
                 if (one_row_block && g.un > 1) g.un = (g.un + 1) / 2;
                 else if (g.um * mr >= g.un * nr && g.um > 1) g.um = (g.um + 1) / 2;
                 else if (g.un > 1) g.un = (g.un + 1) / 2;
