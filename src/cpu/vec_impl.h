@@ -284,65 +284,50 @@ static void k_max_rows(const float *x, float *m, int64_t n) {
 
 /* ---- torch's cascade sum: Note [Cascade sum] (vec.c) ----
  * A "vacc" is W = 8 or 16 float lanes, NV = W / WK_VL vectors. */
-static inline int64_t ceil_log2(int64_t x) {
-    if (x <= 2) return 1;
-    int64_t b = 0;
-    uint64_t v = (uint64_t)(x - 1);
-    while (v) {
-        b++;
-        v >>= 1;
-    }
-    return b;
-}
+static inline int64_t ceil_log2(int64_t x) { return x <= 2 ? 1 : 64 - __builtin_clzll((unsigned long long)(x - 1)); }
 
-/* multi_row_sum of 4 vaccs: column k (of 4) at base + i*rs + k*cs for i < size; out[k*W + lane] */
+/* multi_row_sum of 4 vaccs: column k (of 4) at base + i*rs + k*cs for i < size; out[k*W + lane].
+ * a0 sums `step` rows, c1..c3 are the cascade's levels 1..3 (torch's acc[1..3]); every loop over k and v is
+ * unrolled so that all of them stay in registers (rolled, gcc kept them on the stack: a store-to-load forward on
+ * every addition, and ~80 cycles a row of 2048 floats in the flushes and set-up). */
+#define WK_UNROLLED(body)                                                                                            \
+    _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++) _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) body
 #define CASCADE_DEF(W)                                                                                               \
     enum { NV##W = (W) / WK_VL };                                                                                    \
     static void multi4_v##W(const float *base, int64_t rs, int64_t cs, int64_t size, float *out) {                   \
+        enum { NV = NV##W };                                                                                         \
         const int64_t lp = ceil_log2(size) / 4 > 4 ? ceil_log2(size) / 4 : 4, step = (int64_t)1 << lp, mask = step - 1; \
-        wk_vf acc[4][4][NV##W];                                                                                      \
-        for (int l = 0; l < 4; l++)                                                                                  \
-            for (int k = 0; k < 4; k++)                                                                              \
-                for (int v = 0; v < NV##W; v++) acc[l][k][v] = vf_zero();                                            \
-        wk_vf a0[4][NV##W];                                                                                          \
-        for (int k = 0; k < 4; k++)                                                                                  \
-            for (int v = 0; v < NV##W; v++) a0[k][v] = vf_zero();                                                    \
+        wk_vf a0[4][NV], c1[4][NV], c2[4][NV], c3[4][NV];                                                            \
+        WK_UNROLLED(a0[k][v] = c1[k][v] = c2[k][v] = c3[k][v] = vf_zero();)                                          \
         int64_t i = 0;                                                                                               \
         while (i + step <= size) {                                                                                   \
             for (int64_t j = 0; j < step; j++, i++) {                                                                \
                 const float *p = base + i * rs;                                                                      \
-                /* unrolled, so that a0 lives in registers (a loop here kept it on the stack: 2x slower) */          \
                 /* a contiguous row: every line prefetched 2 KiB ahead (rows that come from L3 on Zen 3) */          \
                 if (cs == (W))                                                                                       \
                     _Pragma("GCC unroll 4") for (int q = 0; q < 4 * (W); q += 16) __builtin_prefetch(p + q + 512);   \
-                _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++)                                                  \
-                    _Pragma("GCC unroll 4") for (int v = 0; v < NV##W; v++)                                          \
-                        a0[k][v] = vf_add(a0[k][v], vf_loadu(p + k * cs + v * WK_VL));                               \
+                WK_UNROLLED(a0[k][v] = vf_add(a0[k][v], vf_loadu(p + k * cs + v * WK_VL));)                          \
             }                                                                                                        \
-            for (int k = 0; k < 4; k++)                                                                              \
-                for (int v = 0; v < NV##W; v++) {                                                                    \
-                    acc[1][k][v] = vf_add(acc[1][k][v], a0[k][v]);                                                   \
-                    a0[k][v] = vf_zero();                                                                            \
-                }                                                                                                    \
-            for (int l = 2; l < 4; l++) {                                                                            \
-                if (i & (mask << ((l - 1) * lp))) break;                                                             \
-                for (int k = 0; k < 4; k++)                                                                          \
-                    for (int v = 0; v < NV##W; v++) {                                                                \
-                        acc[l][k][v] = vf_add(acc[l][k][v], acc[l - 1][k][v]);                                       \
-                        acc[l - 1][k][v] = vf_zero();                                                                \
-                    }                                                                                                \
-            }                                                                                                        \
+            WK_UNROLLED({                                                                                            \
+                c1[k][v] = vf_add(c1[k][v], a0[k][v]);                                                               \
+                a0[k][v] = vf_zero();                                                                                \
+            })                                                                                                       \
+            if (i & (mask << lp)) continue;                                                                          \
+            WK_UNROLLED({                                                                                            \
+                c2[k][v] = vf_add(c2[k][v], c1[k][v]);                                                               \
+                c1[k][v] = vf_zero();                                                                                \
+            })                                                                                                       \
+            if (i & (mask << 2 * lp)) continue;                                                                      \
+            WK_UNROLLED({                                                                                            \
+                c3[k][v] = vf_add(c3[k][v], c2[k][v]);                                                               \
+                c2[k][v] = vf_zero();                                                                                \
+            })                                                                                                       \
         }                                                                                                            \
         for (; i < size; i++) {                                                                                      \
             const float *p = base + i * rs;                                                                          \
-            for (int k = 0; k < 4; k++)                                                                              \
-                for (int v = 0; v < NV##W; v++) a0[k][v] = vf_add(a0[k][v], vf_loadu(p + k * cs + v * WK_VL));       \
+            WK_UNROLLED(a0[k][v] = vf_add(a0[k][v], vf_loadu(p + k * cs + v * WK_VL));)                              \
         }                                                                                                            \
-        for (int l = 1; l < 4; l++)                                                                                  \
-            for (int k = 0; k < 4; k++)                                                                              \
-                for (int v = 0; v < NV##W; v++) a0[k][v] = vf_add(a0[k][v], acc[l][k][v]);                           \
-        for (int k = 0; k < 4; k++)                                                                                  \
-            for (int v = 0; v < NV##W; v++) vf_storeu(out + k * (W) + v * WK_VL, a0[k][v]);                          \
+        WK_UNROLLED(vf_storeu(out + k * (W) + v * WK_VL, vf_add(vf_add(vf_add(a0[k][v], c1[k][v]), c2[k][v]), c3[k][v]));) \
     }                                                                                                                \
     /* row_sum of vaccs at base + i*stride, i < size (ilp 4) -> out[W] */                                            \
     static void rowsum_v##W(const float *base, int64_t stride, int64_t size, float *out) {                           \
