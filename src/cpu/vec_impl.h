@@ -303,9 +303,7 @@ static inline int64_t ceil_log2(int64_t x) { return x <= 2 ? 1 : 64 - __builtin_
         while (i + step <= size) {                                                                                   \
             for (int64_t j = 0; j < step; j++, i++) {                                                                \
                 const float *p = base + i * rs;                                                                      \
-                /* a contiguous row: every line prefetched 2 KiB ahead (rows that come from L3 on Zen 3) */          \
-                if (cs == (W))                                                                                       \
-                    _Pragma("GCC unroll 4") for (int q = 0; q < 4 * (W); q += 16) __builtin_prefetch(p + q + 512);   \
+                /* no software prefetch: level from L3, 10-35% slower from DRAM (bench/NOTES.md, session 10) */      \
                 WK_UNROLLED(a0[k][v] = vf_add(a0[k][v], vf_loadu(p + k * cs + v * WK_VL));)                          \
             }                                                                                                        \
             WK_UNROLLED({                                                                                            \
