@@ -11,34 +11,31 @@ repetition; the figures are medians, and "A faster in n of m" counts the repetit
 On a shared machine the host's load moves by tens of percent within minutes; a change that wins most of the
 paired repetitions is real, one that wins half is noise."""
 import argparse
-import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from run import Worker  # noqa: E402
 
 
-class Worker:
-    def __init__(self, tree, lib, threads):
-        env = dict(os.environ)
-        if '@' in tree:  # tree@VAR=VALUE
-            tree, kv = tree.split('@', 1)
-            var, val = kv.split('=', 1)
-            env[var] = val
-        run = os.path.join(os.path.abspath(tree), 'bench', 'run.py')
-        self.p = subprocess.Popen([sys.executable, run, '--worker', lib, '--threads', str(threads)],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd='/', env=env)
+def start(tree, lib, threads):
+    """bench/run.py's worker for `tree`, or for this tree with VAR=VALUE set when `tree` is `tree@VAR=VALUE`"""
+    env = {}
+    if '@' in tree:
+        tree, kv = tree.split('@', 1)
+        var, val = kv.split('=', 1)
+        env[var] = val
+    return Worker(lib, threads, tree=os.path.abspath(tree), env=env)
 
-    def time(self, name, batch):
-        self.p.stdin.write(json.dumps(dict(name=name, batch=batch)) + '\n')
-        self.p.stdin.flush()
-        res = json.loads(self.p.stdout.readline() or '{"error": "worker died"}')
-        if 'error' in res:
-            sys.exit('%s: %s' % (name, res['error']))
-        return res['time']
+
+def batch_time(worker, name, batch):
+    res = worker.ask(name=name, batch=batch)
+    if 'error' in res:
+        sys.exit('%s: %s' % (name, res['error']))
+    return res['time']
 
 
 def main():
@@ -51,18 +48,18 @@ def main():
     args = ap.parse_args()
     a_tree = os.path.dirname(HERE)
     b_tree = a_tree + args.b[1:] if args.b.startswith('.@') else args.b
-    workers = {'A': Worker(a_tree, 'wick', args.threads), 'B': Worker(b_tree, 'wick', args.threads),
-               'torch': Worker(a_tree, 'torch', args.threads)}
+    workers = {'A': start(a_tree, 'wick', args.threads), 'B': start(b_tree, 'wick', args.threads),
+               'torch': start(a_tree, 'torch', args.threads)}
     order = list(workers)
     print('A = %s, B = %s, %d thread(s), %d repetitions, load average %.2f' % (a_tree, b_tree, args.threads,
                                                                               args.reps, os.getloadavg()[0]))
     for name in args.names.split(','):
         for w in workers.values():
-            w.time(name, args.batch)  # warm-up and calibration
+            batch_time(w, name, args.batch)  # warm-up and calibration
         t = {k: [] for k in workers}
         for i in range(args.reps):
             for k in order[i % 3:] + order[:i % 3]:
-                t[k].append(workers[k].time(name, args.batch))
+                t[k].append(batch_time(workers[k], name, args.batch))
                 time.sleep(0.01)  # let torch's OpenMP spinners go to sleep
         m = {k: statistics.median(v) for k, v in t.items()}
         wins = sum(a < b for a, b in zip(t['A'], t['B']))

@@ -234,9 +234,10 @@ ISA = 'native'
 
 
 class Worker:
-    def __init__(self, lib, threads):
-        env = dict(os.environ, **ISA_ENV[ISA])
-        self.p = subprocess.Popen([sys.executable, os.path.abspath(__file__), '--worker', lib, '--threads',
+    def __init__(self, lib, threads, tree=ROOT, env=None):
+        """a worker process running `tree`'s bench/run.py (another checkout's, for bench/ab.py), with `env` added"""
+        env = dict(os.environ, **ISA_ENV[ISA], **(env or {}))
+        self.p = subprocess.Popen([sys.executable, os.path.join(tree, 'bench', 'run.py'), '--worker', lib, '--threads',
                                    str(threads)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                   cwd='/', env=env)
 

@@ -292,6 +292,8 @@ static inline int64_t ceil_log2(int64_t x) { return x <= 2 ? 1 : 64 - __builtin_
  * every addition, and ~80 cycles a row of 2048 floats in the flushes and set-up). */
 #define WK_UNROLLED(body)                                                                                            \
     _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++) _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) body
+/* the cascade's carry: level `hi` takes level `lo`'s sums, and `lo` starts again */
+#define WK_CARRY(hi, lo) WK_UNROLLED({ hi[k][v] = vf_add(hi[k][v], lo[k][v]); lo[k][v] = vf_zero(); })
 #define CASCADE_DEF(W)                                                                                               \
     enum { NV##W = (W) / WK_VL };                                                                                    \
     static void multi4_v##W(const float *base, int64_t rs, int64_t cs, int64_t size, float *out) {                   \
@@ -306,20 +308,11 @@ static inline int64_t ceil_log2(int64_t x) { return x <= 2 ? 1 : 64 - __builtin_
                 /* no software prefetch: level from L3, 10-35% slower from DRAM (bench/NOTES.md, session 10) */      \
                 WK_UNROLLED(a0[k][v] = vf_add(a0[k][v], vf_loadu(p + k * cs + v * WK_VL));)                          \
             }                                                                                                        \
-            WK_UNROLLED({                                                                                            \
-                c1[k][v] = vf_add(c1[k][v], a0[k][v]);                                                               \
-                a0[k][v] = vf_zero();                                                                                \
-            })                                                                                                       \
+            WK_CARRY(c1, a0)                                                                                         \
             if (i & (mask << lp)) continue;                                                                          \
-            WK_UNROLLED({                                                                                            \
-                c2[k][v] = vf_add(c2[k][v], c1[k][v]);                                                               \
-                c1[k][v] = vf_zero();                                                                                \
-            })                                                                                                       \
+            WK_CARRY(c2, c1)                                                                                         \
             if (i & (mask << 2 * lp)) continue;                                                                      \
-            WK_UNROLLED({                                                                                            \
-                c3[k][v] = vf_add(c3[k][v], c2[k][v]);                                                               \
-                c2[k][v] = vf_zero();                                                                                \
-            })                                                                                                       \
+            WK_CARRY(c3, c2)                                                                                         \
         }                                                                                                            \
         for (; i < size; i++) {                                                                                      \
             const float *p = base + i * rs;                                                                          \
