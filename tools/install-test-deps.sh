@@ -1,6 +1,6 @@
 #!/bin/sh
-# Installs what wick's tests need, where missing: real PyTorch (the 2.13.0 CPU build), numpy and pytest from
-# PyPI; clang/lld with the WASI sysroot (the WebAssembly build check) from Debian. Safe to run repeatedly.
+# Installs what wick's tests need, where missing: real PyTorch (the 2.13.0 CPU build), numpy, pytest and the
+# ecosystem packages below from PyPI; clang/lld with the WASI sysroot (the WebAssembly build check) from Debian. Safe to run repeatedly.
 set -e
 PYTHON=${PYTHON:-python3}
 need_pip=""
@@ -8,6 +8,11 @@ $PYTHON -c 'import torch, sys; sys.exit(torch.__version__.split("+")[0] != "2.13
 $PYTHON -c 'import numpy' 2>/dev/null || need_pip="$need_pip numpy"
 $PYTHON -c 'import pytest' 2>/dev/null || need_pip="$need_pip pytest"
 $PYTHON -c 'import safetensors' 2>/dev/null || need_pip="$need_pip safetensors"  # reads wick's safetensors files
+# the ecosystem's own readers and runtimes that tests check wick against (issue 23): the onnx checker and ONNX
+# Runtime (torch.onnx.export), tensorboard's event reader (SummaryWriter), PIL (images), tqdm and matplotlib
+for mod_pkg in onnx:onnx onnxruntime:onnxruntime tensorboard:tensorboard PIL:pillow tqdm:tqdm matplotlib:matplotlib; do
+    $PYTHON -c "import ${mod_pkg%%:*}" 2>/dev/null || need_pip="$need_pip ${mod_pkg#*:}"
+done
 if [ -n "$need_pip" ]; then
     echo "installing from PyPI:$need_pip"
     # torch is pinned: never let pip pick a newer (multi-GB CUDA) build

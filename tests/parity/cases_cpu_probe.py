@@ -61,5 +61,21 @@ def _autocast_cuda(T):
     with T.autocast('cuda'):
         return x * 2
 case("autocast_cuda_without_cuda", _autocast_cuda, warns=True)
-error_case("tensorboard_import", lambda T: submodule(T, 'utils.tensorboard'),
-           match=r'.')
+
+
+def _tensorboard_blocked(T):
+    """`import torch.utils.tensorboard` where the tensorboard package cannot be imported: torch's module
+    imports it first, so the error is Python's own.  The package is blocked in sys.modules for the case
+    (and a cached torch.utils.tensorboard dropped), so the answer does not depend on what is installed."""
+    import sys
+    base = "torch" if T.__name__.startswith("tests.parity.standins") else T.__name__
+    names = ['tensorboard', base + '.utils.tensorboard']
+    saved = {n: sys.modules.pop(n) for n in names if n in sys.modules}
+    sys.modules['tensorboard'] = None
+    try:
+        return submodule(T, 'utils.tensorboard')
+    finally:
+        for n in names:
+            sys.modules.pop(n, None)
+        sys.modules.update(saved)
+error_case("tensorboard_import", _tensorboard_blocked)
