@@ -1,6 +1,12 @@
 /* nn_act.c — activation functions and their backward ops (torch's `*_backward` natives), plus the nn helpers of
  * nn.h. Each forward is one typed elementwise loop; each backward takes (grad_output, self) and is one loop too.
- * Second derivatives use small `_nn_*_d2` helpers: d(backward)/d(self) = grad * grad_output * d2(self). */
+ * Second derivatives use small `_nn_*_d2` helpers: d(backward)/d(self) = grad * grad_output * d2(self).
+ *
+ * Note [NaN in torch's piecewise backward kernels]: torch's CPU kernels run a vector loop over the first
+ * n - n % (2 * lanes) elements and a scalar loop over the rest, and for a NaN input some of them disagree
+ * (hardtanh / shrink backward: 0 vs grad; hardswish backward: NaN vs grad). Which one an element gets depends on
+ * its position, the length, the dtype and the CPU; the kernels here follow torch's scalar loop, which is what torch
+ * gives every tensor of under 8 elements (tests/parity/cases_act_fuzz.py keeps NaN in torch's scalar tail). */
 #include "nn.h"
 
 #include "cpu/vec.h"
@@ -138,8 +144,13 @@ wk_tensor *wk_impl_leaky_relu(wk_tensor *self, wk_scalar negative_slope) {
 }
 wk_tensor *wk_impl_leaky_relu_backward(wk_tensor *grad_output, wk_tensor *self, wk_scalar negative_slope,
                                        bool self_is_result) {
-    WK_UNUSED(self_is_result);
     act_ctx c = {.a = sd(negative_slope)};
+    if (self_is_result && c.a < 0)
+        return WK_FAIL(WK_RUNTIME_ERROR,
+                       "In-place leakyReLu backward calculation is triggered with a negative slope which is not supported. "
+                       "This is caused by calling in-place forward function with a negative slope, please call out-of-place "
+                       "version instead. File an issue at https://github.com/pytorch/pytorch if you do require supporting "
+                       "in-place leakRelu backward calculation with negative slope");
     return act_binary("leaky_relu_backward_cpu", grad_output, self, leaky_bw_T, &c);
 }
 
@@ -149,9 +160,10 @@ ACT_UNARY(elu, x <= 0 ? expm1(x * (__typeof__(x))C->c) * (__typeof__(x))(C->a * 
 ACT_BINARY(elu_bw, C->flag ? (b <= 0 ? a * (__typeof__(a))C->c * (b + (__typeof__(a))(C->a * C->b)) : a * (__typeof__(a))C->b)
                           : (b <= 0 ? a * (__typeof__(a))(C->c * C->a * C->b) * exp(b * (__typeof__(a))C->c)
                                     : a * (__typeof__(a))C->b))
-/* d(elu_backward)/d(self_or_result) per unit grad_output */
-ACT_UNARY(elu_d2, C->flag ? (x <= 0 ? (__typeof__(x))C->c : 0)
-                         : (x <= 0 ? (__typeof__(x))(C->c * C->c * C->a * C->b) * exp(x * (__typeof__(x))C->c) : 0))
+/* d(elu_backward)/d(self_or_result) per unit grad_output: torch's elu_double_backward masks with self_or_result < 0
+ * (strictly: at 0 the first derivative is the negative side's, the second is 0) */
+ACT_UNARY(elu_d2, C->flag ? (x < 0 ? (__typeof__(x))C->c : 0)
+                         : (x < 0 ? (__typeof__(x))(C->c * C->c * C->a * C->b) * exp(x * (__typeof__(x))C->c) : 0))
 
 wk_tensor *wk_impl_elu(wk_tensor *self, wk_scalar alpha, wk_scalar scale, wk_scalar input_scale) {
     act_ctx c = {.a = sd(alpha), .b = sd(scale), .c = sd(input_scale)};
@@ -160,6 +172,11 @@ wk_tensor *wk_impl_elu(wk_tensor *self, wk_scalar alpha, wk_scalar scale, wk_sca
 wk_tensor *wk_impl_elu_backward(wk_tensor *grad_output, wk_scalar alpha, wk_scalar scale, wk_scalar input_scale,
                                 bool is_result, wk_tensor *self_or_result) {
     act_ctx c = {.a = sd(alpha), .b = sd(scale), .c = sd(input_scale), .flag = is_result};
+    if (is_result && c.a < 0)
+        return WK_FAIL(WK_RUNTIME_ERROR,
+                       "In-place elu backward calculation is triggered with a negative slope which is not supported. "
+                       "This is caused by calling in-place forward function with a negative slope, please call out-of-place "
+                       "version instead.");
     return act_binary("elu_backward_cpu", grad_output, self_or_result, elu_bw_T, &c);
 }
 wk_tensor *wk_impl__nn_elu_d2(wk_tensor *self, wk_scalar alpha, wk_scalar scale, wk_scalar input_scale,
@@ -170,7 +187,7 @@ wk_tensor *wk_impl__nn_elu_d2(wk_tensor *self, wk_scalar alpha, wk_scalar scale,
 wk_tensor *wk_impl_celu(wk_tensor *self, wk_scalar alpha) {
     double a = sd(alpha);
     if (a == 0) {
-        wk__error(WK_RUNTIME_ERROR, "ZeroDivisionError");
+        wk__error(WK_RUNTIME_ERROR, "ZeroDivisionError: alpha cannot be 0 for CELU");
         return NULL;
     }
     return wk_impl_elu(self, alpha, wk_float(1.0), wk_float(1.0 / a));
@@ -265,9 +282,10 @@ ACT_UNARY(softplus, x * (__typeof__(x))C->a > (__typeof__(x))C->b ? x
 ACT_BINARY(softplus_bw, b * (__typeof__(b))C->a > (__typeof__(b))C->b
                             ? a
                             : a * exp(b * (__typeof__(b))C->a) / (exp(b * (__typeof__(b))C->a) + 1))
-ACT_UNARY(softplus_d2, x * (__typeof__(x))C->a > (__typeof__(x))C->b
-                           ? 0
-                           : (__typeof__(x))C->a * SIG(x * (__typeof__(x))C->a) * (1 - SIG(x * (__typeof__(x))C->a)))
+/* torch's softplus_double_backward: sigmoid_backward(g, sigmoid(x * beta)) * (x * beta < threshold) * beta -- a mask
+ * multiplied, not selected (NaN stays NaN), and strict, where the forward and first derivative switch at > */
+ACT_UNARY(softplus_d2, (__typeof__(x))(x * (__typeof__(x))C->a < (__typeof__(x))C->b) * (__typeof__(x))C->a *
+                           SIG(x * (__typeof__(x))C->a) * (1 - SIG(x * (__typeof__(x))C->a)))
 wk_tensor *wk_impl_softplus(wk_tensor *self, wk_scalar beta, wk_scalar threshold) {
     act_ctx c = {.a = sd(beta), .b = sd(threshold)};
     return act_unary("softplus_cpu", self, softplus_T, &c);
@@ -311,10 +329,12 @@ wk_tensor *wk_impl_hardtanh_backward(wk_tensor *grad_output, wk_tensor *self, wk
 /* ---- hardswish / hardsigmoid ---- */
 #define RELU6(v) ((v) < 0 ? 0 : ((v) > 6 ? 6 : (v)))
 ACT_UNARY(hardswish, x * RELU6(x + 3) / 6)
-ACT_BINARY(hardswish_bw, b < -3 ? 0 : (b <= 3 ? a * ((b / 3) + (__typeof__(b))0.5) : a))
+/* torch's CPU kernel: 0 for self <= -3, grad for self >= 3 (so 0 and 1 at the bends), the slope between */
+ACT_BINARY(hardswish_bw, b <= -3 ? 0 : (b < 3 ? a * ((b / 3) + (__typeof__(b))0.5) : a))
 ACT_UNARY(hardswish_d2, (x > -3 && x < 3) ? (__typeof__(x))1 / 3 : 0)
 ACT_UNARY(hardsigmoid, RELU6(x + 3) / 6)
-ACT_BINARY(hardsigmoid_bw, (b > -3 && b < 3) ? a / 6 : 0)
+/* torch multiplies by (scalar_t)(1.0f / 6.0f): float's sixth, in double too */
+ACT_BINARY(hardsigmoid_bw, (b > -3 && b < 3) ? a * (__typeof__(a))(1.0f / 6.0f) : 0)
 wk_tensor *wk_impl_hardswish(wk_tensor *self) { return act_unary("hardswish_cpu", self, hardswish_T, NULL); }
 wk_tensor *wk_impl_hardswish_backward(wk_tensor *grad_output, wk_tensor *self) {
     return act_binary("hardswish_backward_cpu", grad_output, self, hardswish_bw_T, NULL);

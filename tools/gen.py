@@ -14,6 +14,7 @@ output directory (build/gen by default):
 
 Nothing this program writes is edited by hand.
 """
+import copy
 import os
 import re
 import sys
@@ -126,6 +127,10 @@ class Op:
         self.wrap_numbers = fields.get('wrap_numbers', '') == 'true'
         self.nondiff = set(fields.get('nondiff', '').split())
         self.formulas = {k: v for k, v in fields.items() if k in {p.name for p in self.params}}
+        # `inplace_<arg>: formula`: the in-place variant's own derivative (torch's elu_ differentiates through its
+        # result, elu through self); the in-place node is then a type of its own (Note [In-place formulas])
+        self.inplace_formulas = {k[8:]: v for k, v in fields.items()
+                                 if k.startswith('inplace_') and k[8:] in {p.name for p in self.params}}
         self.multi_formula = fields.get('grads')  # one formula returning a tensor list for a Tensor[] input
         self.node_name = fields.get('node', self._default_node_name())
         self.doc = fields.get('doc', '')
@@ -642,7 +647,7 @@ def emit_node(op, opnames):
     o.append('}')
     o.append('static const wk_node_vtable VT_%s = {"%s", %s_apply, %s_release, NULL, %s_destroy};'
              % (op.cname, op.node_name, S, S, S))
-    if op.fields.get('inplace_node'):  # torch's in-place native is a separate function with its own node name
+    if op.fields.get('inplace_node') and not op.inplace_formulas:  # torch's in-place native: its own node name
         o.append('static const wk_node_vtable VT_%s_inplace = {"%s", %s_apply, %s_release, NULL, %s_destroy};'
                  % (op.cname, op.fields['inplace_node'], S, S, S))
     return '\n'.join(o), fields
@@ -772,6 +777,18 @@ def emit_mutating(op, opnames):
     return '\n'.join(o)
 
 
+def inplace_node_op(op):
+    """Note [In-place formulas]: an op whose in-place variant has formulas of its own (`inplace_<arg>`) records a
+    node of its own type, node_<cname>_inplace, named by `inplace_node`; `result` there is self after the write."""
+    iop = copy.copy(op)
+    iop.formulas = dict(op.formulas, **op.inplace_formulas)
+    iop.cname = op.cname + '_inplace'
+    iop.node_name = op.fields.get('inplace_node', op.node_name)
+    iop.fields = {k: v for k, v in op.fields.items() if k != 'inplace_node'}
+    iop.inplace_formulas = {}
+    return iop
+
+
 def emit_wrappers(op, opnames):
     if op.mutates_self:
         return emit_mutating(op, opnames)
@@ -779,6 +796,11 @@ def emit_wrappers(op, opnames):
     fields = []
     if op.differentiable:
         node_code, fields = emit_node(op, opnames)
+        o.append(node_code)
+    iop, ifields = op, fields  # the in-place variant's node
+    if op.differentiable and op.inplace_formulas and 'inplace' in op.variants:
+        iop = inplace_node_op(op)
+        node_code, ifields = emit_node(iop, opnames)
         o.append(node_code)
     k = op.ret_kind
     tens_inputs = [p for p in op.cparams if p.is_tensor or p.type in ('Tensor?', 'Tensor[]')]
@@ -877,15 +899,15 @@ def emit_wrappers(op, opnames):
         o += arg_null_checks(op)
         if op.fields.get('inplace_check'):  # a C expression (int, < 0 = error set) over the arguments
             o.append('    if ((%s) < 0) return NULL;' % op.fields['inplace_check'])
-        diff = diff_inputs(op) if op.differentiable else []
-        uses_self = any('self' in formula_names(f) for f in op.formulas.values()) if op.differentiable else False
+        diff = diff_inputs(iop) if op.differentiable else []
+        uses_self = any('self' in formula_names(f) for f in iop.formulas.values()) if op.differentiable else False
         o.append('    bool rg_ = %s;' % (requires_grad_expr(diff) if diff else 'false'))
         if op.differentiable:
             o.append('    if (!rg_ && wk__grad_enabled() && self->is_view && self->view_base && wk__tensor_requires_grad(self->view_base)) rg_ = true;')
         o.append('    if (wk__check_inplace_rg(self, rg_) < 0) return NULL;')
         o += overlap_check(op, 'self')
         if uses_self:  # the formulas need self as it was before the write: keep a (recorded) copy
-            users = [p for p in diff if 'self' in formula_names(op.formulas.get(p.name, ''))]
+            users = [p for p in diff if 'self' in formula_names(iop.formulas.get(p.name, ''))]
             cond = ' || '.join('wk__tensor_requires_grad(%s)' % cident(p.name) for p in users) or 'true'
             o.append('    wk_tensor *self_orig = rg_ && (%s) ? wk_clone(self) : NULL;' % cond)
             o.append('    if (rg_ && (%s) && !self_orig) return NULL;' % cond)
@@ -923,8 +945,8 @@ def emit_wrappers(op, opnames):
             o.append('    wk_release(r);')
             o.append('    r = wk_retain(self);')
             o.append('    {')
-            o += emit_record(op, fields, 'self', '        ', self_var='self_orig' if uses_self else None, written='self',
-                             vt_suffix='_inplace' if op.fields.get('inplace_node') else '')
+            o += emit_record(iop, ifields, 'self', '        ', self_var='self_orig' if uses_self else None, written='self',
+                             vt_suffix='_inplace' if iop.fields.get('inplace_node') else '')
             o.append('        if (wk__rebase_history(self, &n->base) < 0) { wk__node_release(&n->base); goto fail; }')
             o.append('        wk__node_release(&n->base);%s' % rel)
             o.append('        return r;')
