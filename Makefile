@@ -18,10 +18,10 @@ LDSAN = -fsanitize=address,undefined
 endif
 CFLAGS_ALL = $(CFLAGS_BASE) $(CFLAGS)
 
-SRC = $(wildcard src/*.c) $(wildcard src/cpu/*.c)
+SRC = $(wildcard src/*/*.c)
 GEN = $(BUILD)/gen/ops.c $(BUILD)/gen/py_ops.c $(BUILD)/gen/wick_ops.h $(BUILD)/gen/ops_impl.h
 OBJ = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRC)) $(BUILD)/obj/gen_ops.o
-HDR = $(wildcard include/*.h src/*.h src/cpu/*.h) $(BUILD)/gen/wick_ops.h $(BUILD)/gen/ops_impl.h
+HDR = $(wildcard include/*.h src/*/*.h) $(BUILD)/gen/wick_ops.h $(BUILD)/gen/ops_impl.h
 
 EXT_SUFFIX := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
 PY_INC := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_paths()['include'])")

@@ -169,7 +169,7 @@ WK_API int wk_backward(wk_tensor *t, wk_tensor *gradient, bool retain_graph, boo
 WK_API bool wk_is_grad_enabled(void);
 WK_API bool wk_set_grad_enabled(bool enabled); /* returns the previous mode */
 
-/* ---- indexing: Python's x[index] and x[index] = value (src/index.c, Note [Python indexing]) ---- */
+/* ---- indexing: Python's x[index] and x[index] = value (src/ops/index.c, Note [Python indexing]) ---- */
 typedef enum { WK_IDX_INT, WK_IDX_SLICE, WK_IDX_NONE, WK_IDX_ELLIPSIS, WK_IDX_BOOL, WK_IDX_TENSOR } wk_index_kind;
 typedef struct {
     wk_index_kind kind;

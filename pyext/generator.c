@@ -1,8 +1,8 @@
-/* generator.c — torch.Generator (wick._C.Generator) over the C generator of src/random.c, and
+/* generator.c — torch.Generator (wick._C.Generator) over the C generator of src/core/random.c, and
  * torch.default_generator. The argument parser (argparse.c, PT_GENERATOR) checks this type directly.
  * Texts follow torch 2.13's python_generator.cpp; semantics (seeding, state bytes, their checks) are in C. */
 #include "pyext.h"
-#include "random.h"
+#include "core/random.h"
 
 PyTypeObject *wk_GeneratorType;
 

@@ -1,5 +1,5 @@
 /* index.c — Tensor.__getitem__ / __setitem__: converts Python indices into the C core's index items
- * (wk_index_item, Note [Python indexing] in src/index.c) and calls wk_getitem / wk_setitem. Only the Python-specific
+ * (wk_index_item, Note [Python indexing] in src/ops/index.c) and calls wk_getitem / wk_setitem. Only the Python-specific
  * part lives here: which Python objects mean what (as torch's python_variable_indexing.cpp decides). */
 #include "pyext.h"
 

@@ -7,8 +7,8 @@
 #include <Python.h>
 #include <structmember.h>
 
-#include "autograd.h"
-#include "core.h"
+#include "autograd/autograd.h"
+#include "core/core.h"
 #include "wick.h"
 
 /* ---- objects ---- */

@@ -350,7 +350,7 @@ def emit_public_header(ops):
 
 
 def emit_impl_header(ops):
-    o = [HEADER, '#ifndef WK_OPS_IMPL_H\n#define WK_OPS_IMPL_H\n#include "core.h"\n']
+    o = [HEADER, '#ifndef WK_OPS_IMPL_H\n#define WK_OPS_IMPL_H\n#include "core/core.h"\n']
     seen = set()
     for op in ops:
         if op.impl in seen:
@@ -706,7 +706,7 @@ def emit_record(op, fields, outvar, indent, self_var=None, vt_suffix='', written
     return o
 
 
-# Note [Write overlap] (src/ops_support.h): the ops torch runs on TensorIterator check what their in-place and out=
+# Note [Write overlap] (src/ops/ops_support.h): the ops torch runs on TensorIterator check what their in-place and out=
 # variants write. By file, or per op with `overlap_check: true | false | internal` (internal: only that the written
 # tensor reaches no element twice, for ops torch builds on copy_ or mul_ of a temporary).
 OVERLAP_FILES = {'pointwise.def', 'unary.def', 'compare.def', 'nn_act.def'}
@@ -927,9 +927,9 @@ def emit_wrappers(op, opnames):
         else:
             o.append('    {')
             o.append('        bool prev_ = wk_set_grad_enabled(false);')
-            if op.fields.get('writes_dest'):  # Note [Writing into the destination] (src/ops_support.h)
+            if op.fields.get('writes_dest'):  # Note [Writing into the destination] (src/ops/ops_support.h)
                 o.append('        wk__set_dest(self);')
-            if is_iter_op(op):  # Note [Checks before the kernel] (src/ops_support.h)
+            if is_iter_op(op):  # Note [Checks before the kernel] (src/ops/ops_support.h)
                 o.append('        wk__set_write_target(self, true);')
             o.append('        r = wk_impl_%s(%s);' % (op.impl, call_args(op)))
             if op.fields.get('writes_dest'):
@@ -1010,10 +1010,10 @@ def emit_wrappers(op, opnames):
         if not tens_inputs and any(p.name == 'dtype' and p.type == 'ScalarType?' for p in op.cparams):
             # factories with out=: the result takes out's dtype unless one is given (torch.zeros(2, out=t))
             o.append('    if (dtype == WK_DTYPE_NONE) dtype = out->dtype;')
-        if op.fields.get('writes_dest'):  # Note [Writing into the destination] (src/ops_support.h)
+        if op.fields.get('writes_dest'):  # Note [Writing into the destination] (src/ops/ops_support.h)
             assert not op.out_check, op.where
             o.append('    wk__set_dest(out);')
-        if is_iter_op(op) and not op.out_check:  # Note [Checks before the kernel] (src/ops_support.h)
+        if is_iter_op(op) and not op.out_check:  # Note [Checks before the kernel] (src/ops/ops_support.h)
             o.append('    wk__set_write_target(out, false);')
         o.append('    wk_tensor *r = wk_impl_%s(%s);' % (op.impl, call_args(op)))
         if op.fields.get('writes_dest'):
@@ -1032,7 +1032,7 @@ def emit_wrappers(op, opnames):
 
 def emit_ops_c(ops):
     opnames = {op.cname for op in ops}
-    o = [HEADER, '#include "ops_support.h"\n']
+    o = [HEADER, '#include "ops/ops_support.h"\n']
     for op in ops:
         o.append(emit_wrappers(op, opnames))
         o.append('')

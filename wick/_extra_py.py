@@ -133,7 +133,7 @@ for _name, _fields in [('frexp', ('mantissa', 'exponent')), ('linalg_inv_ex', ('
 
 # ---- torch.linalg names of this area
 _wick.linalg.cross = _C._linalg_cross
-# dense linear algebra (src/linalg_dense.c)
+# dense linear algebra (src/ops/linalg_dense.c)
 _wick.linalg.LinAlgError = _C._LinAlgError
 _wick.linalg.inv = _C._linalg.linalg_inv
 _wick.linalg.inv_ex = _C._linalg.linalg_inv_ex

@@ -1,4 +1,4 @@
-"""torch.set_printoptions / get_printoptions: the options live in the C core (src/print.c), which formats."""
+"""torch.set_printoptions / get_printoptions: the options live in the C core (src/ops/print.c), which formats."""
 import math
 
 from . import _C

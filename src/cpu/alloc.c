@@ -12,7 +12,7 @@
  * Bypass: built with AddressSanitizer (so use-after-free and leak checks see every block), or with the
  * environment variable WICK_NO_CACHING_ALLOC=1 set when the first tensor is allocated, blocks go straight to
  * aligned_alloc / free. */
-#include "alloc.h"
+#include "cpu/alloc.h"
 
 #include <stdlib.h>
 #if defined(__linux__)

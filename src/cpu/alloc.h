@@ -2,7 +2,7 @@
 #ifndef WK_ALLOC_H
 #define WK_ALLOC_H
 
-#include "../core.h"
+#include "core/core.h"
 
 /* 64-byte aligned block of at least n bytes (n > 0), or NULL. Free it with wk__cache_free(p, n), same n. */
 WK_INTERNAL void *wk__cache_alloc(size_t n);

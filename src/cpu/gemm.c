@@ -30,9 +30,9 @@
  * (Note [GEMM buffers]), so a warm product allocates nothing. */
 #include <stdlib.h>
 #include <string.h>
-#include "gemm.h"
+#include "cpu/gemm.h"
 
-#include "threadpool.h"
+#include "cpu/threadpool.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>

@@ -2,7 +2,7 @@
 #ifndef WK_GEMM_H
 #define WK_GEMM_H
 
-#include "../core.h"
+#include "core/core.h"
 
 /* The fast path: packed, blocked, SIMD micro-kernel, threaded. Returns 0, or -1 (out of memory). */
 WK_INTERNAL int wk_gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t rsa, int64_t csa,

@@ -13,7 +13,7 @@
 
 #include <tgmath.h>
 
-#include "../iter.h"
+#include "cpu/iter.h"
 
 #define WK_LD_F16(p) wk__half_to_float(p)
 #define WK_ST_F16(v) wk__float_to_half(v)

@@ -5,7 +5,7 @@
  * Workers spin for a short while (SPIN_NS) after a job before sleeping on a condition variable, and the caller
  * spins as long for the last chunks: back-to-back jobs (a training step's elementwise ops) then hand off in
  * well under a microsecond instead of a futex wake-up each (tens of microseconds in a VM). */
-#include "threadpool.h"
+#include "cpu/threadpool.h"
 
 #if defined(__wasi__) && !defined(_REENTRANT)
 #define WK_NO_THREADS 1

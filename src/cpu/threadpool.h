@@ -4,7 +4,7 @@
 #ifndef WK_THREADPOOL_H
 #define WK_THREADPOOL_H
 
-#include "../core.h"
+#include "core/core.h"
 
 /* fn(begin, end, thread_id, ctx) runs on disjoint chunks of [begin, end); chunks have at least `grain` items.
  * Called from inside a worker it runs serially (no nested parallelism). */

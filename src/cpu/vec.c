@@ -1,6 +1,6 @@
 /* vec.c — the native instance of vec_impl.h, the naive references, the run-time choice and the iterator loops. */
 #define WK_VEC_TABLE wk__vec_base_ops
-#include "vec_impl.h"
+#include "cpu/vec_impl.h"
 
 #include <stdlib.h>
 

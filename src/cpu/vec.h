@@ -6,7 +6,7 @@
 #ifndef WK_VEC_H
 #define WK_VEC_H
 
-#include "../core.h"
+#include "core/core.h"
 
 typedef struct {
     const char *name; /* "avx2", "wasm-simd128", "neon", "scalar", "reference" */

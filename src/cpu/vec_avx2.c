@@ -8,7 +8,7 @@
 #endif
 #define WK_SIMD_AVX2 1
 #define WK_VEC_TABLE wk__vec_avx2_ops
-#include "vec_impl.h"
+#include "cpu/vec_impl.h"
 #if defined(__clang__)
 #pragma clang attribute pop
 #else

@@ -1,8 +1,8 @@
 /* vec_impl.h — the float32 kernels of vec.h, written once against simd.h and included once per ISA:
  * vec_avx2.c (x86, compiled for AVX2+FMA) and vec.c (the build's native ISA). The includer defines
  * WK_VEC_TABLE, the name of the wk_vec_ops table to define. Everything else here is static. */
-#include "simd.h"
-#include "vec.h"
+#include "cpu/simd.h"
+#include "cpu/vec.h"
 
 /* ---- exp: Note [Vector exp] ----
  * exp(x) = 2^n * e^r, n = round(x / ln 2), r = x - n ln 2 in two steps (ln 2 = C1 + C2 with C1 = 355/512, so n * C1

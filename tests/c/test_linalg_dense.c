@@ -1,4 +1,4 @@
-/* test_linalg_dense.c — src/linalg_dense.c against naive references: det by the Leibniz (permutation) sum for
+/* test_linalg_dense.c — src/ops/linalg_dense.c against naive references: det by the Leibniz (permutation) sum for
  * n <= 6, inv by A @ inv(A) = I, solve by its residual, cholesky by L L^T = A, slogdet against log|det|; float64
  * and float32, batched, singular inputs (info and the LinAlgError kind). Run by `make test-c` (ASan/UBSan). */
 #include <math.h>

@@ -1,4 +1,4 @@
-/* test_optim.c — the fast float32/float64 optimiser steps of src/optim.c (vectorised, split across the thread pool):
+/* test_optim.c — the fast float32/float64 optimiser steps of src/ops/optim.c (vectorised, split across the thread pool):
  * SGD against a plain per-element reference written here from torch's single-tensor algorithm (Note [Optimiser
  * arithmetic]), Adam/AdamW against optim.c's own scalar kernels (wk__optim_scalar), and the vector torch_sqrtf
  * against the scalar one on special values and random bit patterns (all 2^32 with WK_OPTIM_EXHAUSTIVE=1):
@@ -11,7 +11,7 @@
 
 #include "wick.h"
 
-/* src/optim.c's test hooks */
+/* src/ops/optim.c's test hooks */
 extern bool wk__optim_scalar;
 void wk__optim_sqrt_f32(const float *x, float *y, int64_t n);
 

@@ -1,4 +1,4 @@
-/* test_pool.c — float32 max_pool2d (src/nn_pool.c: the plane-parallel float path and its MaxPool2d(2) vector rows)
+/* test_pool.c — float32 max_pool2d (src/ops/nn_pool.c: the plane-parallel float path and its MaxPool2d(2) vector rows)
  * against the float64 reference path (max_pool_fwd) on the same values: odd and even planes, widths around the
  * 8-output vector step, ties (small integers), NaN and -inf, a non-contiguous input, a few other geometries; values
  * and indices must be identical, at 1 and 3 threads. Run by `make test-c` (ASan/UBSan). */

@@ -12,13 +12,13 @@
  * Each case is a strided view (wk__alias) of a storage holding the bytes torch had, so non-contiguous layouts are
  * replayed as they were. A grad_fn is faked with a node whose vtable carries torch's class name; it is set only
  * while printing. The last line printed is "N passed, M failed". */
-#include "autograd.h"
-#include "core.h"
+#include "autograd/autograd.h"
+#include "core/core.h"
 
 #include <ctype.h>
 #include <stdio.h>
 
-/* print options API (defined in src/print.c; identical prototypes may also come from wick.h) */
+/* print options API (defined in src/ops/print.c; identical prototypes may also come from wick.h) */
 WK_API void wk_set_printoptions(int precision, double threshold, int edgeitems, int linewidth, int sci_mode);
 WK_API void wk_get_printoptions(int *precision, double *threshold, int *edgeitems, int *linewidth, int *sci_mode);
 WK_API int wk_set_printoptions_profile(const char *profile);

@@ -4,7 +4,7 @@
  *     python3 tools/gen.py          # build/gen/wick_ops.h, which wick.h includes
  *     gcc -std=c11 -O2 -ffp-contract=off -Wall -Wextra -Wshadow -Wmissing-prototypes -Werror \
  *         -fsanitize=address,undefined -Iinclude -Ibuild/gen -Isrc \
- *         tests/c/test_random.c src/random.c src/dtype.c src/error.c -lm -o build/test_random
+ *         tests/c/test_random.c src/core/random.c src/core/dtype.c src/core/error.c -lm -o build/test_random
  *     build/test_random tests/rng/expected.txt
  * `make test-c` also builds it against libwick.a and runs it from tests/c (it then finds ../rng/).
  * Optional:
@@ -18,7 +18,7 @@
  * hash of every output byte, plus the first and last few elements) or torch's error, and the hash of
  * torch.get_rng_state() after the case, which checks how many draws each op consumed and the cached
  * normal. Every output value is compared through the hash. The last line printed is "N passed, M failed". */
-#include "random.h"
+#include "core/random.h"
 
 #include <inttypes.h>
 #include <stdio.h>

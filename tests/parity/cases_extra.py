@@ -1,4 +1,4 @@
-"""The extra area (ops/extra.def, src/extra.c, wick/_extra_py.py): names from the coverage ledger's gaps --
+"""The extra area (ops/extra.def, src/ops/extra.c, wick/_extra_py.py): names from the coverage ledger's gaps --
 constants, trivial spellings (torch.detach/detach_/fill/fill_/zero_, ravel, type_as, is_same_size, is_signed,
 is_inference, __contains__, __long__, __nonzero__, Tensor.new), broadcast_shapes, unravel_index, h/v/dsplit,
 tril/triu_indices, resize_/resize_as_, as_strided_, fill_diagonal_; and the maths group (cross, diff, cdist, ...)."""

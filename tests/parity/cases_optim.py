@@ -1,5 +1,5 @@
 """torch.optim: every optimizer with its options, run for 12 steps on uneven gradients; parameters and state_dict
-compared bit for bit (rtol=0, atol=0) in float32 and float64 (Note [Optimiser arithmetic] in src/optim.c), except
+compared bit for bit (rtol=0, atol=0) in float32 and float64 (Note [Optimiser arithmetic] in src/ops/optim.c), except
 where the step takes a square root (VML below)."""
 import random
 

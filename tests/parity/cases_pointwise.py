@@ -248,7 +248,7 @@ error_case("iadd_on_leaf", lambda T: _aug(T, T.tensor(POS, requires_grad=True), 
 error_case("out_requires_grad", lambda T: T.add(T.tensor(POS, requires_grad=True), 1, out=T.zeros(2, 3)))
 
 # ------------------------------------------------------------------------------ reduced-float scalars
-# Note [Reduced-float scalars] in src/pointwise.c: float16 / bfloat16 mul and div read a one-element second operand
+# Note [Reduced-float scalars] in src/ops/pointwise.c: float16 / bfloat16 mul and div read a one-element second operand
 # at its own precision; add, sub, remainder, fmod and pow round it to the tensor's dtype first. The results are
 # scaled to exact integers so the comparison sees every bit (float16 tolerance would hide a last-bit difference).
 HV = [1.0, 3.0, -7.25, 100.5, 0.0625, -33.0, 1000.0, 2.5]

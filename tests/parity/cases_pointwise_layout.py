@@ -49,7 +49,7 @@ grad_case("grad_inplace_on_view", lambda T, x: (lambda y: (y[:, ::2].mul_(3), y)
 grad_case("grad_inplace_unary_on_view", lambda T, x: (lambda y: (y[0].sigmoid_(), y)[1])(x * 1), A24)
 grad_case("grad_expanded_leaf", lambda T, x, y: x * y, inp([[0.5], [1.5]], view=vexpand(2, 4)), B24)
 
-# Writing into the destination (Note [Writing into the destination], src/ops_support.h): in-place and out= of
+# Writing into the destination (Note [Writing into the destination], src/ops/ops_support.h): in-place and out= of
 # add / sub / mul / div / exp / log / tanh / sigmoid / relu write straight into a contiguous destination when every
 # input is either elsewhere or the destination itself; other layouts go through a new tensor and a copy.
 INTO = {"add": lambda T, x, y, **k: T.add(x, y, alpha=2, **k), "sub": lambda T, x, y, **k: T.sub(x, y, **k),

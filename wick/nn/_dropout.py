@@ -1,5 +1,5 @@
 """torch.nn.functional's dropout family (pure Python in torch too), over the C ops dropout / feature_dropout /
-alpha_dropout / feature_alpha_dropout and their in-place forms (src/random_ops.c), which draw torch's mask
+alpha_dropout / feature_alpha_dropout and their in-place forms (src/ops/random_ops.c), which draw torch's mask
 stream bit for bit. wick.nn.functional re-exports these."""
 import warnings
 

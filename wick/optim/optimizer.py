@@ -1,7 +1,7 @@
 """torch.optim.Optimizer: param groups, per-parameter state, hooks, state_dict in torch's layout.
 
 The bookkeeping is plain Python as in torch; the update arithmetic of every optimizer runs in C, one call per
-param group (ops/optim.def, src/optim.c).
+param group (ops/optim.def, src/ops/optim.c).
 """
 import copy
 import functools

@@ -1,0 +1,445 @@
+/* tensor.c — storage, tensor headers, allocation, copies, shapes and the small public getters. */
+#include "autograd/autograd.h"
+#include "cpu/iter.h"
+
+#include "cpu/alloc.h"
+
+/* ---- storage ---- */
+static wk_storage *storage_new(size_t nbytes) {
+    wk_storage *s = wk__malloc(sizeof *s);
+    if (!s) return NULL;
+    /* 64-byte aligned, from the caching allocator (src/cpu/alloc.c) */
+    s->data = nbytes ? wk__cache_alloc(nbytes) : NULL;
+    if (nbytes && !s->data) {
+        free(s);
+        wk__error(WK_RUNTIME_ERROR,
+                  "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you "
+                  "tried to allocate %zu bytes. Error code 12 (Cannot allocate memory)",
+                  nbytes);
+        return NULL;
+    }
+    s->refcount = 1;
+    s->nbytes = nbytes;
+    s->deleter = NULL;
+    s->deleter_ctx = NULL;
+    return s;
+}
+
+static void storage_release(wk_storage *s) {
+    if (!s || --s->refcount > 0) return;
+    if (s->deleter) s->deleter(s->deleter_ctx);
+    else wk__cache_free(s->data, s->nbytes);
+    free(s);
+}
+
+static wk_version *version_new(void) {
+    wk_version *v = wk__malloc(sizeof *v);
+    if (v) {
+        v->refcount = 1;
+        v->version = 0;
+        v->inference = wk__inference_mode();
+    }
+    return v;
+}
+
+static void version_release(wk_version *v) {
+    if (v && --v->refcount == 0) free(v);
+}
+
+void wk__bump_version(wk_tensor *t) { t->version->version++; }
+
+/* ---- shapes ---- */
+int64_t wk__prod(const int64_t *v, int n) {
+    int64_t p = 1;
+    for (int i = 0; i < n; i++) p *= v[i];
+    return p;
+}
+int64_t wk__numel(const wk_tensor *t) { return wk__prod(t->sizes, t->ndim); }
+
+void wk__contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides) {
+    int64_t st = 1;
+    for (int i = ndim - 1; i >= 0; i--) {
+        strides[i] = st;
+        st *= sizes[i] > 1 ? sizes[i] : 1;
+    }
+}
+
+bool wk__is_contiguous(const wk_tensor *t) {
+    int64_t st = 1;
+    for (int i = 0; i < t->ndim; i++)
+        if (t->sizes[i] == 0) return true; /* empty tensors are contiguous whatever their strides */
+    for (int i = t->ndim - 1; i >= 0; i--) {
+        if (t->sizes[i] != 1 && t->strides[i] != st) return false;
+        st *= t->sizes[i];
+    }
+    return true;
+}
+
+/* TensorImpl::is_non_overlapping_and_dense: some permutation of the dims is contiguous. */
+bool wk__non_overlapping_and_dense(const wk_tensor *t) {
+    int nd = t->ndim;
+    if (nd == 0) return true;
+    if (nd == 1) return t->sizes[0] < 2 || t->strides[0] == 1;
+    int perm[WK_MAX_DIM]; /* dims, size-1 dims last, the others by stride ascending */
+    for (int i = 0; i < nd; i++) perm[i] = i;
+    for (int i = 1; i < nd; i++) {
+        for (int j = i; j > 0; j--) {
+            int a = perm[j - 1], b = perm[j];
+            bool b_first = t->sizes[a] < 2 ? t->sizes[b] >= 2 : (t->sizes[b] >= 2 && t->strides[b] < t->strides[a]);
+            if (!b_first) break;
+            perm[j - 1] = b;
+            perm[j] = a;
+        }
+    }
+    int64_t want = 1;
+    for (int i = 0; i < nd; i++) {
+        int d = perm[i];
+        if (t->sizes[d] < 2) return true;
+        if (t->strides[d] != want) return false;
+        want *= t->sizes[d];
+    }
+    return true;
+}
+
+/* torch's message when numel * itemsize does not fit in int64 */
+static int size_overflow(int ndim, const int64_t *sizes) {
+    wk_strbuf b = {0};
+    wk_sb_ints(&b, sizes, ndim);
+    wk__error(WK_RUNTIME_ERROR, "Storage size calculation overflowed with sizes=%s", b.s ? b.s : "");
+    wk_sb_free(&b);
+    return -1;
+}
+
+int wk__check_sizes(int ndim, const int64_t *sizes) {
+    if (ndim > WK_MAX_DIM) {
+        wk__error(WK_RUNTIME_ERROR, "wick supports tensors of at most %d dimensions, got %d", WK_MAX_DIM, ndim);
+        return -1;
+    }
+    int64_t total = 1;
+    for (int i = 0; i < ndim; i++) {
+        if (sizes[i] < 0) {
+            wk_strbuf b = {0};
+            wk_sb_ints(&b, sizes, ndim);
+            wk__error(WK_RUNTIME_ERROR, "Trying to create tensor with negative dimension %lld: %s", (long long)sizes[i],
+                      b.s ? b.s : "");
+            wk_sb_free(&b);
+            return -1;
+        }
+    }
+    for (int i = 0; i < ndim; i++)
+        if (__builtin_mul_overflow(total, sizes[i], &total)) return size_overflow(ndim, sizes);
+    return 0;
+}
+
+int wk__wrap_dim(int64_t dim, int ndim, int64_t *out) {
+    int64_t n = ndim > 0 ? ndim : 1; /* 0-d tensors accept dim 0 and -1 */
+    if (dim < -n || dim >= n) {
+        wk__error(WK_INDEX_ERROR, "Dimension out of range (expected to be in range of [%lld, %lld], but got %lld)",
+                  (long long)-n, (long long)(n - 1), (long long)dim);
+        return -1;
+    }
+    *out = dim < 0 ? dim + n : dim;
+    return 0;
+}
+
+int wk__broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out) {
+    int n = na > nb ? na : nb;
+    for (int i = n - 1; i >= 0; i--) {
+        int ia = i - (n - na), ib = i - (n - nb);
+        int64_t sa = ia >= 0 ? a[ia] : 1, sb = ib >= 0 ? b[ib] : 1;
+        if (sa != sb && sa != 1 && sb != 1) {
+            wk__error(WK_RUNTIME_ERROR,
+                      "The size of tensor a (%lld) must match the size of tensor b (%lld) at non-singleton dimension %d",
+                      (long long)sa, (long long)sb, i);
+            return -1;
+        }
+        out[i] = sa == 1 ? sb : sa;
+    }
+    *nout = n;
+    return 0;
+}
+
+/* ---- headers ---- */
+static wk_tensor *header_new(wk_storage *st, wk_version *ver, int ndim, const int64_t *sizes, const int64_t *strides,
+                             int64_t offset, wk_dtype dtype) {
+    /* malloc + memset, not calloc: glibc's calloc skips the per-thread cache, and a header is made per op */
+    wk_tensor *t = wk__malloc(sizeof *t);
+    if (!t) return NULL;
+    memset(t, 0, sizeof *t);
+    t->refcount = 1;
+    t->storage = st;
+    st->refcount++;
+    t->version = ver;
+    ver->refcount++;
+    t->ndim = ndim;
+    t->dtype = dtype;
+    t->offset = offset;
+    if (ndim) {
+        memcpy(t->sizes, sizes, sizeof(int64_t) * (size_t)ndim);
+        memcpy(t->strides, strides, sizeof(int64_t) * (size_t)ndim);
+    }
+    return t;
+}
+
+wk_tensor *wk__empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, wk_dtype dtype) {
+    if (wk__check_sizes(ndim, sizes) < 0) return NULL;
+    int64_t extent = 1; /* elements the storage must hold */
+    for (int i = 0; i < ndim; i++) {
+        if (sizes[i] == 0) {
+            extent = 0;
+            break;
+        }
+        extent += (sizes[i] - 1) * strides[i];
+    }
+    int64_t nbytes;
+    if (__builtin_mul_overflow(extent, (int64_t)wk_dtype_size(dtype), &nbytes)) {
+        size_overflow(ndim, sizes);
+        return NULL;
+    }
+    wk_storage *st = storage_new((size_t)nbytes);
+    if (!st) return NULL;
+    wk_version *ver = version_new();
+    wk_tensor *t = ver ? header_new(st, ver, ndim, sizes, strides, 0, dtype) : NULL;
+    storage_release(st);
+    version_release(ver);
+    return t;
+}
+
+wk_tensor *wk__empty(int ndim, const int64_t *sizes, wk_dtype dtype) {
+    int64_t strides[WK_MAX_DIM];
+    if (wk__check_sizes(ndim, sizes) < 0) return NULL;
+    wk__contiguous_strides(ndim, sizes, strides);
+    return wk__empty_strided(ndim, sizes, strides, dtype);
+}
+
+wk_tensor *wk__empty_like(const wk_tensor *t, wk_dtype dtype) {
+    return wk__empty(t->ndim, t->sizes, dtype == WK_DTYPE_NONE ? t->dtype : dtype);
+}
+
+wk_tensor *wk__zeros(int ndim, const int64_t *sizes, wk_dtype dtype) {
+    wk_tensor *t = wk__empty(ndim, sizes, dtype);
+    if (t && t->storage->nbytes) memset(t->storage->data, 0, t->storage->nbytes); /* data is NULL when empty */
+    return t;
+}
+
+wk_tensor *wk__full(int ndim, const int64_t *sizes, wk_dtype dtype, wk_scalar fill) {
+    wk_tensor *t = wk__empty(ndim, sizes, dtype);
+    if (t && wk__fill_(t, fill) < 0) {
+        wk_release(t);
+        return NULL;
+    }
+    return t;
+}
+
+wk_tensor *wk__alias(const wk_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset) {
+    return header_new(t->storage, t->version, ndim, sizes, strides, offset, t->dtype);
+}
+
+wk_tensor *wk__expand_to(const wk_tensor *t, int ndim, const int64_t *sizes) {
+    int64_t strides[WK_MAX_DIM];
+    if (ndim < t->ndim) return wk__expand_too_few(t, ndim, sizes), NULL;
+    int off = ndim - t->ndim;
+    for (int i = ndim - 1; i >= 0; i--) { /* from the last dim, as torch (its error names the last mismatch) */
+        int j = i - off;
+        if (j < 0) /* a new dim of size 1 gets a contiguous stride, as torch's (a 0-d tensor's all 0) */
+            strides[i] = sizes[i] != 1 || t->ndim == 0 ? 0 : i + 1 < ndim ? sizes[i + 1] * strides[i + 1] : 1;
+        else if (t->sizes[j] == sizes[i]) strides[i] = t->strides[j];
+        else if (t->sizes[j] == 1) strides[i] = 0;
+        else return wk__expand_mismatch(t, ndim, sizes, i), NULL;
+    }
+    return wk__alias(t, ndim, sizes, strides, t->offset);
+}
+
+void wk__expand_too_few(const wk_tensor *t, int ndim, const int64_t *target) {
+    wk_strbuf b = {0}, a = {0};
+    wk_sb_ints(&b, target, ndim);
+    for (int i = 0; i < t->ndim; i++) wk_sb_printf(&a, i ? ", %lld" : "%lld", (long long)t->sizes[i]);
+    wk__error(WK_RUNTIME_ERROR,
+              "expand(%s{[%s]}, size=%s): the number of sizes provided (%d) must be greater or equal to the number of "
+              "dimensions in the tensor (%d)",
+              wk__legacy_type_name(t->dtype), a.s ? a.s : "", b.s ? b.s : "", ndim, t->ndim);
+    wk_sb_free(&a);
+    wk_sb_free(&b);
+}
+
+void wk__expand_mismatch(const wk_tensor *t, int ndim, const int64_t *target, int i) {
+    wk_strbuf a = {0}, b = {0};
+    wk_sb_ints(&a, target, ndim);
+    wk_sb_ints(&b, t->sizes, t->ndim);
+    wk__error(WK_RUNTIME_ERROR,
+              "The expanded size of the tensor (%lld) must match the existing size (%lld) at non-singleton "
+              "dimension %d.  Target sizes: %s.  Tensor sizes: %s",
+              (long long)target[i], (long long)t->sizes[i - (ndim - t->ndim)], i, a.s, b.s);
+    wk_sb_free(&a);
+    wk_sb_free(&b);
+}
+
+/* ---- copies ---- */
+int wk__copy_(wk_tensor *dst, const wk_tensor *src) {
+    if (dst->storage == src->storage && dst->offset == src->offset && dst->dtype == src->dtype &&
+        dst->ndim == src->ndim && !memcmp(dst->sizes, src->sizes, sizeof(int64_t) * (size_t)dst->ndim) &&
+        !memcmp(dst->strides, src->strides, sizeof(int64_t) * (size_t)dst->ndim))
+        return 0; /* x.copy_(x) */
+    wk_tensor *s = wk__expand_to(src, dst->ndim, dst->sizes);
+    if (!s) return -1;
+    wk_tensor *ops[2] = {dst, s};
+    int rc = wk_iter_apply(2, ops, wk_cast_loop(dst->dtype, src->dtype), NULL);
+    wk_release(s);
+    return rc;
+}
+
+wk_tensor *wk__clone(const wk_tensor *t) {
+    wk_tensor *c = wk__empty(t->ndim, t->sizes, t->dtype);
+    if (c && wk__copy_(c, t) < 0) {
+        wk_release(c);
+        return NULL;
+    }
+    return c;
+}
+
+wk_tensor *wk__contiguous(const wk_tensor *t) {
+    if (wk__is_contiguous(t)) return wk_retain((wk_tensor *)t);
+    return wk__clone(t);
+}
+
+wk_tensor *wk__to_dtype(const wk_tensor *t, wk_dtype dtype) {
+    if (t->dtype == dtype) return wk_retain((wk_tensor *)t);
+    /* torch's .to(): empty_like(preserve) keeps t's strides (odd ones of size-1 dims too), so that the memory order
+     * an op's output takes from its cast inputs is the one torch's TensorIterator takes from the originals */
+    wk_tensor *c = wk__empty_like_preserve((wk_tensor *)t, dtype);
+    if (c && wk__copy_(c, t) < 0) {
+        wk_release(c);
+        return NULL;
+    }
+    return c;
+}
+
+int wk__fill_(wk_tensor *dst, wk_scalar v) {
+    unsigned char elem[8];
+    wk__store_scalar(elem, dst->dtype, v);
+    wk_tensor *src = wk_from_data(elem, dst->dtype, 0, NULL);
+    if (!src) return -1;
+    int rc = wk__copy_(dst, src);
+    wk_release(src);
+    return rc;
+}
+
+/* ---- public API ---- */
+wk_tensor *wk_retain(wk_tensor *t) {
+    if (t) t->refcount++;
+    return t;
+}
+
+void wk_release(wk_tensor *t) {
+    if (!t || --t->refcount > 0) return;
+    wk__autograd_meta_free(t);
+    storage_release(t->storage);
+    version_release(t->version);
+    free(t);
+}
+
+int wk_ndim(const wk_tensor *t) { return t->ndim; }
+const int64_t *wk_sizes(const wk_tensor *t) { return t->sizes; }
+const int64_t *wk_strides(const wk_tensor *t) { return t->strides; }
+int64_t wk_numel(const wk_tensor *t) { return wk__numel(t); }
+int64_t wk_storage_offset(const wk_tensor *t) { return t->offset; }
+wk_dtype wk_tensor_dtype(const wk_tensor *t) { return t->dtype; }
+void *wk_data_ptr(const wk_tensor *t) { return wk__data(t); }
+bool wk_is_contiguous(const wk_tensor *t) { return wk__is_contiguous(t); }
+
+wk_tensor *wk_from_data(const void *data, wk_dtype dtype, int ndim, const int64_t *sizes) {
+    if (dtype < 0 || dtype >= WK_NUM_DTYPES) return WK_FAIL(WK_TYPE_ERROR, "invalid dtype");
+    wk_tensor *t = wk__empty(ndim, sizes, dtype);
+    if (t && t->storage->nbytes) memcpy(t->storage->data, data, t->storage->nbytes);
+    return t;
+}
+
+wk_tensor *wk_from_blob(void *data, wk_dtype dtype, int ndim, const int64_t *sizes, const int64_t *strides,
+                        size_t nbytes, void (*deleter)(void *), void *ctx) {
+    if (wk__check_sizes(ndim, sizes) < 0) return NULL;
+    wk_storage *st = wk__malloc(sizeof *st);
+    if (!st) return NULL;
+    st->refcount = 1;
+    st->data = data;
+    st->nbytes = nbytes;
+    /* no deleter: the block is the caller's malloc'ed memory, freed with free() as before (never cached) */
+    st->deleter = deleter ? deleter : free;
+    st->deleter_ctx = deleter ? ctx : data;
+    int64_t cstrides[WK_MAX_DIM];
+    if (!strides) {
+        wk__contiguous_strides(ndim, sizes, cstrides);
+        strides = cstrides;
+    }
+    wk_version *ver = version_new();
+    wk_tensor *t = ver ? header_new(st, ver, ndim, sizes, strides, 0, dtype) : NULL;
+    storage_release(st);
+    version_release(ver);
+    return t;
+}
+
+wk_tensor *wk_scalar_tensor_new(wk_scalar s, wk_dtype dtype) {
+    if (dtype == WK_DTYPE_NONE) dtype = wk__scalar_dtype(s);
+    return wk__full(0, NULL, dtype, s);
+}
+
+wk_tensor *wk__wrap_scalar(wk_scalar s) {
+    wk_dtype dt = s.tag == WK_SCALAR_FLOAT ? WK_FLOAT64 : s.tag == WK_SCALAR_BOOL ? WK_BOOL : WK_INT64;
+    wk_tensor *t = wk__full(0, NULL, dt, s);
+    if (t) t->wrapped_number = true;
+    return t;
+}
+
+int wk_copy_to_buffer(const wk_tensor *t, wk_dtype dtype, void *out) {
+    wk_tensor *dst = wk_from_blob(out, dtype, t->ndim, t->sizes, NULL, (size_t)wk__numel(t) * wk_dtype_size(dtype),
+                                  wk__noop_deleter, NULL);
+    if (!dst) return -1;
+    int rc = wk__copy_(dst, t);
+    wk_release(dst);
+    return rc;
+}
+
+void wk__noop_deleter(void *ctx) { WK_UNUSED(ctx); }
+
+int wk_item(const wk_tensor *t, wk_scalar *out) {
+    int64_t n = wk__numel(t);
+    if (n != 1) {
+        wk__error(WK_RUNTIME_ERROR, "a Tensor with %lld elements cannot be converted to Scalar", (long long)n);
+        return -1;
+    }
+    *out = wk__load_scalar(wk__data(t), t->dtype);
+    return 0;
+}
+
+int wk__storage_grow(wk_storage *s, size_t nbytes) {
+    if (nbytes <= s->nbytes) return 0;
+    if (s->deleter) {
+        wk__error(WK_RUNTIME_ERROR, "Trying to resize storage that is not resizable");
+        return -1;
+    }
+    wk_storage *n = storage_new(nbytes);
+    if (!n) return -1;
+    if (s->nbytes) memcpy(n->data, s->data, s->nbytes);
+    memset((char *)n->data + s->nbytes, 0, nbytes - s->nbytes);
+    free(s->data);
+    s->data = n->data; /* the new buffer moves into s; n's header goes */
+    s->nbytes = nbytes;
+    free(n);
+    return 0;
+}
+
+int wk__resize_(wk_tensor *t, int ndim, const int64_t *sizes) {
+    if (wk__check_sizes(ndim, sizes) < 0) return -1;
+    int64_t n = wk__prod(sizes, ndim);
+    size_t need = (size_t)(t->offset + n) * wk_dtype_size(t->dtype);
+    if (need > t->storage->nbytes) {
+        wk_storage *s = storage_new(need);
+        if (!s) return -1;
+        if (t->storage->nbytes) memcpy(s->data, t->storage->data, t->storage->nbytes);
+        storage_release(t->storage);
+        t->storage = s;
+    }
+    t->ndim = ndim;
+    memcpy(t->sizes, sizes, sizeof(int64_t) * (size_t)ndim);
+    wk__contiguous_strides(ndim, sizes, t->strides);
+    return 0;
+}
