@@ -21,11 +21,13 @@ from ._device import device  # noqa: F401
 from . import _nn_py  # noqa: F401,E402  (nn composites in the torch namespace)
 from ._creation_py import *  # noqa: F401,F403  (finfo, iinfo, is_tensor)
 from ._creation_py import _missing_attr
+from ._install import install_as_torch  # noqa: F401
 
 # Submodules a script may never touch load on first use (`import wick` stays cheap: bench/NOTES.md, import):
 # wick.nn, wick.optim, ... are imported by the first `wick.nn` (or `import wick.nn`), and the names below by
 # their first use. Nothing in them attaches methods to Tensor, so loading them later changes no behaviour.
-_LAZY_MODULES = frozenset(('nn', 'optim', 'serialization', 'cuda', 'backends', 'amp', 'distributed', 'onnx', 'utils'))
+_LAZY_MODULES = frozenset(('nn', 'optim', 'serialization', 'cuda', 'backends', 'amp', 'distributed', 'onnx', 'utils',
+                           'hub', 'vision'))
 _LAZY_NAMES = {'save': 'serialization', 'load': 'serialization', 'save_safetensors': 'serialization',
                'load_safetensors': 'serialization', 'autocast': 'amp'}
 _LAZY_NAMES.update(dict.fromkeys(('rnn_tanh', 'rnn_relu', 'lstm', 'gru', 'rnn_tanh_cell', 'rnn_relu_cell', 'lstm_cell',
