@@ -230,11 +230,18 @@ static PyObject *m_remove_hook_c(PyObject *self, PyObject *id) {
     Py_RETURN_NONE;
 }
 
-/* ---- buffer protocol: numpy views share memory (Tensor.numpy(), np.asarray(t)) ---- */
+/* ---- buffer protocol: numpy views share memory (Tensor.numpy(), np.asarray(t)) ----
+ * A tensor that requires grad has no buffer: numpy then calls __array__, which raises torch's "Can't call
+ * numpy() on Tensor that requires grad" (torch tensors have no buffer protocol at all). */
 static int getbuffer(PyObject *self, Py_buffer *view, int flags) {
     (void)flags;
     wk_tensor *t = SELF;
     const char *fmt;
+    if (wk_requires_grad(t)) {
+        PyErr_SetString(PyExc_BufferError, "a tensor that requires grad has no buffer: use tensor.detach()");
+        view->obj = NULL;
+        return -1;
+    }
     switch (wk_tensor_dtype(t)) {
     case WK_BOOL: fmt = "?"; break;
     case WK_UINT8: fmt = "B"; break;

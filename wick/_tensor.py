@@ -41,7 +41,7 @@ class Tensor(_C.TensorBase):
 
     def __array__(self, dtype=None, copy=None):
         import numpy as np
-        a = np.asarray(self.numpy() if not self.requires_grad else self.detach().numpy())
+        a = np.asarray(self.numpy())      # a tensor that requires grad raises, as torch's
         return a if dtype is None else a.astype(dtype, copy=False)
 
     def numpy(self, *, force=False):
@@ -68,6 +68,18 @@ class Tensor(_C.TensorBase):
     @property
     def mT(self):
         return self.transpose(-2, -1)
+
+    def __copy__(self):
+        """copy.copy: as torch's (through its pickle reduction), a new leaf on the same storage with the same
+        requires_grad; a subclass with its own __reduce_ex__ (Parameter) is rebuilt by it."""
+        reduce = type(self).__reduce_ex__
+        if reduce is not _C.TensorBase.__reduce_ex__ and reduce is not Tensor.__reduce_ex__:
+            fn, args = reduce(self, 4)[:2]
+            return fn(*args)
+        new = self.detach()
+        if self.requires_grad:
+            new.requires_grad_(True)
+        return new
 
     def __deepcopy__(self, memo):
         if id(self) in memo:
