@@ -120,3 +120,33 @@ def test_errors_as_torch(tmp_path):
                     call(w, T)
                 errs.append((type(e.value), ' '.join(str(e.value).split())))
         assert errs[0] == errs[1]
+
+
+def test_add_graph(tmp_path):
+    """add_graph writes the traced graph; tensorboard's reader gets one node per traced op, the input and
+    every parameter, with the edges of the forward."""
+    from wick.utils.tensorboard import SummaryWriter
+    from tensorboard.compat.proto.graph_pb2 import GraphDef
+    model = wick.nn.Sequential(wick.nn.Conv2d(1, 2, 3), wick.nn.ReLU(), wick.nn.Flatten(), wick.nn.Linear(8, 3))
+    with SummaryWriter(str(tmp_path)) as w:
+        w.add_graph(model, wick.zeros(1, 1, 4, 4))
+    acc = EventAccumulator(str(tmp_path))
+    acc.Reload()
+    g = GraphDef()
+    g.ParseFromString(acc.Graph().SerializeToString())
+    ops = [n.op for n in g.node]
+    assert ops.count('IO Node') == 2 and [o for o in ops if o.startswith('onnx::')] == \
+        ['onnx::Conv', 'onnx::Relu', 'onnx::Reshape', 'onnx::Gemm']
+    names = {n.name for n in g.node}
+    assert {'0.weight', '0.bias', '3.weight', '3.bias'} <= names
+    conv = next(n for n in g.node if n.op == 'onnx::Conv')
+    assert list(conv.input) == ['input', '0.weight', '0.bias']
+    assert all(i in names for n in g.node for i in n.input)
+    with pytest.raises(NotImplementedError, match="the op 'Tensor.cumsum' is not supported yet"):
+        with SummaryWriter(str(tmp_path / 'x')) as w:
+            w.add_graph(_Cumsum(), wick.zeros(3))
+
+
+class _Cumsum(wick.nn.Module):
+    def forward(self, x):
+        return x.cumsum(0)

@@ -7,7 +7,7 @@ import os
 from . import _convert, _proto
 from ._trace import Graph, UnsupportedOp, onnx_dtype
 
-__all__ = ['export', 'is_in_onnx_export', 'UnsupportedOp']
+__all__ = ['export', 'is_in_onnx_export', 'UnsupportedOp']  # and trace(), for SummaryWriter.add_graph
 
 _exporting = [False]
 _MIN_OPSET, _MAX_OPSET, _DEFAULT_OPSET = 13, 21, 18
@@ -157,18 +157,10 @@ def _dynamic(spec, name):
     return {int(a): f"{name}_dynamic_axes_{k + 1}" for k, a in enumerate(axes)}
 
 
-def export(model, args=(), f=None, *, kwargs=None, export_params=True, verbose=None, input_names=None,
-           output_names=None, opset_version=None, dynamic_axes=None, keep_initializers_as_inputs=False,
-           dynamo=False, training=None, do_constant_folding=True, **unused):
-    """Trace model(*args, **kwargs) once and write the ONNX model to f (a path or a binary file); returns None.
-    The model runs in eval mode (as torch's TrainingMode.EVAL) and is restored afterwards."""
+def trace(model, args=(), kwargs=None, opset=_DEFAULT_OPSET, input_names=None, training=None):
+    """One forward of model on args traced into a Graph: (graph, [(input name, example tensor)], outputs).
+    The model runs in eval mode (torch's TrainingMode.EVAL) unless training is True, and is restored."""
     from .. import Tensor, nn
-    opset = _DEFAULT_OPSET if opset_version is None else int(opset_version)
-    if not _MIN_OPSET <= opset <= _MAX_OPSET:
-        raise ValueError(f"wick.onnx.export: opset_version {opset} is not supported (wick writes opsets "
-                         f"{_MIN_OPSET} to {_MAX_OPSET})")
-    if not export_params:
-        raise NotImplementedError("wick.onnx.export: export_params=False is not supported yet")
     if isinstance(args, Tensor):
         args = (args,)
     args = tuple(args)
@@ -176,7 +168,6 @@ def export(model, args=(), f=None, *, kwargs=None, export_params=True, verbose=N
     if args and isinstance(args[-1], dict):
         kwargs.update(args[-1])
         args = args[:-1]
-    dynamic_axes = dynamic_axes or {}
     is_module = isinstance(model, nn.Module)
     params = {}
     if is_module:
@@ -196,7 +187,7 @@ def export(model, args=(), f=None, *, kwargs=None, export_params=True, verbose=N
         proxies[id(t)] = proxy
         g.bind(proxy, name)
         g.used.add(name)
-        inputs.append(_proto.value_info(name, onnx_dtype(t.dtype), _shape(t, _dynamic(dynamic_axes, name))))
+        inputs.append((name, t))
 
     def swap(v):
         if isinstance(v, Tensor):
@@ -211,7 +202,7 @@ def export(model, args=(), f=None, *, kwargs=None, export_params=True, verbose=N
     grads = [(p, p.requires_grad) for p in model.parameters()] if is_module else []
     try:
         if is_module:
-            model.train(bool(training) if training is not None and str(training) == 'True' else False)
+            model.train(training is True)
         for p, _ in grads:
             p.requires_grad_(False)
         with _Tracer(g):
@@ -224,16 +215,31 @@ def export(model, args=(), f=None, *, kwargs=None, export_params=True, verbose=N
     results = _tensors(out)
     if not results:
         raise ValueError("wick.onnx.export: the model returned no tensor")
+    return g, inputs, results
+
+
+def export(model, args=(), f=None, *, kwargs=None, export_params=True, verbose=None, input_names=None,
+           output_names=None, opset_version=None, dynamic_axes=None, keep_initializers_as_inputs=False,
+           dynamo=False, training=None, do_constant_folding=True, **unused):
+    """Trace model(*args, **kwargs) once and write the ONNX model to f (a path or a binary file); returns None.
+    The model runs in eval mode (as torch's TrainingMode.EVAL) and is restored afterwards."""
+    opset = _DEFAULT_OPSET if opset_version is None else int(opset_version)
+    if not _MIN_OPSET <= opset <= _MAX_OPSET:
+        raise ValueError(f"wick.onnx.export: opset_version {opset} is not supported (wick writes opsets "
+                         f"{_MIN_OPSET} to {_MAX_OPSET})")
+    if not export_params:
+        raise NotImplementedError("wick.onnx.export: export_params=False is not supported yet")
+    dynamic_axes = dynamic_axes or {}
+    g, ins, results = trace(model, args, kwargs, opset, input_names, training=str(training) == 'True' or None)
+    inputs = [_proto.value_info(n, onnx_dtype(t.dtype), _shape(t, _dynamic(dynamic_axes, n))) for n, t in ins]
     onames = list(output_names or [])
-    outputs, any_dynamic = [], bool(dynamic_axes)
+    outputs = []
     for i, t in enumerate(results):
         name = onames[i] if i < len(onames) else f"output_{i}" if len(results) > 1 else "output"
-        src = g.name(t)
-        g.used.add(name)
-        g.nodes.append(_proto.node('Identity', [src], [name], g.fresh('Identity'), {}))
+        g.output(g.name(t), name)
         axes = _dynamic(dynamic_axes, name)
         # in a model with dynamic axes, an output's dims not named dynamic are left unknown
-        shape = _shape(t, axes) if not any_dynamic else [axes.get(i) for i in range(t.dim())]
+        shape = _shape(t, axes) if not dynamic_axes else [axes.get(d) for d in range(t.dim())]
         outputs.append(_proto.value_info(name, onnx_dtype(t.dtype), shape))
     from .. import __version__
     data = _proto.model(_proto.graph('main_graph', g.nodes, g.initializers, inputs, outputs), opset,
@@ -247,4 +253,3 @@ def export(model, args=(), f=None, *, kwargs=None, export_params=True, verbose=N
         print(f"wick.onnx.export: {len(g.nodes)} nodes ({', '.join(sorted(set(g.ops)))}), "
               f"{len(g.initializers)} initializers, opset {opset}")
     return None
-

@@ -48,6 +48,7 @@ class Graph:
         self.used = set()
         self.counts = {}
         self.ops = []            # the ONNX op types emitted, in order (for messages and tests)
+        self.records = []        # (op type, input names, output names) of every node, in order
 
     def fresh(self, base):
         n = self.counts.get(base, 0)
@@ -111,7 +112,14 @@ class Graph:
         attrs = {k: v for k, v in attrs.items() if v is not None}
         self.nodes.append(_proto.node(op_type, list(inputs), outs, self.fresh(op_type), attrs))
         self.ops.append(op_type)
+        self.records.append((op_type, list(inputs), outs))
         return outs[0] if n_out == 1 else outs
+
+    def output(self, src, name):
+        """The graph output `name`: an Identity of the value src."""
+        self.used.add(name)
+        self.nodes.append(_proto.node('Identity', [src], [name], self.fresh('Identity'), {}))
+        self.records.append(('Identity', [src], [name]))
 
 
 def reshape_target(in_shape, out_shape):

@@ -137,8 +137,10 @@ class SummaryWriter:
                 w.add_scalar(k, v, global_step)
 
     def add_graph(self, model, input_to_model=None, verbose=False, use_strict_trace=True):
-        raise NotImplementedError("wick: SummaryWriter.add_graph is not supported yet (wick has no graph tracer "
-                                  "for it)")
+        """The graph of one forward on input_to_model, as wick.onnx traces it (see _graph.py): what TensorBoard's
+        Graphs tab shows; ops the exporter cannot trace raise its NotImplementedError naming them."""
+        from ._graph import graph_def
+        self._get_file_writer().add_graph(graph_def(model, input_to_model))
 
     def flush(self):
         if self.all_writers is None:
