@@ -252,3 +252,31 @@ def test_unsupported_ops_are_named():
     # after a failed export, nothing stays patched
     assert torch.cumsum(torch.tensor([1.0, 2.0]), 0).tolist() == [1.0, 3.0]
     assert nn.Module.__call__ is nn.Module._call_impl and not torch.onnx.is_in_onnx_export()
+
+
+class _SetItem(nn.Module):
+    def forward(self, x):
+        x = x * 2
+        x[0] = 1.0
+        return x
+
+
+class _Branch(nn.Module):
+    def forward(self, x):
+        return x * 2 if x.sum() > 0 else x * 3
+
+
+class _Compare(nn.Module):
+    def forward(self, x):
+        return (x == 2).float() + x
+
+
+def test_untraceable_python_is_refused_or_warned():
+    with pytest.raises(NotImplementedError, match=r"the op 'Tensor\.__setitem__' is not supported yet"):
+        torch.onnx.export(_SetItem(), torch.randn(3), io.BytesIO())
+    with pytest.raises(NotImplementedError, match=r"the op 'Tensor\.__eq__' is not supported yet"):
+        torch.onnx.export(_Compare(), torch.randn(3), io.BytesIO())
+    with pytest.raises(NotImplementedError, match=r"the op 'Tensor\.__gt__' is not supported yet"):
+        torch.onnx.export(_Branch(), torch.randn(3), io.BytesIO())
+    with pytest.warns(UserWarning, match=r"Tensor\.item of a traced tensor gives a Python value"):
+        torch.onnx.export(lambda x: x * x.sum().item(), torch.randn(3), io.BytesIO())

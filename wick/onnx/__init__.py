@@ -18,9 +18,12 @@ _NOT_OPS = frozenset('''size dim ndimension numel nelement __len__ __repr__ __st
 tolist numpy stride is_contiguous is_floating_point is_complex element_size data_ptr storage_offset requires_grad_
 retain_grad register_hook __reduce_ex__ __deepcopy__ __array__ __iter__ __index__ __int__ __float__ get_device
 is_nonzero __getstate__ __setstate__ __dir__ __sizeof__ __init_subclass__ __subclasshook__ __class_getitem__
-__torch_function__ untyped_storage __eq__ __ne__ __dlpack__ __dlpack_device__ type cpu cuda __contains__
-__array_wrap__ __reversed__ __setitem__ __delattr__ __setattr__ __getattribute__ __getattr__ __init__ __new__
+__torch_function__ untyped_storage __dlpack__ __dlpack_device__ type cpu cuda __contains__
+__array_wrap__ __reversed__ __delattr__ __setattr__ __getattribute__ __getattr__ __init__ __new__
 _is_view _version'''.split())
+# ... of which these read a traced tensor's values into Python: the trace keeps them as constants (as torch's
+# tracer, which warns too)
+_TO_PYTHON = ('item', 'tolist', '__bool__', '__int__', '__float__', '__index__', 'is_nonzero', 'numpy', '__array__')
 
 
 def is_in_onnx_export():
@@ -102,6 +105,8 @@ class _Tracer:
             return tracer._record(type(mod).__name__, convert, lambda: call(mod, *args, **kwargs), args, kwargs,
                                   extra=(mod,))
         self._patch(Module, '__call__', module_call)
+        for name in _TO_PYTHON:
+            self._patch(Tensor, name, _warn_to_python(self, name, getattr(Tensor, name)))
         for name in dir(Tensor):
             if name in _NOT_OPS or name.startswith('_') and not (name.startswith('__') and name.endswith('__')):
                 continue
@@ -133,6 +138,17 @@ class _Tracer:
             else:
                 delattr(owner, name)
         self.saved.clear()
+
+
+def _warn_to_python(tracer, name, fn):
+    def to_python(self, *args, **kwargs):
+        if not tracer.depth and tracer.g.traced(self):
+            import warnings
+            warnings.warn(f"wick.onnx.export: Tensor.{name} of a traced tensor gives a Python value, which the "
+                          "exported graph keeps as a constant: the model may not generalise to other inputs",
+                          UserWarning, stacklevel=2)
+        return fn(self, *args, **kwargs)
+    return to_python
 
 
 def _method(tracer, label, fn):
