@@ -169,8 +169,15 @@ static PyObject *n_call_unsupported(PyObject *self, PyObject *args) {
                         Py_TYPE(self)->tp_name);
 }
 
+/* grad_fn._sequence_nr(): the node's creation order (AccumulateGrad: UINT64_MAX, as torch's) */
+static PyObject *n_sequence_nr(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromUnsignedLongLong((unsigned long long)((wk_PyNode *)self)->node->seq_nr);
+}
+
 static PyMethodDef node_methods[] = {
     {"name", n_name, METH_NOARGS, NULL},
+    {"_sequence_nr", n_sequence_nr, METH_NOARGS, NULL},
     {"register_hook", n_register_hook, METH_O, NULL},
     {"apply", n_call_unsupported, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL}};

@@ -189,6 +189,23 @@ def bilinear(input1, input2, weight, bias=None):
     return output
 
 
+def norm_except_dim(v, pow=2, dim=0):
+    """The pow-norm of v over every dim but `dim`, shaped to broadcast against v (dim=-1: the norm of all of v)."""
+    if dim == -1:
+        return v.norm(pow)
+    if dim == 0:
+        return v.contiguous().view(v.size(0), -1).norm(pow, 1).view([v.size(0)] + [1] * (v.dim() - 1))
+    if dim == v.dim() - 1:
+        return v.contiguous().view(-1, v.size(-1)).norm(pow, 0).view([1] * (v.dim() - 1) + [v.size(-1)])
+    return norm_except_dim(v.transpose(0, dim), pow, 0).transpose(0, dim)
+
+
+def _weight_norm(v, g, dim=0):
+    """v * (g / ||v||) with the norm over every dim but `dim` (torch's CPU composite; torch names its node
+    WeightNormInterfaceBackward0, wick's is the MulBackward0 of this product)."""
+    return v * (g / norm_except_dim(v, 2, dim))
+
+
 def _attach_return_types():
     rt = getattr(torch, 'return_types', None)
     for name, fields in [('_scaled_dot_product_flash_attention_for_cpu', ('output', 'logsumexp'))]:
@@ -209,7 +226,7 @@ def _attach():
             setattr(torch, name, getattr(_C, name))
     for name in ('kl_div', 'cosine_similarity', 'pairwise_distance', 'margin_ranking_loss', 'hinge_embedding_loss',
                  'cosine_embedding_loss', 'triplet_margin_loss', 'poisson_nll_loss', 'rms_norm', 'bilinear',
-                 ):
+                 'norm_except_dim', '_weight_norm'):
         if not hasattr(torch, name):
             setattr(torch, name, globals()[name])
 

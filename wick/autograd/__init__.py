@@ -1,5 +1,6 @@
 """torch.autograd: backward, grad and the grad-mode context managers."""
 import functools
+import threading
 
 from .. import _C
 from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
@@ -44,6 +45,16 @@ def _make_grads(outputs, grads):
         else:
             raise TypeError('gradients can be either Tensors or None, but got ' + type(g).__name__)
     return new
+
+
+def __getattr__(name):   # torch.autograd.functional / gradcheck / forward_ad load on first use
+    if name in ('functional', 'gradcheck', 'forward_ad'):
+        import importlib
+        return importlib.import_module('.' + name, __name__)
+    if name in ('gradgradcheck',):
+        from .gradcheck import gradgradcheck
+        return gradgradcheck
+    raise AttributeError("module 'wick.autograd' has no attribute '%s'" % name)
 
 
 def _index(seq, x):
@@ -106,7 +117,23 @@ def _run(tensors, grads, retain_graph, create_graph, inputs, allow_unused, accum
                 t.retain_grad()
     # the engine takes each gradient in its output's dtype (torch's validate_outputs casts)
     grads = [g.to(t.dtype) if g is not None and g.dtype != t.dtype else g for t, g in zip(tensors, grads)]
-    return _C._run_backward(list(tensors), list(grads), retain_graph, create_graph, inputs, allow_unused, accumulate)
+    stack = _checkpoint_valid.__dict__.setdefault('stack', [])
+    stack.append(accumulate and not inputs)
+    try:
+        return _C._run_backward(list(tensors), list(grads), retain_graph, create_graph, inputs, allow_unused,
+                                accumulate)
+    finally:
+        stack.pop()
+
+
+_checkpoint_valid = threading.local()   # per running backward: False for grad() and backward(inputs=...)
+
+
+def _is_checkpoint_valid():
+    """False inside a backward that autograd.grad or backward(inputs=...) started (reentrant checkpoint refuses
+    those, as torch's does)."""
+    stack = getattr(_checkpoint_valid, 'stack', None)
+    return stack[-1] if stack else True
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
