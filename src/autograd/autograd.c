@@ -731,6 +731,7 @@ typedef struct {
     bool target;       /* the node whose incoming gradient is an input's gradient (captured, not run) */
     bool visited;
     bool queued;
+    int pending;       /* the needed-set walk's count of incoming edges not yet ordered */
     wk_tensor **buf;   /* [num_inputs] accumulated incoming gradients */
 } slot_t;
 
@@ -878,6 +879,7 @@ int wk_run_backward(int nroots, wk_tensor *const *roots, wk_tensor *const *grad_
     node_map map = {0};
     heap_t ready = {0};
     wk_node **stack = NULL;
+    slot_t **order = NULL;
     target_t *targets = NULL;
     wk_edge *root_edges = wk__calloc((size_t)(nroots ? nroots : 1), sizeof *root_edges);
     wk_tensor **root_grads = wk__calloc((size_t)(nroots ? nroots : 1), sizeof *root_grads);
@@ -951,9 +953,14 @@ int wk_run_backward(int nroots, wk_tensor *const *roots, wk_tensor *const *grad_
         if (!s) goto done;
         if (!s->visited) {
             s->visited = true;
+            if (sp == scap) {
+                wk_node **ns = realloc(stack, scap * 2 * sizeof *ns);
+                if (!ns) goto done;
+                stack = ns;
+                scap *= 2;
+            }
             stack[sp++] = root_edges[i].fn;
         }
-        if (sp == scap) break;
     }
     while (sp) {
         wk_node *n = stack[--sp];
@@ -976,27 +983,38 @@ int wk_run_backward(int nroots, wk_tensor *const *roots, wk_tensor *const *grad_
         }
     }
     if (inputs) {
-        /* needed = reaches a target through its edges; iterate to a fixed point over the (small) map. A target
-         * itself runs only when it leads on to another target (as torch: autograd.grad(z, [y]) leaves y's
-         * grad_fn and its saved tensors alone) */
+        /* needed = an edge leads on to a target. One pass in reverse topological order (Kahn's order from the roots,
+         * read backwards: every node after all the nodes it feeds), so linear in the graph's size. A target itself
+         * runs only when it leads on to another target (as torch: autograd.grad(z, [y]) leaves y's grad_fn and its
+         * saved tensors alone) */
         for (int j = 0; j < ninputs; j++) {
             slot_t *s = targets[j].fn ? map_get(&map, targets[j].fn, false) : NULL;
             if (s) s->target = true;
         }
-        bool changed = true;
-        while (changed) {
-            changed = false;
-            for (size_t i = 0; i < map.cap; i++) {
-                slot_t *s = &map.slots[i];
-                if (!s->node || s->needed) continue;
-                for (uint32_t k = 0; k < s->node->num_next; k++) {
-                    slot_t *t = s->node->next[k].fn ? map_get(&map, s->node->next[k].fn, false) : NULL;
-                    if (t && (t->needed || t->target)) {
-                        s->needed = true;
-                        changed = true;
-                        break;
-                    }
-                }
+        order = wk__malloc((map.count ? map.count : 1) * sizeof *order);
+        if (!order) goto done;
+        size_t head = 0, tail = 0;
+        for (size_t i = 0; i < map.cap; i++) map.slots[i].pending = map.slots[i].deps;
+        for (int i = 0; i < nroots; i++) {
+            slot_t *s = map_get(&map, root_edges[i].fn, false);
+            if (s->pending == 0 && !s->queued) {
+                s->queued = true; /* reset below: the engine's own queueing starts afresh */
+                order[tail++] = s;
+            }
+        }
+        while (head < tail) {
+            slot_t *s = order[head++];
+            for (uint32_t k = 0; k < s->node->num_next; k++) {
+                slot_t *t = s->node->next[k].fn ? map_get(&map, s->node->next[k].fn, false) : NULL;
+                if (t && --t->pending == 0) order[tail++] = t;
+            }
+        }
+        for (size_t i = tail; i-- > 0;) {
+            slot_t *s = order[i];
+            s->queued = false;
+            for (uint32_t k = 0; k < s->node->num_next && !s->needed; k++) {
+                slot_t *t = s->node->next[k].fn ? map_get(&map, s->node->next[k].fn, false) : NULL;
+                if (t && (t->needed || t->target)) s->needed = true;
             }
         }
     }
@@ -1059,7 +1077,7 @@ int wk_run_backward(int nroots, wk_tensor *const *roots, wk_tensor *const *grad_
             gi[0] = g;
         }
         if (inputs) {
-            for (int j = 0; j < ninputs && !err; j++) {
+            for (int j = 0; s->target && j < ninputs && !err; j++) { /* O(inputs) only at targets */
                 if (targets[j].fn != n || !gi[targets[j].nr]) continue;
                 if (grads_out) { /* autograd.grad: capture */
                     if (!grads_out[j]) grads_out[j] = wk_retain(gi[targets[j].nr]);
@@ -1145,6 +1163,7 @@ done:
     free(map.slots);
     free(ready.a);
     free(stack);
+    free(order);
     free(targets);
     if (root_edges)
         for (int i = 0; i < nroots; i++) wk__node_release(root_edges[i].fn);
