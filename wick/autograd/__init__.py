@@ -48,12 +48,13 @@ def _make_grads(outputs, grads):
 
 
 def __getattr__(name):   # torch.autograd.functional / gradcheck / forward_ad load on first use
-    if name in ('functional', 'gradcheck', 'forward_ad'):
-        import importlib
-        return importlib.import_module('.' + name, __name__)
-    if name in ('gradgradcheck',):
-        from .gradcheck import gradgradcheck
-        return gradgradcheck
+    import importlib
+    if name == 'functional':
+        return importlib.import_module('.functional', __name__)
+    if name in ('gradcheck', 'gradgradcheck'):   # the functions, as torch.autograd's own names
+        mod = importlib.import_module('.gradcheck', __name__)
+        globals()['gradcheck'], globals()['gradgradcheck'] = mod.gradcheck, mod.gradgradcheck
+        return globals()[name]
     raise AttributeError("module 'wick.autograd' has no attribute '%s'" % name)
 
 
@@ -152,20 +153,48 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         warnings.warn('only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate '
                       'gradient for other parts of the graph, please use torch.autograd.backward.', FutureWarning,
                       stacklevel=2)
-    if is_grads_batched:
-        raise NotImplementedError('wick: autograd.grad(is_grads_batched=True) is not supported yet')
     grads = (None,) * len(outputs) if grad_outputs is None else (
         (grad_outputs,) if isinstance(grad_outputs, _C.TensorBase) else tuple(grad_outputs))
-    grads = _make_grads(outputs, grads)
     if retain_graph is None:
         retain_graph = create_graph
-    res = _run(outputs, grads, bool(retain_graph), bool(create_graph), list(inputs_tuple), bool(allow_unused), False)
+    if is_grads_batched:
+        res = _grad_batched(outputs, grads, bool(retain_graph), bool(create_graph), list(inputs_tuple),
+                            bool(allow_unused))
+    else:
+        grads = _make_grads(outputs, grads)
+        res = _run(outputs, grads, bool(retain_graph), bool(create_graph), list(inputs_tuple), bool(allow_unused),
+                   False)
     if materialize_grads:
         from .. import zeros_like
         res = tuple(zeros_like(i, requires_grad=create_graph) if g is None else g for g, i in zip(res, inputs_tuple))
     if type(inputs) is dict:
         return dict(zip(inputs.keys(), res))
     return res
+
+
+def _grad_batched(outputs, grads, retain_graph, create_graph, inputs, allow_unused):
+    """grad(is_grads_batched=True): the first dim of every grad_output is a batch of vectors; the result stacks one
+    vector-Jacobian product per batch entry. torch batches them with vmap; wick runs one backward per entry (the
+    same values, batch-size times the work)."""
+    from .. import stack
+    for out, g in zip(outputs, grads):   # torch's message names grad[0]'s shape less its first dim, as here
+        if isinstance(g, _C.TensorBase) and tuple(g.shape[1:]) != tuple(out.shape):
+            raise RuntimeError('If `is_grads_batched=True`, we interpret the first dimension of each grad_output as '
+                               'the batch dimension. The sizes of the remaining dimensions are expected to match the '
+                               'shape of corresponding output, but a mismatch was detected: grad_output[%d] has a '
+                               'shape of %s and output[%d] has a shape of %s. If you only want some tensors in '
+                               '`grad_output` to be considered batched, consider using vmap.'
+                               % (_index(grads, g), g[0].shape[1:], _index(outputs, out), out.shape))
+    batch = next((g.shape[0] for g in grads if isinstance(g, _C.TensorBase)), None)
+    if batch is None:
+        raise NotImplementedError('wick: autograd.grad(is_grads_batched=True) without a tensor in grad_outputs is '
+                                  'not supported yet')
+    per = []
+    for b in range(batch):
+        gb = _make_grads(outputs, [g[b] if isinstance(g, _C.TensorBase) else g for g in grads])
+        per.append(_run(outputs, gb, True if b < batch - 1 else retain_graph, create_graph, inputs, allow_unused,
+                        False))
+    return tuple(None if per[0][i] is None else stack([r[i] for r in per]) for i in range(len(inputs)))
 
 
 class _DecoratorContextManager:
