@@ -4,12 +4,6 @@
 
 #include <stdio.h>
 
-#if defined(__wasi__) && !defined(_REENTRANT)
-#define WK_TLS
-#else
-#define WK_TLS _Thread_local
-#endif
-
 /* ---- grad mode ---- */
 static WK_TLS bool grad_disabled = false; /* stored negated so zero-initialised TLS means "enabled" */
 static WK_TLS bool inference_mode = false;

@@ -3,6 +3,7 @@
 #ifndef WK_CORE_H
 #define WK_CORE_H
 
+#include "core/config.h"
 #include "wick.h"
 
 #include <math.h>

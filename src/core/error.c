@@ -3,12 +3,6 @@
 
 #include <stdio.h>
 
-#if defined(__wasi__) && !defined(_REENTRANT)
-#define WK_TLS /* single-threaded wasm */
-#else
-#define WK_TLS _Thread_local
-#endif
-
 static WK_TLS wk_error_kind err_kind = WK_OK;
 static WK_TLS char err_msg[4096];
 

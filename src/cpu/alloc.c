@@ -19,9 +19,6 @@
 #include <sys/mman.h>
 #endif
 
-#if defined(__wasi__) && !defined(_REENTRANT)
-#define WK_NO_THREADS 1
-#endif
 #ifndef WK_NO_THREADS
 #include <pthread.h>
 #endif

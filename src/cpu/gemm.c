@@ -396,10 +396,7 @@ static void pack_strip(float *dst, int w, const float *src, int64_t rs, int64_t 
  * The calling thread keeps its packing buffers (packed A and B of one block of C), grown on demand and reused by
  * its next products: a product allocates nothing once warm, also when several threads (or pool jobs, e.g. one
  * convolution image each) multiply at once. A thread's buffers are freed when it exits. */
-#if defined(__wasi__) && !defined(_REENTRANT)
-#define GEMM_TLS /* single-threaded wasm */
-#else
-#define GEMM_TLS _Thread_local
+#ifndef WK_NO_THREADS
 #include <pthread.h>
 #include <sched.h>
 #endif
@@ -410,7 +407,7 @@ typedef struct {
     float *sa, *sb;     /* this thread's own slots as a member: A [MC rows][KC][MR], B [unit panels][KC][NR] */
     size_t pa_n, pb_n, sa_n, sb_n; /* their sizes in floats */
 } gemm_bufs;
-static GEMM_TLS gemm_bufs tl_bufs;
+static WK_TLS gemm_bufs tl_bufs;
 
 /* packing buffers of 2 MiB or more are 2 MiB aligned and advised as transparent huge pages (Linux): the packed B
  * of a 1024-wide product is 4 MB, read by every unit of work (measured: ~2% faster; user operands on huge pages,
@@ -428,7 +425,7 @@ static float *falloc(size_t n) {
     return aligned_alloc(64, b);
 }
 
-#ifdef _REENTRANT
+#ifndef WK_NO_THREADS
 static pthread_key_t bufs_key;
 static pthread_once_t bufs_once = PTHREAD_ONCE_INIT;
 static void bufs_free(void *p) {
@@ -442,7 +439,7 @@ static void bufs_key_init(void) { pthread_key_create(&bufs_key, bufs_free); }
 /* this thread's buffer *p of *n floats, grown to at least `need` floats; NULL when out of memory */
 static float *grow(float **p, size_t *n, size_t need) {
     if (*n >= need) return *p;
-#ifdef _REENTRANT
+#ifndef WK_NO_THREADS
     pthread_once(&bufs_once, bufs_key_init);
     pthread_setspecific(bufs_key, &tl_bufs);
 #endif
@@ -578,7 +575,7 @@ static void pause_briefly(int spin) {
         return;
     }
 #endif
-#ifdef _REENTRANT
+#ifndef WK_NO_THREADS
     sched_yield(); /* the thread we wait for may have been descheduled: let it run */
 #else
     WK_UNUSED(spin);

@@ -7,10 +7,6 @@
  * well under a microsecond instead of a futex wake-up each (tens of microseconds in a VM). */
 #include "cpu/threadpool.h"
 
-#if defined(__wasi__) && !defined(_REENTRANT)
-#define WK_NO_THREADS 1
-#endif
-
 #ifdef WK_NO_THREADS
 int wk_get_num_threads(void) { return 1; }
 int wk_set_num_threads(int n) {
@@ -56,7 +52,7 @@ static struct {
           .done = PTHREAD_COND_INITIALIZER,
           .run = PTHREAD_MUTEX_INITIALIZER};
 
-static _Thread_local int in_worker = 0;
+static WK_TLS int in_worker = 0;
 
 static int default_threads(void) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);

@@ -147,7 +147,7 @@ static bool same_shape(const wk_tensor *a, const wk_tensor *b) {
     return a->ndim == b->ndim && !memcmp(a->sizes, b->sizes, sizeof(int64_t) * (size_t)a->ndim);
 }
 
-static _Thread_local wk_tensor *tl_dest; /* Note [Writing into the destination] (borrowed) */
+static WK_TLS wk_tensor *tl_dest; /* Note [Writing into the destination] (borrowed) */
 void wk__set_dest(wk_tensor *t) { tl_dest = t; }
 wk_tensor *wk__take_dest(void) {
     wk_tensor *t = tl_dest;
@@ -155,7 +155,7 @@ wk_tensor *wk__take_dest(void) {
     return t;
 }
 
-static _Thread_local wk_write_target tl_target; /* Note [Checks before the kernel] (borrowed) */
+static WK_TLS wk_write_target tl_target; /* Note [Checks before the kernel] (borrowed) */
 void wk__set_write_target(wk_tensor *t, bool inplace) { tl_target = (wk_write_target){t, inplace}; }
 wk_write_target wk__take_write_target(void) {
     wk_write_target w = tl_target;
