@@ -415,11 +415,7 @@ static int s_data(PyObject *self, PyObject *v, void *c) {
     src->storage->refcount++;
     wk_storage *old = t->storage;
     t->storage = src->storage;
-    if (--old->refcount == 0) {
-        if (old->deleter) old->deleter(old->deleter_ctx);
-        else free(old->data);
-        free(old);
-    }
+    wk__storage_release(old);
     t->offset = src->offset;
     t->ndim = src->ndim;
     t->dtype = src->dtype;

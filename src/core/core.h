@@ -4,6 +4,7 @@
 #define WK_CORE_H
 
 #include "core/config.h"
+#include "core/device.h"
 #include "wick.h"
 
 #include <math.h>
@@ -47,11 +48,13 @@ WK_INTERNAL void wk_sb_free(wk_strbuf *b);
 /* ---- storage (tensor.c) ---- */
 typedef struct wk_storage {
     int64_t refcount;
-    void *data;
+    void *data;                 /* the device's pointer (Note [Device table]); NULL when nbytes is 0 */
     size_t nbytes;
-    void (*deleter)(void *ctx); /* NULL: data came from wk__cache_alloc (src/cpu/alloc.c) */
+    wk_device *device;          /* where data lives; never NULL */
+    void (*deleter)(void *ctx); /* NULL: data came from device->alloc and goes back through device->free */
     void *deleter_ctx;
 } wk_storage;
+WK_INTERNAL void wk__storage_release(wk_storage *s); /* drops one reference; the last frees it */
 
 /* Version counter shared by a tensor and its views (torch's VariableVersion). */
 typedef struct wk_version {
@@ -96,6 +99,8 @@ struct wk_tensor {
 WK_INTERNAL wk_tensor *wk__empty(int ndim, const int64_t *sizes, wk_dtype dtype);
 WK_INTERNAL wk_tensor *wk__empty_like(const wk_tensor *t, wk_dtype dtype); /* same sizes, contiguous */
 WK_INTERNAL wk_tensor *wk__empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, wk_dtype dtype);
+WK_INTERNAL wk_tensor *wk__empty_strided_on(wk_device *dev, int ndim, const int64_t *sizes, const int64_t *strides,
+                                            wk_dtype dtype); /* the others allocate on the CPU device */
 WK_INTERNAL wk_tensor *wk__zeros(int ndim, const int64_t *sizes, wk_dtype dtype);
 WK_INTERNAL wk_tensor *wk__full(int ndim, const int64_t *sizes, wk_dtype dtype, wk_scalar fill);
 /* A new tensor header over t's storage (shares storage and version counter; no autograd meta). */

@@ -2,33 +2,35 @@
 #include "autograd/autograd.h"
 #include "cpu/iter.h"
 
-#include "cpu/alloc.h"
-
 /* ---- storage ---- */
-static wk_storage *storage_new(size_t nbytes) {
+static wk_storage *storage_new(wk_device *dev, size_t nbytes) {
     wk_storage *s = wk__malloc(sizeof *s);
     if (!s) return NULL;
-    /* 64-byte aligned, from the caching allocator (src/cpu/alloc.c) */
-    s->data = nbytes ? wk__cache_alloc(nbytes) : NULL;
+    /* 64-byte aligned, from the device (the CPU's: the caching allocator, src/cpu/alloc.c) */
+    s->data = nbytes ? dev->alloc(nbytes) : NULL;
     if (nbytes && !s->data) {
         free(s);
-        wk__error(WK_RUNTIME_ERROR,
-                  "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you "
-                  "tried to allocate %zu bytes. Error code 12 (Cannot allocate memory)",
-                  nbytes);
+        if (dev == &wk__cpu_device)
+            wk__error(WK_RUNTIME_ERROR,
+                      "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you "
+                      "tried to allocate %zu bytes. Error code 12 (Cannot allocate memory)",
+                      nbytes);
+        else
+            wk__error(WK_RUNTIME_ERROR, "%s out of memory: tried to allocate %zu bytes", dev->name, nbytes);
         return NULL;
     }
     s->refcount = 1;
     s->nbytes = nbytes;
+    s->device = dev;
     s->deleter = NULL;
     s->deleter_ctx = NULL;
     return s;
 }
 
-static void storage_release(wk_storage *s) {
+void wk__storage_release(wk_storage *s) {
     if (!s || --s->refcount > 0) return;
     if (s->deleter) s->deleter(s->deleter_ctx);
-    else wk__cache_free(s->data, s->nbytes);
+    else if (s->data) s->device->free(s->data, s->nbytes);
     free(s);
 }
 
@@ -182,6 +184,11 @@ static wk_tensor *header_new(wk_storage *st, wk_version *ver, int ndim, const in
 }
 
 wk_tensor *wk__empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, wk_dtype dtype) {
+    return wk__empty_strided_on(&wk__cpu_device, ndim, sizes, strides, dtype);
+}
+
+wk_tensor *wk__empty_strided_on(wk_device *dev, int ndim, const int64_t *sizes, const int64_t *strides,
+                                wk_dtype dtype) {
     if (wk__check_sizes(ndim, sizes) < 0) return NULL;
     int64_t extent = 1; /* elements the storage must hold */
     for (int i = 0; i < ndim; i++) {
@@ -196,11 +203,11 @@ wk_tensor *wk__empty_strided(int ndim, const int64_t *sizes, const int64_t *stri
         size_overflow(ndim, sizes);
         return NULL;
     }
-    wk_storage *st = storage_new((size_t)nbytes);
+    wk_storage *st = storage_new(dev, (size_t)nbytes);
     if (!st) return NULL;
     wk_version *ver = version_new();
     wk_tensor *t = ver ? header_new(st, ver, ndim, sizes, strides, 0, dtype) : NULL;
-    storage_release(st);
+    wk__storage_release(st);
     version_release(ver);
     return t;
 }
@@ -218,7 +225,12 @@ wk_tensor *wk__empty_like(const wk_tensor *t, wk_dtype dtype) {
 
 wk_tensor *wk__zeros(int ndim, const int64_t *sizes, wk_dtype dtype) {
     wk_tensor *t = wk__empty(ndim, sizes, dtype);
-    if (t && t->storage->nbytes) memset(t->storage->data, 0, t->storage->nbytes); /* data is NULL when empty */
+    static const unsigned char zero = 0;
+    wk_storage *s = t ? t->storage : NULL;
+    if (s && s->nbytes && s->device->fill(s->data, s->nbytes, &zero, 1) < 0) { /* data is NULL when empty */
+        wk_release(t);
+        return NULL;
+    }
     return t;
 }
 
@@ -333,7 +345,7 @@ wk_tensor *wk_retain(wk_tensor *t) {
 void wk_release(wk_tensor *t) {
     if (!t || --t->refcount > 0) return;
     wk__autograd_meta_free(t);
-    storage_release(t->storage);
+    wk__storage_release(t->storage);
     version_release(t->version);
     free(t);
 }
@@ -350,7 +362,11 @@ bool wk_is_contiguous(const wk_tensor *t) { return wk__is_contiguous(t); }
 wk_tensor *wk_from_data(const void *data, wk_dtype dtype, int ndim, const int64_t *sizes) {
     if (dtype < 0 || dtype >= WK_NUM_DTYPES) return WK_FAIL(WK_TYPE_ERROR, "invalid dtype");
     wk_tensor *t = wk__empty(ndim, sizes, dtype);
-    if (t && t->storage->nbytes) memcpy(t->storage->data, data, t->storage->nbytes);
+    wk_storage *s = t ? t->storage : NULL;
+    if (s && s->nbytes && s->device->copy_from_host(s->data, data, s->nbytes) < 0) {
+        wk_release(t);
+        return NULL;
+    }
     return t;
 }
 
@@ -362,6 +378,7 @@ wk_tensor *wk_from_blob(void *data, wk_dtype dtype, int ndim, const int64_t *siz
     st->refcount = 1;
     st->data = data;
     st->nbytes = nbytes;
+    st->device = &wk__cpu_device;
     /* no deleter: the block is the caller's malloc'ed memory, freed with free() as before (never cached) */
     st->deleter = deleter ? deleter : free;
     st->deleter_ctx = deleter ? ctx : data;
@@ -372,7 +389,7 @@ wk_tensor *wk_from_blob(void *data, wk_dtype dtype, int ndim, const int64_t *siz
     }
     wk_version *ver = version_new();
     wk_tensor *t = ver ? header_new(st, ver, ndim, sizes, strides, 0, dtype) : NULL;
-    storage_release(st);
+    wk__storage_release(st);
     version_release(ver);
     return t;
 }
@@ -416,11 +433,16 @@ int wk__storage_grow(wk_storage *s, size_t nbytes) {
         wk__error(WK_RUNTIME_ERROR, "Trying to resize storage that is not resizable");
         return -1;
     }
-    wk_storage *n = storage_new(nbytes);
+    static const unsigned char zero = 0;
+    wk_device *dev = s->device;
+    wk_storage *n = storage_new(dev, nbytes);
     if (!n) return -1;
-    if (s->nbytes) memcpy(n->data, s->data, s->nbytes);
-    memset((char *)n->data + s->nbytes, 0, nbytes - s->nbytes);
-    free(s->data);
+    if ((s->nbytes && dev->copy(n->data, dev, s->data, s->nbytes) < 0) ||
+        dev->fill((char *)n->data + s->nbytes, nbytes - s->nbytes, &zero, 1) < 0) {
+        wk__storage_release(n);
+        return -1;
+    }
+    if (s->data) dev->free(s->data, s->nbytes);
     s->data = n->data; /* the new buffer moves into s; n's header goes */
     s->nbytes = nbytes;
     free(n);
@@ -432,10 +454,14 @@ int wk__resize_(wk_tensor *t, int ndim, const int64_t *sizes) {
     int64_t n = wk__prod(sizes, ndim);
     size_t need = (size_t)(t->offset + n) * wk_dtype_size(t->dtype);
     if (need > t->storage->nbytes) {
-        wk_storage *s = storage_new(need);
+        wk_device *dev = t->storage->device;
+        wk_storage *s = storage_new(dev, need);
         if (!s) return -1;
-        if (t->storage->nbytes) memcpy(s->data, t->storage->data, t->storage->nbytes);
-        storage_release(t->storage);
+        if (t->storage->nbytes && dev->copy(s->data, dev, t->storage->data, t->storage->nbytes) < 0) {
+            wk__storage_release(s);
+            return -1;
+        }
+        wk__storage_release(t->storage);
         t->storage = s;
     }
     t->ndim = ndim;
