@@ -1,0 +1,514 @@
+"""torch.func: grad, grad_and_value, vjp, jvp, linearize, jacrev, jacfwd, hessian, vmap, functional_call,
+stack_module_state.
+
+How wick builds them (not as torch's functorch levels):
+- grad / vjp / jacrev stand on wick's tape: the differentiated arguments are fresh aliases (detached leaves at
+  top level, view_as aliases inside another transform, so an outer transform differentiates through the inner
+  one's create_graph=True gradients). At top level the results are detached, as torch's are unwrapped.
+- jvp / linearize / jacfwd use the double-backward trick (a vjp of the vjp): wick has no forward-mode AD, so they
+  need the function's backward to be differentiable; jacfwd returns the same Jacobian as jacrev, built from jvp
+  columns. hessian is jacfwd(jacrev(f)), as torch's.
+- vmap is NOT a batching transform yet: it runs the function once per batch entry (chunk_size entries at a time
+  changes nothing) and stacks the outputs at out_dims. The values, errors and randomness modes 'error' (a random
+  draw inside raises torch's error) and 'same' (every entry sees the same draws) are torch's; randomness='different'
+  raises NotImplementedError. A batch costs batch-size calls, not one batched call."""
+import functools
+
+import wick as torch
+
+__all__ = ['grad', 'grad_and_value', 'vjp', 'jvp', 'linearize', 'jacrev', 'jacfwd', 'hessian', 'vmap',
+           'functional_call', 'stack_module_state']
+
+_depth = [0]   # how many grad-like transforms are running (inside one, gradients keep their graph)
+
+
+# ------------------------------------------------------------------------------------------ pytrees
+def _flatten(tree):
+    """(leaves, spec): tuples, lists and dicts are nodes; everything else is a leaf."""
+    if isinstance(tree, (tuple, list)):
+        leaves, specs = [], []
+        for t in tree:
+            lv, sp = _flatten(t)
+            leaves += lv
+            specs.append(sp)
+        return leaves, (type(tree), len(tree), specs)
+    if isinstance(tree, dict):
+        leaves, specs = [], []
+        for k in tree:
+            lv, sp = _flatten(tree[k])
+            leaves += lv
+            specs.append(sp)
+        return leaves, (dict, list(tree.keys()), specs)
+    return [tree], None
+
+
+def _unflatten(leaves, spec):
+    it = iter(leaves)
+
+    def build(sp):
+        if sp is None:
+            return next(it)
+        kind, meta, subs = sp
+        if kind is dict:
+            return {k: build(s) for k, s in zip(meta, subs)}
+        vals = [build(s) for s in subs]
+        return tuple(vals) if kind is tuple else vals
+    return build(spec)
+
+
+def _tree_map(fn, tree):
+    leaves, spec = _flatten(tree)
+    return _unflatten([fn(x) for x in leaves], spec)
+
+
+# ------------------------------------------------------------------------------------------ helpers
+def _check_argnums(argnums, nargs):
+    if isinstance(argnums, int):
+        nums = (argnums,)
+    elif isinstance(argnums, tuple):
+        if len(argnums) == 0:
+            raise RuntimeError("argnums must be non-empty")
+        if not all(isinstance(a, int) for a in argnums):
+            raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
+        if len(set(argnums)) != len(argnums):
+            raise RuntimeError(f"argnums elements must be unique, got {argnums}")
+        nums = argnums
+    else:
+        raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
+    for a in nums:
+        if not -nargs <= a < nargs:
+            raise RuntimeError(f"Got argnum={a}, but only {nargs} positional inputs")
+    return nums
+
+
+def _fresh(t):
+    """A tensor to differentiate by: an alias of t when t already has history (an outer transform's input, or a
+    tensor requiring grad, whose autograd then flows through the result), else a new leaf."""
+    if not isinstance(t, torch.Tensor):
+        raise ValueError(f"Thing passed to transform API must be Tensor, got {type(t)}")
+    if t.requires_grad:
+        return t.view_as(t)
+    return t.detach().requires_grad_(True)
+
+
+def _out(t, keep=False):
+    """A result leaving the outermost transform is detached (torch unwraps it), unless regular autograd tracks
+    the transform's inputs (keep)."""
+    if _depth[0] == 0 and not keep and isinstance(t, torch.Tensor):
+        return t.detach()
+    return t
+
+
+def _grads(outputs, inputs, grad_outputs, retain_graph=True, create_graph=None):
+    outs = [(o, g) for o, g in zip(outputs, grad_outputs) if o.requires_grad]
+    res = [None] * len(inputs)
+    if create_graph is None:
+        create_graph = _depth[0] > 0
+    if outs:
+        res = list(torch.autograd.grad([o for o, _ in outs], inputs, [g for _, g in outs], retain_graph=retain_graph,
+                                       create_graph=create_graph, allow_unused=True))
+    return [torch.zeros_like(i) if r is None else r for r, i in zip(res, inputs)]
+
+
+# ------------------------------------------------------------------------------------------ grad
+def grad_and_value(func, argnums=0, has_aux=False):
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        nums = _check_argnums(argnums, len(args))
+        args = list(args)
+        tracked = any(isinstance(x, torch.Tensor) and x.requires_grad for a in nums for x in _flatten(args[a])[0])
+        _depth[0] += 1
+        try:
+            with torch.enable_grad():
+                diff = {a: _tree_map(_fresh, args[a]) for a in nums}
+                for a in nums:
+                    args[a] = diff[a]
+                output = func(*args, **kwargs)
+                aux = None
+                if has_aux:
+                    if not (isinstance(output, tuple) and len(output) == 2):
+                        raise RuntimeError("grad_and_value(f)(*args): output of function f should be a tuple: "
+                                           "(output, aux) if has_aux is True")
+                    output, aux = output
+                if not isinstance(output, torch.Tensor):
+                    raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got "
+                                       f"{type(output)}")
+                if output.dim() != 0:
+                    raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, "
+                                       f"got tensor with {output.dim()} dims. Maybe you wanted to use the vjp or "
+                                       "jacrev APIs instead?")
+                flat, specs = [], []
+                for a in nums:
+                    lv, sp = _flatten(diff[a])
+                    flat += lv
+                    specs.append((len(lv), sp))
+                g = _grads([output], flat, [torch.ones_like(output)], create_graph=tracked or _depth[0] > 1)
+        finally:
+            _depth[0] -= 1
+        g = [_out(t, tracked) for t in g]
+        trees, k = [], 0
+        for n, sp in specs:
+            trees.append(_unflatten(g[k:k + n], sp))
+            k += n
+        result = trees[0] if isinstance(argnums, int) else tuple(trees)
+        value = _out(output, tracked)
+        if has_aux:
+            return result, (value, _tree_map(lambda a: _out(a, tracked), aux))
+        return result, value
+    return wrapper
+
+
+def grad(func, argnums=0, has_aux=False):
+    gv = grad_and_value(func, argnums, has_aux)
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        g, value = gv(*args, **kwargs)
+        if has_aux:
+            return g, value[1]
+        return g
+    return wrapper
+
+
+# ------------------------------------------------------------------------------------------ vjp
+def vjp(func, *primals, has_aux=False):
+    _depth[0] += 1
+    try:
+        with torch.enable_grad():
+            diff = _tree_map(_fresh, primals)
+            output = func(*diff)
+            aux = None
+            if has_aux:
+                if not (isinstance(output, tuple) and len(output) == 2):
+                    raise RuntimeError("vjp(f, *primals): output of function f should be a tuple: (output, aux) "
+                                       "if has_aux is True")
+                output, aux = output
+            out_flat, out_spec = _flatten(output)
+            for o in out_flat:
+                if not isinstance(o, torch.Tensor):
+                    raise RuntimeError("vjp(f, *primals): Expected f(*primals) to return only tensors, got "
+                                       f"unsupported type {type(o)}")
+    finally:
+        _depth[0] -= 1
+    in_flat, in_spec = _flatten(diff)
+
+    def vjp_fn(cotangents, retain_graph=True, create_graph=None):
+        ct_flat, _ = _flatten(cotangents)
+        if len(ct_flat) != len(out_flat):
+            raise RuntimeError("Expected pytree structure of cotangents to be the same as pytree structure of "
+                               "outputs to the function")
+        for c, o in zip(ct_flat, out_flat):
+            if tuple(c.shape) != tuple(o.shape):
+                raise RuntimeError(f"Mismatch in shape: grad_output[0] has a shape of {c.shape} and output[0] has a "
+                                   f"shape of {o.shape}.")
+        # called inside another transform, the gradients keep their graph (_grads reads the depth)
+        return _tree_map(_out, _unflatten(_grads(out_flat, in_flat, ct_flat), in_spec))
+
+    if has_aux:
+        return _tree_map(_out, output), vjp_fn, _tree_map(_out, aux)
+    return _tree_map(_out, output), vjp_fn
+
+
+# ------------------------------------------------------------------------------------------ jvp
+def jvp(func, primals, tangents, *, strict=False, has_aux=False):
+    if strict:
+        raise RuntimeError("jvp(f, primals, tangents): strict is not yet supported")
+    if not isinstance(primals, tuple):
+        raise RuntimeError("jvp(f, primals, tangents): Expected primals to be a tuple. E.g. it should be valid to "
+                           "call f(*primals).")
+    if not isinstance(tangents, tuple):
+        raise RuntimeError("jvp(f, primals, tangents): Expected tangents to be a tuple. E.g. it should be valid to "
+                           "call f(*primals).")
+    p_flat, p_spec = _flatten(primals)
+    t_flat, _ = _flatten(tangents)
+    if len(p_flat) != len(t_flat):
+        raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have the same python "
+                           "structure.")
+    for p, t in zip(p_flat, t_flat):
+        if tuple(p.shape) != tuple(t.shape):
+            raise RuntimeError("Trying to set a forward gradient that has a different size than that of the "
+                               "original Tensor, this is not supported. Tensor is of size "
+                               f"{list(p.shape)} while the given forward gradient is of size {list(t.shape)}.")
+    _depth[0] += 1
+    try:
+        with torch.enable_grad():
+            diff = [_fresh(p) for p in p_flat]
+            output = func(*_unflatten(diff, p_spec))
+            aux = None
+            if has_aux:
+                if not (isinstance(output, tuple) and len(output) == 2):
+                    raise RuntimeError("jvp(f, primals, tangents): output of function f should be a tuple: "
+                                       "(output, aux) if has_aux is True")
+                output, aux = output
+            out_flat, out_spec = _flatten(output)
+            for o in out_flat:
+                if not isinstance(o, torch.Tensor):
+                    raise RuntimeError("jvp(f, primals, tangents): Expected f(*primals) to return only tensors, "
+                                       f"got unsupported type {type(o)}")
+            # the vjp is linear in its cotangent u; differentiating <vjp(u), t> by u gives J t
+            us = [torch.zeros_like(o).requires_grad_(True) for o in out_flat]
+            live = [(o, u) for o, u in zip(out_flat, us) if o.requires_grad]
+            if live:
+                g = torch.autograd.grad([o for o, _ in live], diff, [u for _, u in live], create_graph=True,
+                                        allow_unused=True)
+                pairs = [(gi, t) for gi, t in zip(g, t_flat) if gi is not None and gi.requires_grad]
+            else:
+                pairs = []
+            if pairs:
+                jv = torch.autograd.grad([gi for gi, _ in pairs], us, [t for _, t in pairs],
+                                         create_graph=_depth[0] > 1, allow_unused=True)
+            else:
+                jv = [None] * len(us)
+            jv = [torch.zeros_like(o) if j is None else j for j, o in zip(jv, out_flat)]
+    finally:
+        _depth[0] -= 1
+    res = (_tree_map(_out, output), _tree_map(_out, _unflatten(jv, out_spec)))
+    if has_aux:
+        return res + (_tree_map(_out, aux),)
+    return res
+
+
+def linearize(func, *primals):
+    output = func(*primals)
+
+    def jvp_fn(*tangents):
+        return jvp(func, primals, tangents)[1]
+    return _tree_map(_out, output), jvp_fn
+
+
+# ------------------------------------------------------------------------------------------ Jacobians
+def _jac(func, argnums, has_aux, column_wise):
+    @functools.wraps(func)
+    def wrapper(*args):
+        nums = _check_argnums(argnums, len(args))
+        args = list(args)
+        _depth[0] += 1
+        try:
+            with torch.enable_grad():
+                diff = {a: _tree_map(_fresh, args[a]) for a in nums}
+                for a in nums:
+                    args[a] = diff[a]
+                output = func(*args)
+                aux = None
+                if has_aux:
+                    if not (isinstance(output, tuple) and len(output) == 2):
+                        raise RuntimeError("jacrev(f, ...)(*args): output of function f should be a tuple: "
+                                           "(output, aux) if has_aux is True")
+                    output, aux = output
+                out_flat, out_spec = _flatten(output)
+                in_flat, in_specs = [], []
+                for a in nums:
+                    lv, sp = _flatten(diff[a])
+                    in_flat += lv
+                    in_specs.append((len(lv), sp))
+                # jac[i][j]: d out_i / d in_j, shaped out_i.shape + in_j.shape
+                jac = [[None] * len(in_flat) for _ in out_flat]
+                for i, o in enumerate(out_flat):
+                    if not isinstance(o, torch.Tensor):
+                        raise RuntimeError("jacrev(f, ...)(*args): Expected f to return only tensors, got "
+                                           f"unsupported type {type(o)}")
+                    rows = [[] for _ in in_flat]
+                    for k in range(o.numel()):
+                        e = torch.zeros(o.numel(), dtype=o.dtype)
+                        e[k] = 1
+                        g = _grads([o], in_flat, [e.view(o.shape)])
+                        for j, gj in enumerate(g):
+                            rows[j].append(gj)
+                    for j, inp in enumerate(in_flat):
+                        jac[i][j] = (torch.stack(rows[j]).view(tuple(o.shape) + tuple(inp.shape)) if rows[j]
+                                     else inp.new_zeros(tuple(o.shape) + tuple(inp.shape)))
+        finally:
+            _depth[0] -= 1
+        per_out = []
+        for i in range(len(out_flat)):
+            trees, k = [], 0
+            for n, sp in in_specs:
+                trees.append(_unflatten([_out(t) for t in jac[i][k:k + n]], sp))
+                k += n
+            per_out.append(trees[0] if isinstance(argnums, int) else tuple(trees))
+        result = _unflatten(per_out, out_spec)
+        if has_aux:
+            return result, _tree_map(_out, aux)
+        return result
+    return wrapper
+
+
+def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_copy=False):
+    if chunk_size is not None and not (isinstance(chunk_size, int) and chunk_size > 0):
+        raise ValueError("jacrev: `chunk_size` should be greater than 0.")
+    return _jac(func, argnums, has_aux, column_wise=False)
+
+
+def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
+    """The Jacobian of func, laid out as torch's jacfwd (out.shape + in.shape); wick computes it by rows (the same
+    matrix), having no forward-mode AD."""
+    return _jac(func, argnums, has_aux, column_wise=True)
+
+
+def hessian(func, argnums=0):
+    return jacfwd(jacrev(func, argnums), argnums)
+
+
+# ------------------------------------------------------------------------------------------ vmap
+def _fname(func):
+    return getattr(func, '__name__', repr(func))
+
+
+def _broadcast_in_dims(in_dims, args, fname):
+    if isinstance(in_dims, int):
+        return _tree_map(lambda _: in_dims, args)
+    if not isinstance(in_dims, tuple):
+        raise ValueError(f"vmap({fname}, in_dims={in_dims}, ...)(<inputs>): expected `in_dims` to be int or a "
+                         f"(potentially nested) tuple matching the structure of inputs, got: {type(in_dims)}.")
+    if len(in_dims) != len(args):
+        raise ValueError(f"vmap({fname}, in_dims={in_dims}, ...)(<inputs>): in_dims is not compatible with the "
+                         "structure of `inputs`.")
+    out = []
+    for d, a in zip(in_dims, args):
+        if d is None or isinstance(d, int):
+            out.append(_tree_map(lambda _, d=d: d, a))
+        else:
+            out.append(_broadcast_nested(d, a, fname, in_dims))
+    return tuple(out)
+
+
+def _broadcast_nested(d, a, fname, in_dims):
+    if d is None or isinstance(d, int):
+        return _tree_map(lambda _: d, a)
+    if isinstance(d, (tuple, list)) and isinstance(a, (tuple, list)) and len(d) == len(a):
+        return type(a)(_broadcast_nested(x, y, fname, in_dims) for x, y in zip(d, a))
+    if isinstance(d, dict) and isinstance(a, dict) and d.keys() == a.keys():
+        return {k: _broadcast_nested(d[k], a[k], fname, in_dims) for k in a}
+    raise ValueError(f"vmap({fname}, in_dims={in_dims}, ...)(<inputs>): in_dims is not compatible with the "
+                     "structure of `inputs`.")
+
+
+def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
+    if randomness not in ("error", "different", "same"):
+        raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or 'same'. Got {randomness}")
+    if chunk_size is not None and not (isinstance(chunk_size, int) and chunk_size > 0):
+        raise ValueError(f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})")
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        fname = _fname(func)
+        dims_tree = _broadcast_in_dims(in_dims, args, fname)
+        leaves, spec = _flatten(args)
+        dims, _ = _flatten(dims_tree)
+        sizes = []
+        moved = []
+        for x, d in zip(leaves, dims):
+            if d is None:
+                moved.append(None)
+                continue
+            if not isinstance(x, torch.Tensor):
+                raise ValueError(f"vmap({fname}, in_dims={in_dims}, ...)(<inputs>): Got in_dim={d} for an input but "
+                                 f"the input is of type {type(x)}. We cannot vmap over non-Tensor arguments, please "
+                                 "use None as the respective in_dim")
+            if not -x.dim() <= d < x.dim():
+                raise ValueError(f"vmap({fname}, in_dims={in_dims}, ...)(<inputs>): Got in_dim={d} for some input, "
+                                 f"but that input is a Tensor of dimensionality {x.dim()} so expected in_dim to "
+                                 f"satisfy -{x.dim()} <= in_dim < {x.dim()}.")
+            sizes.append(x.size(d))
+            moved.append(x.movedim(d, 0))
+        if not sizes:
+            raise ValueError(f"vmap({fname}, in_dims={in_dims}, ...)(<inputs>): at least one input must be a Tensor "
+                             "that is being vmapped over (in_dims not None).")
+        if len(set(sizes)) != 1:
+            raise ValueError("vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
+                             f"{sizes} for the mapped dimension")
+        n = sizes[0]
+        state = torch.get_rng_state() if randomness in ("error", "same") else None
+        if randomness == "different":
+            raise NotImplementedError("wick: vmap(randomness='different') is not supported yet (wick's vmap runs "
+                                      "the function per batch entry and cannot draw torch's batched random values)")
+        results, after = [], None
+        for b in range(n):
+            if randomness == "same":
+                torch.set_rng_state(state)
+            sample = [x if m is None else m[b] for x, m in zip(leaves, moved)]
+            results.append(func(*_unflatten(sample, spec), **kwargs))
+            if randomness == "error" and not torch.equal(torch.get_rng_state(), state):
+                torch.set_rng_state(state)   # torch raises before the draw
+                raise RuntimeError("vmap: called random operation while in randomness error mode. Please either use "
+                                   "the 'same' or 'different' randomness flags on vmap or perform the randomness "
+                                   "operation out of vmap")
+            if randomness == "same" and after is None:
+                after = torch.get_rng_state()
+        if after is not None:
+            torch.set_rng_state(after)
+        out_leaves0, out_spec = _flatten(results[0])
+        od = _broadcast_out_dims(out_dims, results[0], fname)
+        per = [_flatten(r)[0] for r in results]
+        outs = []
+        for k, (o0, d) in enumerate(zip(out_leaves0, od)):
+            if d is None:
+                outs.append(o0)
+                continue
+            if not isinstance(o0, torch.Tensor):
+                raise ValueError(f"vmap({fname}, ...): `{fname}` must only return Tensors, got type {type(o0)}. Did "
+                                 "you mean to set out_dims= to None for output?")
+            outs.append(torch.stack([p[k] for p in per], d))
+        return _unflatten(outs, out_spec)
+    return wrapper
+
+
+def _broadcast_out_dims(out_dims, result, fname):
+    leaves, _ = _flatten(result)
+    if out_dims is None or isinstance(out_dims, int):
+        return [out_dims] * len(leaves)
+    if isinstance(out_dims, tuple) and isinstance(result, tuple) and len(out_dims) == len(result):
+        out = []
+        for d, r in zip(out_dims, result):
+            out += _broadcast_out_dims(d, r, fname)
+        return out
+    raise ValueError(f"vmap({fname}, ..., out_dims={out_dims})(<inputs>): out_dims is not compatible with the "
+                     "structure of `outputs`.")
+
+
+# ------------------------------------------------------------------------------------------ modules
+def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *, tie_weights=True, strict=False):
+    from ..nn.utils.stateless import _functional_call
+    if isinstance(parameter_and_buffer_dicts, dict):
+        parameters_and_buffers = parameter_and_buffer_dicts
+    elif isinstance(parameter_and_buffer_dicts, (tuple, list)):
+        if not all(isinstance(d, dict) for d in parameter_and_buffer_dicts):
+            raise ValueError("Expected all elements of parameter_and_buffer_dicts to be dictionaries")
+        counts = {}
+        for d in parameter_and_buffer_dicts:
+            for k in d:
+                counts[k] = counts.get(k, 0) + 1
+        repeated = [k for k, c in counts.items() if c > 1]
+        if repeated:
+            raise ValueError(f"{repeated} appeared in multiple dictionaries; behavior of functional call is ambiguous")
+        parameters_and_buffers = {k: v for d in parameter_and_buffer_dicts for k, v in d.items()}
+    else:
+        raise ValueError("Expected parameter_and_buffer_dicts to be a dict, or a list/tuple of dicts, "
+                         f"but got {type(parameter_and_buffer_dicts)}")
+    return _functional_call(module, parameters_and_buffers, args, kwargs, tie_weights=tie_weights, strict=strict)
+
+
+def _stacked_leaf(tensors, name):
+    all_rg = all(t.requires_grad for t in tensors)
+    none_rg = all(not t.requires_grad for t in tensors)
+    if not all_rg and not none_rg:
+        raise RuntimeError(f"Expected {name} from each model to have the same .requires_grad")
+    result = torch.stack(tensors)
+    if all_rg:
+        result = result.detach().requires_grad_()
+    return result
+
+
+def stack_module_state(models):
+    if len(models) == 0:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if not (all(m.training for m in models) or all(not m.training for m in models)):
+        raise RuntimeError("stack_module_state: Expected all models to have the same training/eval mode.")
+    typ = type(models[0])
+    if not all(type(m) is typ for m in models):
+        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
+    all_params = [dict(m.named_parameters()) for m in models]
+    params = {k: _stacked_leaf(tuple(p[k] for p in all_params), k) for k in all_params[0]}
+    all_buffers = [dict(m.named_buffers()) for m in models]
+    buffers = {k: _stacked_leaf(tuple(b[k] for b in all_buffers), k) for k in all_buffers[0]}
+    return params, buffers
