@@ -97,6 +97,10 @@ static void pyfunc_destroy(wk_node *n_) {
     }
 }
 
+PyObject *wk_py_function_ctx(wk_node *n) {
+    return n->vt->apply == pyfunc_apply ? ((pyfunc_node *)n)->ctx : NULL;
+}
+
 /* one vtable per Function class name, kept for the process lifetime */
 static PyObject *vtables; /* name -> capsule(wk_node_vtable *) */
 

@@ -149,7 +149,6 @@ static int post_hook(void *ctx, wk_node *node, wk_tensor **gin, int nin, wk_tens
     Py_DECREF(r);
     return 0;
 }
-static void py_decref(void *ctx) { Py_XDECREF((PyObject *)ctx); }
 
 static PyObject *n_register_hook(PyObject *self, PyObject *fn) {
     wk_hook *h = calloc(1, sizeof *h);
@@ -158,7 +157,7 @@ static PyObject *n_register_hook(PyObject *self, PyObject *fn) {
     h->slot = -1;
     h->post_fn = post_hook;
     h->ctx = fn;
-    h->free_ctx = py_decref;
+    h->free_ctx = wk_py_hook_decref;
     wk_node_register_hook(((wk_PyNode *)self)->node, false, h);
     Py_RETURN_NONE;
 }

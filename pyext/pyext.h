@@ -130,6 +130,12 @@ int wk_py_dtype_init(PyObject *m);
 int wk_py_node_init(PyObject *m);
 int wk_py_generator_init(PyObject *m);              /* Generator, default_generator (generator.c) */
 PyObject *wk_py_generator_wrap(wk_generator *g);   /* the Python object of g (new reference) */
+/* gc.c: Note [Tensors in reference cycles]. Python hooks are released by wk_py_hook_decref (that is how the collector
+ * knows their ctx is a Python object). */
+void wk_py_hook_decref(void *ctx);
+int wk_py_tensor_traverse_c(PyObject *o, visitproc visit, void *arg);
+void wk_py_tensor_clear_c(PyObject *o);
+PyObject *wk_py_function_ctx(wk_node *n); /* function.c: a Function node's ctx (borrowed), else NULL */
 PyObject *wk_py_node_wrap(wk_node *n); /* grad_fn objects (borrowed node) */
 extern PyMethodDef wk_py_function_functions[];
 extern PyMethodDef wk_py_storage_functions[]; /* raw storage access for serialisation (storage.c) */ /* torch.autograd.Function support (function.c) */

@@ -177,12 +177,11 @@ static wk_tensor *py_hook(void *ctx, wk_tensor *grad, int *err) {
     Py_DECREF(r);
     return out;
 }
-static void py_decref(void *ctx) { Py_XDECREF((PyObject *)ctx); }
 
 static PyObject *m_register_hook_c(PyObject *self, PyObject *fn) {
     if (!PyCallable_Check(fn)) return PyErr_Format(PyExc_TypeError, "hook must be callable");
     Py_INCREF(fn);
-    int id = wk_tensor_register_hook(SELF, py_hook, fn, py_decref);
+    int id = wk_tensor_register_hook(SELF, py_hook, fn, wk_py_hook_decref);
     if (id < 0) {
         Py_DECREF(fn);
         return wk_py_raise();

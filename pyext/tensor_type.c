@@ -21,11 +21,12 @@ static void tensor_dealloc(PyObject *o) {
 static int tensor_traverse(PyObject *o, visitproc visit, void *arg) {
     Py_VISIT(((wk_PyTensor *)o)->dict);
     Py_VISIT(Py_TYPE(o));
-    return 0;
+    return wk_py_tensor_traverse_c(o, visit, arg); /* Note [Tensors in reference cycles] (gc.c) */
 }
 
 static int tensor_clear(PyObject *o) {
     Py_CLEAR(((wk_PyTensor *)o)->dict);
+    wk_py_tensor_clear_c(o);
     return 0;
 }
 

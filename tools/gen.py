@@ -789,6 +789,11 @@ def inplace_node_op(op):
     return iop
 
 
+# Note [An op returning its input]: an impl may return one of its tensor arguments itself (a new reference, no copy),
+# as _cumsum_backward does for a 0-d or empty grad, as torch's formulas return grad itself. The result is then that
+# input, unchanged, so the op is the identity on it there and the input's own history is the right one: the wrapper
+# records no node. Setting history on it would rewrite the caller's tensor (a leaf would stop being a leaf, and the
+# node would hold the tensor that holds it: a cycle that leaks both).
 def emit_wrappers(op, opnames):
     if op.mutates_self:
         return emit_mutating(op, opnames)
@@ -842,6 +847,9 @@ def emit_wrappers(op, opnames):
             if op.view:
                 o.append('    wk__mark_view(r, self);')
             o.append('    if (!rg_) return r;')
+            ins = [cident(p.name) for p in op.cparams if p.type in ('Tensor', 'Tensor?')]
+            if ins and not op.view:  # Note [An op returning its input]
+                o.append('    if (%s) return r;' % ' || '.join('r == %s' % a for a in ins))
             o.append('    {')
             o += emit_record(op, fields, 'r', '        ')
             o.append('        wk__set_history(r, &n->base, 0);')
@@ -861,8 +869,10 @@ def emit_wrappers(op, opnames):
             o.append('    if (!rg_) return 0;')
             o.append('    {')
             o += emit_record(op, fields, None, '        ')
+            ins = [cident(p.name) for p in op.cparams if p.type in ('Tensor', 'Tensor?')]
+            alias = ''.join(' && outs[i_] != %s' % a for a in ins) if not op.view else ''  # Note [An op returning its input]
             o.append('        for (int i_ = 0; i_ < %d; i_++)' % nr)
-            o.append('            if (wk_dtype_is_floating(outs[i_]->dtype)) wk__set_history(outs[i_], &n->base, (uint32_t)i_);')
+            o.append('            if (wk_dtype_is_floating(outs[i_]->dtype)%s) wk__set_history(outs[i_], &n->base, (uint32_t)i_);' % alias)
             o.append('        wk__node_release(&n->base);')
             o.append('        return 0;')
             o.append('    fail_node:')
