@@ -29,7 +29,8 @@ from ._install import install_as_torch  # noqa: F401
 _LAZY_MODULES = frozenset(('nn', 'optim', 'serialization', 'cuda', 'backends', 'amp', 'distributed', 'onnx', 'utils',
                            'hub', 'vision', 'func'))
 _LAZY_NAMES = {'save': 'serialization', 'load': 'serialization', 'save_safetensors': 'serialization',
-               'load_safetensors': 'serialization', 'autocast': 'amp'}
+               'load_safetensors': 'serialization', 'autocast': 'amp', 'is_autocast_enabled': 'amp',
+               'get_autocast_dtype': 'amp'}
 _LAZY_NAMES.update(dict.fromkeys(('rnn_tanh', 'rnn_relu', 'lstm', 'gru', 'rnn_tanh_cell', 'rnn_relu_cell', 'lstm_cell',
                                   'gru_cell'), 'nn.modules.rnn'))  # torch.lstm & co: the recurrent layer ops
 
