@@ -173,3 +173,13 @@ case("gradgradcheck_given_grad_outputs", lambda T: T.autograd.gradgradcheck(
     lambda a: (a ** 3).sum(1), d(T, XA, True), d(T, [0.3, -1.2, 0.7], True)))
 case("gradgradcheck_random_grad_outputs", lambda T: T.autograd.gradgradcheck(lambda a: a.tanh() * a, d(T, XA, True)))
 case("gradgradcheck_custom_function", lambda T: T.autograd.gradgradcheck(make_bad(T).apply, (d(T, XA, True),)))
+
+
+def dual(T):
+    with T.autograd.forward_ad.dual_level():
+        x = T.autograd.forward_ad.make_dual(d(T, X3), d(T, [1.0, 0.5, -2.0]))
+        return T.autograd.forward_ad.unpack_dual(x.sin()).tangent
+
+
+X3 = [0.5, -1.25, 2.0]
+case("forward_ad_dual", dual, skip="wick has no forward-mode AD: forward_ad.dual_level raises NotImplementedError")

@@ -49,8 +49,8 @@ def _make_grads(outputs, grads):
 
 def __getattr__(name):   # torch.autograd.functional / gradcheck / forward_ad load on first use
     import importlib
-    if name == 'functional':
-        return importlib.import_module('.functional', __name__)
+    if name in ('functional', 'forward_ad'):
+        return importlib.import_module('.' + name, __name__)
     if name in ('gradcheck', 'gradgradcheck'):   # the functions, as torch.autograd's own names
         mod = importlib.import_module('.gradcheck', __name__)
         globals()['gradcheck'], globals()['gradgradcheck'] = mod.gradcheck, mod.gradgradcheck
