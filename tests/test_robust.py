@@ -206,3 +206,76 @@ def test_training_loop_rss_flat():
         if step == 100:
             base = _rss_mib()
     assert _rss_mib() - base < 4.0
+
+
+# ---- threads ----
+
+def _threaded_training(T, nthreads, steps):
+    """Python threads on one shared weight: each builds its own graph from a shared input (reads of shared leaves),
+    with Python hooks, a custom Function, an in-place write into a view, and then autograd.grad, backward into the
+    shared w.grad (torch accumulates it under the leaf's lock) or backward(inputs=). The switch interval is tiny so
+    the threads interleave inside every Python-level step."""
+    import random
+    import sys
+
+    class Sq(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return 2 * x * g
+
+    w = T.tensor([[0.5, -0.25, 0.125], [0.75, 0.3, -0.6], [-0.2, 0.1, 0.9]], requires_grad=True)
+    shared = T.tensor([[1.0, 2.0, -1.0], [0.5, -0.5, 3.0]])
+    errs, grads = [], [[] for _ in range(nthreads)]
+
+    def work(k):
+        rnd = random.Random(k)
+        try:
+            for _ in range(steps):
+                h = (shared * (k + 1) * 0.1).clone().requires_grad_(True)
+                h.register_hook(lambda g: g * 1.0)
+                y = (h @ w).view(3, 2).t()[:, 1:]
+                z = y.clone()
+                z[0] = z[0] * 2
+                z = Sq.apply(z.tanh()) + z.sin()
+                z.register_hook(lambda g: g)
+                op = rnd.randrange(3)
+                if op == 0:
+                    gh, gw = T.autograd.grad(z.sum(), [h, w])
+                    grads[k].append(gw.flatten().tolist())
+                elif op == 1:
+                    (z * 0.5).sum().backward()
+                else:
+                    z.mean().backward(inputs=[h])
+                    grads[k].append(h.grad.flatten().tolist())
+        except Exception as e:  # noqa: BLE001 - compared below
+            errs.append(repr(e))
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        ths = [threading.Thread(target=work, args=(k,)) for k in range(nthreads)]
+        for th in ths:
+            th.start()
+        for th in ths:
+            th.join()
+    finally:
+        sys.setswitchinterval(old)
+    return errs, grads, w.grad.flatten().tolist()
+
+
+def test_threads_autograd_on_shared_leaves():
+    errs_t, grads_t, wgrad_t = _threaded_training(torch, 4, 100)
+    errs_w, grads_w, wgrad_w = _threaded_training(wick, 4, 100)
+    assert errs_t == [] and errs_w == []
+    for a, b in zip(grads_t, grads_w):  # each thread's own graphs: the same gradients as torch's, step by step
+        assert len(a) == len(b)
+        for x, y in zip(a, b):
+            assert all(abs(p - q) <= 1e-5 + 1e-5 * abs(p) for p, q in zip(x, y)), (x, y)
+    # the shared .grad: the sum over every thread's backward (order may differ: a tolerance, not equality)
+    assert all(abs(p - q) <= 1e-3 + 1e-5 * abs(p) for p, q in zip(wgrad_t, wgrad_w)), (wgrad_t, wgrad_w)
