@@ -3,6 +3,7 @@ torch.pairwise_distance, the margin/embedding losses, torch.rms_norm, torch.bili
 wick ops in the same order as torch's, so values, gradients and the grad_fn of the result match."""
 import wick as torch
 from . import _C
+from ._args import tensor_args
 
 _REDUCTIONS = (0, 1, 2)
 
@@ -38,6 +39,7 @@ def _sizes(t):
     return '[' + ', '.join(str(s) for s in t.shape) + ']'
 
 
+@tensor_args('input', 'target')
 def kl_div(input, target, reduction=1, *, log_target=False):
     if input.is_complex() or target.is_complex():
         raise RuntimeError("kl_div: Complex inputs not supported.")
@@ -50,6 +52,7 @@ def kl_div(input, target, reduction=1, *, log_target=False):
     return _apply_loss_reduction(output, reduction)
 
 
+@tensor_args('x1', 'x2')
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     dt = torch.result_type(x1, x2)
     if not dt.is_floating_point:
@@ -65,6 +68,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     return ((a / na) * (b / nb)).sum(dim)
 
 
+@tensor_args('x1', 'x2')
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     output_dim = max(x1.dim(), x2.dim())
     return torch.norm(x1 - x2 + eps, p, output_dim - 1, keepdim)
@@ -83,6 +87,7 @@ def hinge_embedding_loss(self, target, margin=1.0, reduction=1):
     return _apply_loss_reduction(output_margin + output_self, reduction)
 
 
+@tensor_args('input1', 'input2', 'target')
 def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=1):
     targ_dim = target.dim()
     if targ_dim not in (0, 1):
@@ -108,6 +113,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=1):
     return _apply_loss_reduction(output_pos + output_neg, reduction)
 
 
+@tensor_args('anchor', 'positive', 'negative')
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, reduction=1):
     a_dim, p_dim, n_dim = anchor.dim(), positive.dim(), negative.dim()
     if not (a_dim == p_dim and p_dim == n_dim):
@@ -121,6 +127,7 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     return _apply_loss_reduction(output, reduction)
 
 
+@tensor_args('input', 'target')
 def poisson_nll_loss(input, target, log_input, full, eps, reduction):
     import math
     if log_input:
@@ -148,6 +155,7 @@ def _check_norm_shape(input, normalized_shape, weight, name):
                            f"size{_sizes(input)}")
 
 
+@tensor_args('input', 'weight?')
 def rms_norm(input, normalized_shape, weight=None, eps=None):
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
@@ -164,6 +172,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     return result
 
 
+@tensor_args('input1', 'input2', 'weight', 'bias?')
 def bilinear(input1, input2, weight, bias=None):
     if input1.dim() != input2.dim():
         raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and {input2.dim()}")

@@ -7,6 +7,7 @@ import math
 import warnings
 
 from .. import _C
+from .._args import tensor_args
 from .._C import _nn as _nnC
 from . import _reduction as _Reduction
 from .modules.utils import _list_with_default, _pair, _single, _triple
@@ -24,6 +25,7 @@ conv_transpose2d = _C.conv_transpose2d
 conv_transpose3d = _C.conv_transpose3d
 
 
+@tensor_args('input', 'weight', 'bias')
 def conv_tbc(input, weight, bias, pad=0):
     raise NotImplementedError("wick: conv_tbc is not supported")
 
@@ -32,8 +34,7 @@ def conv_tbc(input, weight, bias, pad=0):
 linear = _nnC.linear
 
 
-def bilinear(input1, input2, weight, bias=None):
-    return _torch.bilinear(input1, input2, weight, bias)
+bilinear = _torch.bilinear  # torch's F.bilinear is torch.bilinear itself
 
 
 # ---------------------------------------------------------------------------------------------- pooling
@@ -212,6 +213,7 @@ def relu(input, inplace=False):
     return _torch.relu(input)
 
 
+@tensor_args('input')
 def relu_(input):
     return input.relu_()
 
@@ -772,12 +774,8 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
 
 
 # ---------------------------------------------------------------------------------------------- distances
-def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    return _torch.cosine_similarity(x1, x2, dim, eps)
-
-
-def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
-    return _torch.pairwise_distance(x1, x2, p, eps, keepdim)
+cosine_similarity = _torch.cosine_similarity  # torch's F functions are these torch ones themselves
+pairwise_distance = _torch.pairwise_distance
 
 
 def pdist(input, p=2):
@@ -1090,6 +1088,7 @@ def _sdpa_math(query, key, value, attn_mask, dropout_p, is_causal, scale, enable
     return out.to(orig) if out.dtype != orig else out
 
 
+@tensor_args('query', 'key', 'value', 'attn_mask?')
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                                  enable_gqa=False):
     names = {_torch.float32: 'float', _torch.float64: 'double', _torch.float16: 'c10::Half',
