@@ -29,8 +29,14 @@ def _best_grad_time(n, repeats=3):
 
 def test_autograd_grad_linear_in_graph_length():
     # before the needed set was walked in topological order: 10k -> 1.5 s, 20k -> 17 s (ratio 11)
-    t1, t2 = _best_grad_time(10000), _best_grad_time(20000)
-    assert t2 / t1 < 3, (t1, t2)
+    # other processes share the machine: up to three tries (a quadratic walk gives ~11 every time)
+    tries = []
+    for _ in range(3):
+        t1, t2 = _best_grad_time(10000), _best_grad_time(20000)
+        tries.append((t1, t2))
+        if t2 / t1 < 3:
+            return
+    raise AssertionError(f"time(20k) / time(10k) >= 3 in every try: {tries}")
 
 
 def test_autograd_grad_long_chain_matches_torch():
@@ -278,4 +284,4 @@ def test_threads_autograd_on_shared_leaves():
         for x, y in zip(a, b):
             assert all(abs(p - q) <= 1e-5 + 1e-5 * abs(p) for p, q in zip(x, y)), (x, y)
     # the shared .grad: the sum over every thread's backward (order may differ: a tolerance, not equality)
-    assert all(abs(p - q) <= 1e-3 + 1e-5 * abs(p) for p, q in zip(wgrad_t, wgrad_w)), (wgrad_t, wgrad_w)
+    assert all(abs(p - q) <= 1e-3 + 1e-4 * abs(p) for p, q in zip(wgrad_t, wgrad_w)), (wgrad_t, wgrad_w)
