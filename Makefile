@@ -30,7 +30,7 @@ PYOBJ = $(patsubst pyext/%.c,$(BUILD)/pyobj/%.o,$(PYSRC)) $(BUILD)/pyobj/gen_py_
 PYEXT_DIR ?= .
 PYEXT = $(PYEXT_DIR)/wick/_C$(EXT_SUFFIX)
 
-.PHONY: example examples all lib python pyc clean check deps test-c test-parity test-asan test-wasm test-install wasm bench bench-quick
+.PHONY: example examples all lib python pyc clean check deps test-c test-parity test-asan fuzz test-wasm test-install wasm bench bench-quick
 all: lib python examples
 examples: $(BUILD)/examples/mlp
 lib: $(BUILD)/libwick.a $(BUILD)/libwick.so
@@ -121,7 +121,15 @@ test-asan:
 	LD_PRELOAD=$$($(CC) -print-file-name=libasan.so):$$($(CC) -print-file-name=libubsan.so) \
 	ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 PYTHONPATH=$(ASAN_BUILD)/py:$(CURDIR) \
 	    $(PYTHON) -P -m tests.parity --golden --lib wick -k "$(ASAN_SLICE)"
+	LD_PRELOAD=$$($(CC) -print-file-name=libasan.so):$$($(CC) -print-file-name=libubsan.so) \
+	ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 PYTHONPATH=$(ASAN_BUILD)/py:$(CURDIR) \
+	    $(PYTHON) -P -m tests.fuzz --no-ref --seconds 3 --keep $(ASAN_BUILD)/fuzz
 ASAN_SLICE ?= cases_
+# The fuzzers of issue 16 for longer than the test command runs them: FUZZ_SECONDS per fuzzer, FUZZ_SEED.
+FUZZ_SECONDS ?= 300
+FUZZ_SEED ?= 1
+fuzz: all
+	$(PYTHON) -m tests.fuzz --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED)
 deps:
 	sh tools/install-test-deps.sh
 check: deps

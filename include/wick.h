@@ -150,7 +150,9 @@ WK_API bool wk_is_contiguous(const wk_tensor *t);
 
 /* Creation from memory: copies `data` (contiguous, row-major, of `dtype`). */
 WK_API wk_tensor *wk_from_data(const void *data, wk_dtype dtype, int ndim, const int64_t *sizes);
-/* Wraps external memory without copying; `deleter(ctx)` runs when the storage dies. strides in elements. */
+/* Wraps external memory without copying; `deleter(ctx)` runs when the storage dies. strides in elements (NULL:
+ * contiguous). Every element the sizes/strides reach must lie in the `nbytes` at `data`, else NULL (RuntimeError)
+ * and the deleter is not called: the block stays the caller's. The storage is not resizable. */
 WK_API wk_tensor *wk_from_blob(void *data, wk_dtype dtype, int ndim, const int64_t *sizes,
                                const int64_t *strides, size_t nbytes, void (*deleter)(void *), void *ctx);
 WK_API wk_tensor *wk_scalar_tensor_new(wk_scalar s, wk_dtype dtype); /* 0-d tensor */

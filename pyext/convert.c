@@ -482,7 +482,12 @@ wk_tensor *wk_py_from_numpy(PyObject *arr, bool warn_if_not_writeable) {
                                           "Conversion between byte orders is currently not supported.");
         goto fail;
     }
-    wk_tensor *t = wk_from_blob(v->buf, dt, v->ndim, sizes, strides, (size_t)v->len, release_buffer, v);
+    int64_t span; /* bytes from the first element to one past the last (v->len counts elements, not the span) */
+    if (wk__storage_nbytes(v->ndim, sizes, strides, 0, (size_t)v->itemsize, &span) < 0) {
+        wk_py_raise();
+        goto fail;
+    }
+    wk_tensor *t = wk_from_blob(v->buf, dt, v->ndim, sizes, strides, (size_t)span, release_buffer, v);
     if (!t) {
         wk_py_raise();
         goto fail;

@@ -141,8 +141,6 @@ extern PyMethodDef wk_py_function_functions[];
 extern PyMethodDef wk_py_storage_functions[]; /* raw storage access for serialisation (storage.c) */ /* torch.autograd.Function support (function.c) */
 extern PyMethodDef wk_py_tensor_methods[];
 extern PyGetSetDef wk_py_tensor_getset[];
-int wk_py_getbuffer(PyObject *self, Py_buffer *view, int flags);
-void wk_py_releasebuffer(PyObject *self, Py_buffer *view);
 PyObject *wk_py_index_get(PyObject *self, PyObject *index);
 int wk_py_index_set(PyObject *self, PyObject *index, PyObject *value);
 

@@ -57,7 +57,9 @@ static PyObject *m_tensor_from_bytes(PyObject *m, PyObject *args) {
     return wk_py_wrap(t);
 }
 
-/* _alias(base, offset, size, stride) -> a view of base's storage; every element must lie inside it */
+/* _alias(base, offset, size, stride) -> a view of base's storage, checked as torch's set_ (the loader's rebuild):
+ * a negative offset, a numel that overflows, storage bytes that overflow (sizes.c), then a geometry reaching past the
+ * storage, which torch would have to grow and cannot ("not resizable"). Nothing outside the storage is reachable. */
 static PyObject *m_alias(PyObject *m, PyObject *args) {
     (void)m;
     PyObject *base, *size, *stride;
@@ -72,37 +74,105 @@ static PyObject *m_alias(PyObject *m, PyObject *args) {
     }
     Py_ssize_t nd = PyTuple_GET_SIZE(sz);
     PyObject *res = NULL;
-    int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM];
-    if (nd > WK_MAX_DIM || PyTuple_GET_SIZE(st) != nd) {
-        PyErr_SetString(PyExc_RuntimeError, "invalid tensor geometry in the file");
+    int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM], need;
+    const char *what = "size";
+    Py_ssize_t pos = 0;
+    if (PyTuple_GET_SIZE(st) != nd) {
+        PyErr_SetString(PyExc_RuntimeError, "mismatch in length of strides and shape");
         goto done;
     }
-    int64_t capacity = (int64_t)(b->storage->nbytes / wk_dtype_size(b->dtype)), last = offset;
-    bool empty = false;
+    if (nd > WK_MAX_DIM) {
+        PyErr_Format(PyExc_RuntimeError, "wick supports tensors of at most %d dimensions, got %zd", WK_MAX_DIM, nd);
+        goto done;
+    }
     for (Py_ssize_t i = 0; i < nd; i++) {
+        what = "size", pos = i + 1;
         sizes[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(sz, i));
+        if (PyErr_Occurred()) goto unpack_error;
+        what = "stride";
         strides[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(st, i));
-        if (PyErr_Occurred()) goto done;
-        if (sizes[i] < 0 || strides[i] < 0 || (sizes[i] > 1 && strides[i] > INT64_MAX / sizes[i])) {
-            PyErr_SetString(PyExc_RuntimeError, "invalid tensor geometry in the file");
-            goto done;
-        }
-        if (sizes[i] == 0) empty = true;
-        else last += (sizes[i] - 1) * strides[i];
+        if (PyErr_Occurred()) goto unpack_error;
     }
-    if (offset < 0 || (!empty && last >= capacity)) {
-        PyErr_Format(PyExc_RuntimeError, "tensor geometry (offset %lld) reaches outside its storage of %lld elements",
-                     offset, (long long)capacity);
+    if (offset < 0) {
+        PyErr_Format(PyExc_RuntimeError, "Tensor: invalid storage offset %lld", offset);
         goto done;
     }
+    if (wk__numel_checked((int)nd, sizes, NULL) < 0 ||
+        wk__storage_nbytes((int)nd, sizes, strides, offset, wk_dtype_size(b->dtype), &need) < 0) {
+        wk_py_raise();
+        goto done;
+    }
+    if ((uint64_t)need > b->storage->nbytes) {
+        PyErr_SetString(PyExc_RuntimeError, "Trying to resize storage that is not resizable");
+        goto done;
+    }
+    /* c10's set_sizes_and_strides: a negative stride (reachable here only with a zero size) becomes the contiguous
+     * one, computed from the dims after it */
+    for (Py_ssize_t i = nd - 1; i >= 0; i--)
+        if (strides[i] < 0) strides[i] = i == nd - 1 ? 1 : (sizes[i + 1] > 1 ? sizes[i + 1] : 1) * strides[i + 1];
     res = wk_py_wrap(wk__alias(b, (int)nd, sizes, strides, offset));
+    goto done;
+unpack_error: /* torch's set_ argument parser: a size or stride beyond int64 is a TypeError */
+    if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError,
+                     "set_(): argument '%s' failed to unpack the object at pos %zd with error \"Overflow when "
+                     "unpacking long long",
+                     what, pos);
+    }
 done:
     Py_DECREF(sz);
     Py_DECREF(st);
     return res;
 }
 
+/* _numpy_interface(t) -> numpy's __array_interface__ for t's memory (Tensor.numpy() shares it, as torch's).
+ * torch tensors export no buffer protocol; like torch's tensor_to_numpy, lending the memory makes the storage
+ * non-resizable for good, so a later resize_ cannot free what an array still reads. */
+static PyObject *m_numpy_interface(PyObject *m, PyObject *o) {
+    (void)m;
+    if (!WK_PyTensor_Check(o)) return PyErr_Format(PyExc_TypeError, "expected a Tensor");
+    wk_tensor *t = wk_py_self(o);
+    const char *typestr;
+    switch (t->dtype) {
+    case WK_BOOL: typestr = "|b1"; break;
+    case WK_UINT8: typestr = "|u1"; break;
+    case WK_INT8: typestr = "|i1"; break;
+    case WK_INT16: typestr = "<i2"; break;
+    case WK_INT32: typestr = "<i4"; break;
+    case WK_INT64: typestr = "<i8"; break;
+    case WK_FLOAT16: typestr = "<f2"; break;
+    case WK_FLOAT32: typestr = "<f4"; break;
+    case WK_FLOAT64: typestr = "<f8"; break;
+    default: return PyErr_Format(PyExc_TypeError, "Got unsupported ScalarType %s", wk_dtype_scalar_name(t->dtype));
+    }
+    Py_ssize_t esz = (Py_ssize_t)wk_dtype_size(t->dtype);
+    PyObject *shape = PyTuple_New(t->ndim), *strides = PyTuple_New(t->ndim);
+    if (!shape || !strides) goto fail;
+    for (int i = 0; i < t->ndim; i++) {
+        PyObject *a = PyLong_FromLongLong(t->sizes[i]), *b = PyLong_FromLongLong(t->strides[i] * esz);
+        if (!a || !b) {
+            Py_XDECREF(a);
+            Py_XDECREF(b);
+            goto fail;
+        }
+        PyTuple_SET_ITEM(shape, i, a);
+        PyTuple_SET_ITEM(strides, i, b);
+    }
+    t->storage->resizable = false;
+    /* an empty tensor may have no memory at all: numpy wants a non-NULL address, never read for 0 elements */
+    static char empty_data[64] __attribute__((aligned(64)));
+    void *data = wk_numel(t) ? (void *)wk__data(t) : (void *)empty_data;
+    return Py_BuildValue("{s:(N,O),s:N,s:N,s:s,s:i}", "data", PyLong_FromVoidPtr(data), Py_False, "shape", shape,
+                         "strides", strides, "typestr", typestr, "version", 3);
+fail:
+    Py_XDECREF(shape);
+    Py_XDECREF(strides);
+    return NULL;
+}
+
 PyMethodDef wk_py_storage_functions[] = {
+    {"_numpy_interface", m_numpy_interface, METH_O, NULL},
     {"_storage_info", m_storage_info, METH_O, NULL},
     {"_storage_bytes", m_storage_bytes, METH_O, NULL},
     {"_contiguous_bytes", m_contiguous_bytes, METH_O, NULL},

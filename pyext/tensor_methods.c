@@ -229,63 +229,6 @@ static PyObject *m_remove_hook_c(PyObject *self, PyObject *id) {
     Py_RETURN_NONE;
 }
 
-/* ---- buffer protocol: numpy views share memory (Tensor.numpy(), np.asarray(t)) ----
- * A tensor that requires grad has no buffer: numpy then calls __array__, which raises torch's "Can't call
- * numpy() on Tensor that requires grad" (torch tensors have no buffer protocol at all). */
-static int getbuffer(PyObject *self, Py_buffer *view, int flags) {
-    (void)flags;
-    wk_tensor *t = SELF;
-    const char *fmt;
-    if (wk_requires_grad(t)) {
-        PyErr_SetString(PyExc_BufferError, "a tensor that requires grad has no buffer: use tensor.detach()");
-        view->obj = NULL;
-        return -1;
-    }
-    switch (wk_tensor_dtype(t)) {
-    case WK_BOOL: fmt = "?"; break;
-    case WK_UINT8: fmt = "B"; break;
-    case WK_INT8: fmt = "b"; break;
-    case WK_INT16: fmt = "h"; break;
-    case WK_INT32: fmt = "i"; break;
-    case WK_INT64: fmt = "q"; break;
-    case WK_FLOAT16: fmt = "e"; break;
-    case WK_FLOAT32: fmt = "f"; break;
-    case WK_FLOAT64: fmt = "d"; break;
-    default:
-        PyErr_Format(PyExc_TypeError, "Got unsupported ScalarType %s", wk_dtype_scalar_name(wk_tensor_dtype(t)));
-        view->obj = NULL;
-        return -1;
-    }
-    Py_ssize_t *shape = PyMem_Malloc(sizeof(Py_ssize_t) * 2 * (size_t)(t->ndim ? t->ndim : 1));
-    if (!shape) {
-        PyErr_NoMemory();
-        view->obj = NULL;
-        return -1;
-    }
-    Py_ssize_t esz = (Py_ssize_t)wk_dtype_size(t->dtype);
-    for (int i = 0; i < t->ndim; i++) {
-        shape[i] = (Py_ssize_t)t->sizes[i];
-        shape[t->ndim + i] = (Py_ssize_t)t->strides[i] * esz;
-    }
-    view->buf = wk__data(t);
-    view->obj = self;
-    Py_INCREF(self);
-    view->len = (Py_ssize_t)wk_numel(t) * esz;
-    view->readonly = 0;
-    view->itemsize = esz;
-    view->format = (char *)fmt;
-    view->ndim = t->ndim;
-    view->shape = shape;
-    view->strides = shape + t->ndim;
-    view->suboffsets = NULL;
-    view->internal = shape;
-    return 0;
-}
-static void releasebuffer(PyObject *self, Py_buffer *view) {
-    (void)self;
-    PyMem_Free(view->internal);
-}
-
 PyMethodDef wk_py_tensor_methods[] = {
     {"size", (PyCFunction)(void (*)(void))m_size, METH_VARARGS | METH_KEYWORDS, NULL},
     {"stride", (PyCFunction)(void (*)(void))m_stride, METH_VARARGS | METH_KEYWORDS, NULL},
@@ -475,5 +418,3 @@ PyGetSetDef wk_py_tensor_getset[] = {
     {"_is_inference", g_is_inference, NULL, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
-int wk_py_getbuffer(PyObject *self, Py_buffer *view, int flags) { return getbuffer(self, view, flags); }
-void wk_py_releasebuffer(PyObject *self, Py_buffer *view) { releasebuffer(self, view); }

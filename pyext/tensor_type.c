@@ -393,8 +393,6 @@ int wk_py_tensor_type_init(PyObject *m) {
         {Py_mp_length, sq_length},
         {Py_mp_subscript, wk_py_index_get},
         {Py_mp_ass_subscript, wk_py_index_set},
-        {Py_bf_getbuffer, wk_py_getbuffer},
-        {Py_bf_releasebuffer, wk_py_releasebuffer},
         {0, NULL}};
     PyType_Spec spec = {"wick._C.TensorBase", sizeof(wk_PyTensor), 0,
                         Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, slots};

@@ -49,9 +49,10 @@ class Tensor(_C.TensorBase):
         if self.requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         t = self.detach() if force else self
-        # through the buffer protocol (shares memory; bfloat16 raises torch's TypeError there), never through
-        # __array__, which calls numpy()
-        return np.asarray(memoryview(t))
+        # shares memory through numpy's __array_interface__ on a holder that keeps the tensor alive (torch tensors
+        # export no buffer protocol; bfloat16 raises torch's TypeError there), never through __array__, which calls
+        # numpy(); the storage becomes non-resizable, as torch's
+        return np.asarray(_NumpyHolder(t))
 
     def __format__(self, spec):
         if self.dim() == 0:
@@ -116,3 +117,13 @@ class _C_no_grad:
 
 
 _C._set_tensor_class(Tensor)
+
+
+class _NumpyHolder:
+    """What Tensor.numpy() hands numpy: the tensor's __array_interface__; numpy keeps it (and so the tensor) as the
+    array's base while the array lives."""
+    __slots__ = ('tensor', '__array_interface__')
+
+    def __init__(self, t):
+        self.tensor = t
+        self.__array_interface__ = _C._numpy_interface(t)

@@ -181,24 +181,50 @@ def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_seriali
 
 
 # ------------------------------------------------------------------------------------------------ reading
-def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=False, backward_hooks=None,
-                       metadata=None):
+def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks, metadata=None):
     t = _C._alias(storage, storage_offset, tuple(size), tuple(stride))
     if requires_grad:
         t.requires_grad_(True)
     return t
 
 
-def _rebuild_parameter(data, requires_grad, backward_hooks=None):
+def _rebuild_tensor(storage, storage_offset, size, stride):
+    return _C._alias(storage, storage_offset, tuple(size), tuple(stride))
+
+
+def _rebuild_parameter(data, requires_grad, backward_hooks):
     from .nn.parameter import Parameter
     return Parameter(data, requires_grad)
 
 
 def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
-    p = _rebuild_parameter(data, requires_grad)
+    p = _rebuild_parameter(data, requires_grad, backward_hooks)
     for k, v in (state or {}).items():
         setattr(p, k, v)
     return p
+
+
+def _rebuild_from_type_v2(func, new_type, args, state):
+    """torch._tensor._rebuild_from_type_v2: a tensor saved with its Python subclass or its Python attributes."""
+    ret = func(*args)
+    if type(ret) is not new_type or state:
+        raise NotImplementedError('wick: loading a tensor saved with a Python subclass (%s) or Python attributes '
+                                  'is not supported yet' % getattr(new_type, '__qualname__', new_type))
+    return ret
+
+
+def _unsupported_rebuild(name):
+    def f(*args, **kwargs):
+        raise NotImplementedError('wick: torch._utils.%s (in this file) is not supported yet' % name)
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+_REBUILD_FUNCTIONS = [_rebuild_tensor, _rebuild_tensor_v2, _rebuild_parameter, _rebuild_parameter_with_state] + [
+    _unsupported_rebuild(n) for n in ('_rebuild_qtensor', '_rebuild_tensor_v3', '_rebuild_sparse_tensor',
+                                      '_rebuild_meta_tensor_no_storage', '_rebuild_nested_tensor',
+                                      '_rebuild_wrapper_subclass', '_rebuild_device_tensor_from_numpy',
+                                      '_rebuild_device_tensor_from_cpu_tensor')]
 
 
 def _codecs_encode(s, encoding='latin1'):
@@ -207,89 +233,142 @@ def _codecs_encode(s, encoding='latin1'):
 
 
 def _torch_globals():
-    from . import Size
-    from ._device import device
-    table = {('torch._utils', '_rebuild_tensor_v2'): _rebuild_tensor_v2,
-             ('torch._utils', '_rebuild_parameter'): _rebuild_parameter,
-             ('torch._utils', '_rebuild_parameter_with_state'): _rebuild_parameter_with_state,
-             ('torch', 'Size'): Size, ('torch', 'device'): device,
-             ('collections', 'OrderedDict'): OrderedDict,
-             ('_codecs', 'encode'): _codecs_encode,
-             ('__builtin__', 'set'): set, ('builtins', 'set'): set,
-             ('__builtin__', 'frozenset'): frozenset, ('builtins', 'frozenset'): frozenset,
-             ('builtins', 'complex'): complex, ('__builtin__', 'complex'): complex,
-             ('builtins', 'slice'): slice, ('builtins', 'range'): range, ('builtins', 'bytearray'): bytearray}
-    for s, dt in _DTYPE_OF_STORAGE.items():
-        table[('torch', s)] = dt
-    for name, dt in _DTYPE_NAMES.items():
-        table[('torch', name)] = dt
+    """What a full (weights_only=False) load maps torch's names onto; the rest goes through wick.* or pickle."""
+    from . import _weights_only_unpickler as W
+    table = {tuple(k.rsplit('.', 1)): v for k, v in W._get_allowed_globals().items()}
+    table.update({('builtins', 'frozenset'): frozenset, ('builtins', 'slice'): slice, ('builtins', 'range'): range})
     return table
 
 
-_safe_globals = []
-
-
 def add_safe_globals(safe_globals):
-    _safe_globals.extend(safe_globals)
+    from . import _weights_only_unpickler as W
+    W._add_safe_globals(safe_globals)
 
 
 def get_safe_globals():
-    return list(_safe_globals)
+    from . import _weights_only_unpickler as W
+    return W._get_safe_globals()
 
 
 def clear_safe_globals():
-    del _safe_globals[:]
+    from . import _weights_only_unpickler as W
+    W._clear_safe_globals()
 
 
 class safe_globals:
     def __init__(self, safe_globals):
-        self.globals = safe_globals
+        self.safe_globals = safe_globals
 
     def __enter__(self):
-        self.n = len(_safe_globals)
-        _safe_globals.extend(self.globals)
+        from . import _weights_only_unpickler as W
+        W._add_safe_globals(self.safe_globals)
 
     def __exit__(self, *exc):
-        del _safe_globals[self.n:]
+        from . import _weights_only_unpickler as W
+        W._remove_safe_globals(self.safe_globals)
 
 
-_UNSAFE = ('In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from `False` '
-           'to `True`. Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but it can result '
-           'in arbitrary code execution. Do it only if you got the file from a trusted source.')
+UNSAFE_MESSAGE = (
+    'In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from `False` '
+    'to `True`. Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but it can result '
+    'in arbitrary code execution. Do it only if you got the file from a trusted source.')
 _DOCS = ('\n\nCheck the documentation of torch.load to learn more about types accepted by default with weights_only '
          'https://pytorch.org/docs/stable/generated/torch.load.html.')
-_BLOCKED_MODULES = ('sys', 'os', 'posix', 'nt')
 
 
-def _weights_only_error(module, name):
-    """torch's wording for a refused global: a blocked module, or a global that is not allowlisted."""
-    full = '%s.%s' % (module, name)
-    if module in _BLOCKED_MODULES:
-        return ('Weights only load failed. %s\n\n\nTrying to load unsupported GLOBAL %s whose module %s is blocked.%s'
-                % (_UNSAFE, full, module, _DOCS))
-    return ('Weights only load failed. This file can still be loaded, to do so you have two options, \x1b[1mdo those '
-            'steps only if you trust the source of the checkpoint\x1b[0m. \n\t(1) %s\n\t(2) Alternatively, to load with '
-            '`weights_only=True` please check the recommended steps in the following error message.\n\tWeightsUnpickler '
-            'error: Unsupported global: GLOBAL %s was not an allowed global by default. Please use '
-            '`torch.serialization.add_safe_globals([%s])` or the `torch.serialization.safe_globals([%s])` context '
-            'manager to allowlist this global if you trust this class/function.%s' % (_UNSAFE, full, full, full, _DOCS))
+def _get_wo_message(message):
+    """torch.load's wrapping of a weights-only UnpicklingError (torch/serialization.py, word for word)."""
+    import re
+    has_unsafe_global = re.search(r"GLOBAL (\S+) was not an allowed global by default.", message) is not None
+    has_blocklist = re.search(r"whose module (\S+) is blocked", message) is not None
+    has_import = re.search(r"(\S+) must be (\S+) to load", message) is not None
+    if has_unsafe_global:
+        updated_message = (
+            "Weights only load failed. This file can still be loaded, to do so you have two options, "
+            "\033[1mdo those steps only if you trust the source of the checkpoint\033[0m. "
+            f"\n\t(1) {UNSAFE_MESSAGE}\n\t(2) Alternatively, to load with `weights_only=True` please check "
+            "the recommended steps in the following error message.\n\tWeightsUnpickler error: " + message)
+    else:
+        if has_import:
+            return f"Weights only load failed. {message}\n {UNSAFE_MESSAGE}\n"
+        updated_message = f"Weights only load failed. {UNSAFE_MESSAGE}\n"
+        if not has_blocklist:
+            updated_message += ("Please file an issue with the following so that we can make "
+                                "`weights_only=True` compatible with your use case: WeightsUnpickler error: ")
+        updated_message += "\n\n" + message
+    return updated_message + _DOCS
+
+
+class _Storages:
+    """persistent_load for both unpicklers: ('storage', dtype, key, location, numel) -> a flat tensor of the record's
+    bytes (byte-swapped when the archive says big-endian), one per key (views share it)."""
+
+    def __init__(self, zf, prefix, byteorder, check_location=True):
+        self.zf, self.prefix, self.byteorder, self.check_location = zf, prefix, byteorder, check_location
+        self.loaded = {}
+
+    def __call__(self, pid):
+        if not (isinstance(pid, tuple) and len(pid) == 5 and pid[0] == 'storage'):
+            raise RuntimeError('wick: unsupported persistent id in the file: %r' % (pid,))
+        _, dtype, key, location, numel = pid
+        if not isinstance(dtype, _C.dtype):
+            raise RuntimeError('wick: unsupported storage type in the file: %r' % (dtype,))
+        key = str(key)
+        if self.check_location and location != 'cpu':   # torch's default_restore_location, on a CPU-only build
+            if isinstance(location, str) and location.startswith('cuda'):
+                raise RuntimeError('Attempting to deserialize object on a CUDA device but torch.cuda.is_available() '
+                                   'is False. If you are running on a CPU-only machine, please use torch.load with '
+                                   "map_location=torch.device('cpu') to map your storages to the CPU.")
+            raise RuntimeError("don't know how to restore data location of torch.storage.UntypedStorage (tagged "
+                               'with %s)' % (location,))
+        if key not in self.loaded:
+            name = '%s/data/%s' % (self.prefix, key)
+            try:
+                payload = self.zf.read(name)
+            except KeyError:
+                raise RuntimeError('PytorchStreamReader failed locating file data/%s: file not found. This is an '
+                                   'internal miniz error. If you are seeing this error, there is a high likelihood '
+                                   'that your checkpoint file is corrupted. This can happen if the checkpoint was '
+                                   'not saved properly, was transferred incorrectly, or the file was modified after '
+                                   'saving.' % key) from None
+            esz = _elem_size(dtype)
+            if not isinstance(numel, int) or len(payload) != numel * esz:
+                raise RuntimeError('record size (%d bytes) does not match expected size (%s bytes = %s elements * 1 '
+                                   'bytes/element) for dtype Byte' % (len(payload), _nbytes(numel, esz),
+                                                                      _nbytes(numel, esz)))
+            if self.byteorder == 'big' and esz > 1:
+                payload = _byteswap(payload, esz)
+            self.loaded[key] = _C._tensor_from_bytes(payload, dtype)
+        return self.loaded[key]
+
+
+def _nbytes(numel, esz):
+    return numel * esz if isinstance(numel, int) else numel
+
+
+def _elem_size(dtype):
+    return _C._tensor_from_bytes(b'', dtype).element_size()
+
+
+def _byteswap(payload, esz):
+    """Reverse the bytes of every esz-byte element (a big-endian record read on a little-endian machine)."""
+    b = bytearray(payload)
+    for k in range(esz):
+        b[k::esz] = payload[esz - 1 - k::esz]
+    return bytes(b)
 
 
 class _Unpickler(pickle.Unpickler):
-    def __init__(self, file, zf, prefix, weights_only):
-        super().__init__(file)
-        self.zf, self.prefix, self.weights_only = zf, prefix, weights_only
-        self.storages = {}
+    """weights_only=False: pickle's unpickler, torch's names mapped onto wick's (a full-model pickle runs code)."""
+
+    def __init__(self, file, storages, **kwargs):
+        super().__init__(file, **kwargs)
+        self.persistent_load = storages
         self.table = _torch_globals()
 
     def find_class(self, module, name):
         if (module, name) in self.table:
             return self.table[(module, name)]
-        for g in _safe_globals:
-            if getattr(g, '__module__', None) == module and getattr(g, '__qualname__', None) == name:
-                return g
-        if self.weights_only:
-            raise pickle.UnpicklingError(_weights_only_error(module, name))
         if module.startswith('torch'):   # a full-model pickle from torch: map torch.* onto wick.*
             import importlib
             try:
@@ -298,24 +377,6 @@ class _Unpickler(pickle.Unpickler):
             except (ImportError, AttributeError):
                 raise pickle.UnpicklingError('wick has no equivalent of %s.%s needed by this file' % (module, name))
         return super().find_class(module, name)
-
-    def persistent_load(self, pid):
-        if not (isinstance(pid, tuple) and len(pid) == 5 and pid[0] == 'storage'):
-            raise pickle.UnpicklingError('unsupported persistent id in the file: %r' % (pid,))
-        _, dtype, key, location, numel = pid
-        if not isinstance(dtype, _C.dtype):
-            raise pickle.UnpicklingError('unsupported storage type in the file: %r' % (dtype,))
-        key = str(key)
-        if key not in self.storages:
-            try:
-                payload = self.zf.read('%s/data/%s' % (self.prefix, key))
-            except KeyError:
-                raise RuntimeError('the file has no record for storage %s' % key)
-            t = _C._tensor_from_bytes(payload, dtype)
-            if t.numel() != numel:
-                raise RuntimeError('storage %s holds %d elements, the file says %d' % (key, t.numel(), numel))
-            self.storages[key] = t
-        return self.storages[key]
 
 
 def _check_map_location(map_location):
@@ -332,8 +393,30 @@ def _check_map_location(map_location):
 
 
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args):
-    if weights_only is None:
-        weights_only = os.environ.get('TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD', '0') not in ('1', 'y', 'yes', 'true')
+    import warnings
+    from . import _weights_only_unpickler as W
+    weights_only_not_set = weights_only is None
+    if weights_only_not_set:
+        weights_only = pickle_module is None   # torch's _default_to_weights_only
+    true_values = ['1', 'y', 'yes', 'true']
+    force_weights_only_load = os.getenv('TORCH_FORCE_WEIGHTS_ONLY_LOAD', '0').lower() in true_values
+    force_no_weights_only_load = os.getenv('TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD', '0').lower() in true_values
+    if force_weights_only_load and force_no_weights_only_load:
+        raise RuntimeError('Only one of `TORCH_FORCE_WEIGHTS_ONLY_LOAD` or `TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD` '
+                           'should be set, but both were set.')
+    elif force_weights_only_load:
+        weights_only = True
+    elif force_no_weights_only_load and weights_only_not_set:
+        warnings.warn('Environment variable TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD detected, since the`weights_only` '
+                      'argument was not explicitly passed to `torch.load`, forcing weights_only=False.', UserWarning,
+                      stacklevel=2)
+        weights_only = False
+    if weights_only and pickle_module is not None:
+        raise RuntimeError('Can not safely load weights when explicit pickle_module is specified')
+    if pickle_load_args != {} and weights_only:
+        warnings.warn('pickle_load_args only works if `weights_only=False`.', stacklevel=2)
+    if 'encoding' not in pickle_load_args:
+        pickle_load_args['encoding'] = 'utf-8'
     _check_map_location(map_location)
     opened = isinstance(f, (str, os.PathLike))
     fh = open(f, 'rb') if opened else f
@@ -350,11 +433,65 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
             if not pkl:
                 raise RuntimeError('PytorchStreamReader failed locating file data.pkl: file not found')
             prefix = pkl[0].split('/')[0]
+            _check_archive(zf, names, prefix)
+            byteorder = _byteorder(zf, prefix)
+            if prefix + '/.storage_alignment' in names:
+                int(zf.read(prefix + '/.storage_alignment'))   # torch parses it (ValueError on junk)
             data = zf.read(pkl[0])
-            return _Unpickler(io.BytesIO(data), zf, prefix, weights_only).load()
+            storages = _Storages(zf, prefix, byteorder, check_location=map_location is None)
+            if weights_only:
+                u = W.Unpickler(io.BytesIO(data), encoding=pickle_load_args['encoding'])
+                u.persistent_load = storages
+                try:
+                    return u.load()
+                except pickle.UnpicklingError as e:
+                    raise pickle.UnpicklingError(_get_wo_message(str(e))) from None
+            return _Unpickler(io.BytesIO(data), storages, **pickle_load_args).load()
     finally:
         if opened:
             fh.close()
+
+
+def _check_archive(zf, names, prefix):
+    """What torch's C++ reader (caffe2 inline_container.cc) checks before it reads a record."""
+    import re
+    for n in names:
+        if not n.startswith(prefix + '/'):
+            raise RuntimeError('[enforce fail at inline_container.cc:340] . file in archive is not in a subdirectory '
+                               '%s/: %s' % (prefix, n))
+    if prefix + '/.data/serialization_id' in names:
+        zf.read(prefix + '/.data/serialization_id').decode('utf-8')   # torch decodes it (UnicodeDecodeError)
+    vname = prefix + '/.data/version' if prefix + '/.data/version' in names else prefix + '/version'
+    if vname not in names:
+        raise RuntimeError('Expected hasRecord("version") to be true, but got false.  (Could this error '
+                           'message be improved?  If so, please report an enhancement request to PyTorch.)')
+    text = zf.read(vname).decode('latin1')
+    m = re.match(r'\s*[+-]?\d+', text)
+    if not m:
+        raise RuntimeError("[enforce fail at inline_container.cc:215] . Couldn't parse the version %s as Long Long."
+                           % text)
+    v = int(m.group(0))
+    if v < 1:
+        raise RuntimeError('[enforce fail at inline_container.cc:219] . Attempted to read a PyTorch file with version '
+                           '%d, but the minimum supported version for reading is 1. Your PyTorch script module file '
+                           'is too old. Please regenerate it with latest version of PyTorch to mitigate this issue.'
+                           % v)
+    if v > 10:
+        raise RuntimeError('[enforce fail at inline_container.cc:230] . Attempted to read a PyTorch file with version '
+                           '%d, but the maximum supported version for reading is 10. The version of your PyTorch '
+                           'installation may be too old, please upgrade PyTorch to latest version to mitigate this '
+                           'issue.' % v)
+
+
+def _byteorder(zf, prefix):
+    """archive/byteorder: 'little' or 'big' (absent in files older than torch 1.13: little), as torch's _load."""
+    try:
+        order = zf.read(prefix + '/byteorder')
+    except KeyError:
+        return 'little'
+    if order not in (b'little', b'big'):
+        raise ValueError('Unknown endianness type: ' + order.decode())
+    return order.decode()
 
 
 # ------------------------------------------------------------------------------------------------ safetensors

@@ -53,6 +53,7 @@ typedef struct wk_storage {
     wk_device *device;          /* where data lives; never NULL */
     void (*deleter)(void *ctx); /* NULL: data came from device->alloc and goes back through device->free */
     void *deleter_ctx;
+    bool resizable; /* false once the data is borrowed (wk_from_blob) or lent out (numpy()): torch's resizable() */
 } wk_storage;
 WK_INTERNAL void wk__storage_release(wk_storage *s); /* drops one reference; the last frees it */
 
@@ -117,6 +118,14 @@ WK_INTERNAL int64_t wk__numel(const wk_tensor *t);
 WK_INTERNAL int64_t wk__prod(const int64_t *v, int n);
 WK_INTERNAL void wk__contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides);
 WK_INTERNAL int wk__check_sizes(int ndim, const int64_t *sizes); /* negative dims, overflow */
+/* Size arithmetic, overflow-checked with torch's messages (sizes.c, Note [Size arithmetic]). */
+WK_INTERNAL int wk__numel_checked(int ndim, const int64_t *sizes, int64_t *out); /* out may be NULL */
+/* bytes a storage needs for a geometry at `offset` elements: strides NULL means contiguous */
+WK_INTERNAL int wk__storage_nbytes(int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset,
+                                   size_t itemsize, int64_t *out);
+/* the geometry lies inside a storage of storage_nbytes bytes (torch's checkInBoundsForStorage) */
+WK_INTERNAL int wk__check_in_storage(int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset,
+                                     size_t itemsize, size_t storage_nbytes);
 static inline char *wk__data(const wk_tensor *t) {
     return (char *)t->storage->data + t->offset * (int64_t)wk_dtype_size(t->dtype);
 }

@@ -24,6 +24,7 @@ static wk_storage *storage_new(wk_device *dev, size_t nbytes) {
     s->device = dev;
     s->deleter = NULL;
     s->deleter_ctx = NULL;
+    s->resizable = true;
     return s;
 }
 
@@ -164,6 +165,7 @@ int wk__broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int
 /* ---- headers ---- */
 static wk_tensor *header_new(wk_storage *st, wk_version *ver, int ndim, const int64_t *sizes, const int64_t *strides,
                              int64_t offset, wk_dtype dtype) {
+    if (wk__numel_checked(ndim, sizes, NULL) < 0) return NULL; /* no tensor whose numel wraps (sizes.c) */
     /* malloc + memset, not calloc: glibc's calloc skips the per-thread cache, and a header is made per op */
     wk_tensor *t = wk__malloc(sizeof *t);
     if (!t) return NULL;
@@ -190,19 +192,8 @@ wk_tensor *wk__empty_strided(int ndim, const int64_t *sizes, const int64_t *stri
 wk_tensor *wk__empty_strided_on(wk_device *dev, int ndim, const int64_t *sizes, const int64_t *strides,
                                 wk_dtype dtype) {
     if (wk__check_sizes(ndim, sizes) < 0) return NULL;
-    int64_t extent = 1; /* elements the storage must hold */
-    for (int i = 0; i < ndim; i++) {
-        if (sizes[i] == 0) {
-            extent = 0;
-            break;
-        }
-        extent += (sizes[i] - 1) * strides[i];
-    }
     int64_t nbytes;
-    if (__builtin_mul_overflow(extent, (int64_t)wk_dtype_size(dtype), &nbytes)) {
-        size_overflow(ndim, sizes);
-        return NULL;
-    }
+    if (wk__storage_nbytes(ndim, sizes, strides, 0, wk_dtype_size(dtype), &nbytes) < 0) return NULL;
     wk_storage *st = storage_new(dev, (size_t)nbytes);
     if (!st) return NULL;
     wk_version *ver = version_new();
@@ -213,8 +204,9 @@ wk_tensor *wk__empty_strided_on(wk_device *dev, int ndim, const int64_t *sizes, 
 }
 
 wk_tensor *wk__empty(int ndim, const int64_t *sizes, wk_dtype dtype) {
-    int64_t strides[WK_MAX_DIM];
+    int64_t strides[WK_MAX_DIM], nbytes;
     if (wk__check_sizes(ndim, sizes) < 0) return NULL;
+    if (wk__storage_nbytes(ndim, sizes, NULL, 0, wk_dtype_size(dtype), &nbytes) < 0) return NULL; /* torch's text */
     wk__contiguous_strides(ndim, sizes, strides);
     return wk__empty_strided(ndim, sizes, strides, dtype);
 }
@@ -372,7 +364,15 @@ wk_tensor *wk_from_data(const void *data, wk_dtype dtype, int ndim, const int64_
 
 wk_tensor *wk_from_blob(void *data, wk_dtype dtype, int ndim, const int64_t *sizes, const int64_t *strides,
                         size_t nbytes, void (*deleter)(void *), void *ctx) {
+    if (dtype < 0 || dtype >= WK_NUM_DTYPES) return WK_FAIL(WK_TYPE_ERROR, "invalid dtype");
     if (wk__check_sizes(ndim, sizes) < 0) return NULL;
+    int64_t cstrides[WK_MAX_DIM];
+    if (!strides) {
+        wk__contiguous_strides(ndim, sizes, cstrides);
+        strides = cstrides;
+    }
+    /* every element the geometry reaches lies inside the caller's nbytes (the caller keeps its block on failure) */
+    if (wk__check_in_storage(ndim, sizes, strides, 0, wk_dtype_size(dtype), nbytes) < 0) return NULL;
     wk_storage *st = wk__malloc(sizeof *st);
     if (!st) return NULL;
     st->refcount = 1;
@@ -382,11 +382,7 @@ wk_tensor *wk_from_blob(void *data, wk_dtype dtype, int ndim, const int64_t *siz
     /* no deleter: the block is the caller's malloc'ed memory, freed with free() as before (never cached) */
     st->deleter = deleter ? deleter : free;
     st->deleter_ctx = deleter ? ctx : data;
-    int64_t cstrides[WK_MAX_DIM];
-    if (!strides) {
-        wk__contiguous_strides(ndim, sizes, cstrides);
-        strides = cstrides;
-    }
+    st->resizable = false;
     wk_version *ver = version_new();
     wk_tensor *t = ver ? header_new(st, ver, ndim, sizes, strides, 0, dtype) : NULL;
     wk__storage_release(st);
@@ -429,7 +425,7 @@ int wk_item(const wk_tensor *t, wk_scalar *out) {
 
 int wk__storage_grow(wk_storage *s, size_t nbytes) {
     if (nbytes <= s->nbytes) return 0;
-    if (s->deleter) {
+    if (!s->resizable) {
         wk__error(WK_RUNTIME_ERROR, "Trying to resize storage that is not resizable");
         return -1;
     }
@@ -450,12 +446,20 @@ int wk__storage_grow(wk_storage *s, size_t nbytes) {
 }
 
 int wk__resize_(wk_tensor *t, int ndim, const int64_t *sizes) {
-    if (wk__check_sizes(ndim, sizes) < 0) return -1;
-    int64_t n = wk__prod(sizes, ndim);
-    size_t need = (size_t)(t->offset + n) * wk_dtype_size(t->dtype);
-    if (need > t->storage->nbytes) {
+    int64_t need; /* torch's resize_: numel first, then the contiguous bytes from the offset */
+    if (ndim > WK_MAX_DIM) return wk__check_sizes(ndim, sizes);
+    for (int i = 0; i < ndim; i++)
+        if (sizes[i] < 0) return wk__check_sizes(ndim, sizes); /* torch's negative-dimension error */
+    if (wk__numel_checked(ndim, sizes, NULL) < 0 ||
+        wk__storage_nbytes(ndim, sizes, NULL, t->offset, wk_dtype_size(t->dtype), &need) < 0)
+        return -1;
+    if ((size_t)need > t->storage->nbytes) {
+        if (!t->storage->resizable) {
+            wk__error(WK_RUNTIME_ERROR, "Trying to resize storage that is not resizable");
+            return -1;
+        }
         wk_device *dev = t->storage->device;
-        wk_storage *s = storage_new(dev, need);
+        wk_storage *s = storage_new(dev, (size_t)need);
         if (!s) return -1;
         if (t->storage->nbytes && dev->copy(s->data, dev, t->storage->data, t->storage->nbytes) < 0) {
             wk__storage_release(s);

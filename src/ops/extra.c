@@ -156,13 +156,8 @@ static int resize_to(wk_tensor *self, int n, const int64_t *sizes) {
         wk__error(WK_RUNTIME_ERROR, "wick supports tensors of at most %d dimensions, got %d", WK_MAX_DIM, n);
         return -1;
     }
-    uint64_t numel = 1;
-    bool overflow = false;
-    for (int i = 0; i < n; i++) overflow |= __builtin_mul_overflow(numel, (uint64_t)sizes[i], &numel);
-    if (overflow || numel > (uint64_t)INT64_MAX) {
-        wk__error(WK_RUNTIME_ERROR, "numel: integer multiplication overflow");
-        return -1;
-    }
+    int64_t numel;
+    if (wk__numel_checked(n, sizes, &numel) < 0) return -1;
     for (int i = 0; i < n; i++) {
         if (sizes[i] < 0) { /* torch lets [0, -1] through; wick keeps sizes non-negative */
             wk_strbuf b = {0};
@@ -175,14 +170,7 @@ static int resize_to(wk_tensor *self, int n, const int64_t *sizes) {
     }
     if (n == self->ndim && !memcmp(sizes, self->sizes, sizeof(int64_t) * (size_t)n)) return 0; /* strides kept */
     int64_t bytes;
-    if (numel && (__builtin_add_overflow((int64_t)numel, self->offset, &bytes) ||
-                  __builtin_mul_overflow(bytes, (int64_t)wk_dtype_size(self->dtype), &bytes))) {
-        wk_strbuf b = {0};
-        wk_sb_ints(&b, sizes, n);
-        wk__error(WK_RUNTIME_ERROR, "Storage size calculation overflowed with sizes=%s", b.s ? b.s : "");
-        wk_sb_free(&b);
-        return -1;
-    }
+    if (numel && wk__storage_nbytes(n, sizes, NULL, self->offset, wk_dtype_size(self->dtype), &bytes) < 0) return -1;
     if (numel && wk__storage_grow(self->storage, (size_t)bytes) < 0) return -1;
     self->ndim = n;
     if (n) memcpy(self->sizes, sizes, sizeof(int64_t) * (size_t)n);

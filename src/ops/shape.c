@@ -757,47 +757,9 @@ wk_tensor *wk_impl_as_strided(wk_tensor *self, wk_intlist size, wk_intlist strid
         }
     }
     int64_t off = storage_offset.has ? storage_offset.v : self->offset;
-    if (off < 0) return WK_FAIL(WK_RUNTIME_ERROR, "Tensor: invalid storage offset %lld", (long long)off);
-    int64_t extent = 1; /* elements spanned from the offset; 0 when empty */
-    bool overflow = false;
-    for (int64_t i = 0; i < size.len; i++) {
-        if (size.data[i] < 0) overflow = true;
-        if (size.data[i] == 0) extent = 0;
-    }
-    int64_t isz = (int64_t)wk_dtype_size(self->dtype);
-    int64_t need = 0; /* bytes the geometry reaches into the storage */
-    if (!overflow && extent) {
-        for (int64_t i = 0; i < size.len && !overflow; i++) {
-            int64_t step;
-            overflow |= __builtin_mul_overflow(size.data[i] - 1, stride.data[i], &step);
-            overflow |= __builtin_add_overflow(extent, step, &extent);
-        }
-        overflow |= __builtin_add_overflow(extent, off, &need);
-        overflow |= __builtin_mul_overflow(need, isz, &need);
-    }
-    if (overflow) {
-        wk_strbuf a = {0}, b = {0};
-        sb_ints_list(&a, size);
-        sb_ints_list(&b, stride);
-        wk__error(WK_RUNTIME_ERROR, "Storage size calculation overflowed with sizes=%s and strides=%s", a.s ? a.s : "",
-                  b.s ? b.s : "");
-        wk_sb_free(&a);
-        wk_sb_free(&b);
+    if (wk__check_in_storage((int)size.len, size.data, stride.data, off, wk_dtype_size(self->dtype),
+                             self->storage->nbytes) < 0)
         return NULL;
-    }
-    if (need > (int64_t)self->storage->nbytes) {
-        wk_strbuf a = {0}, b = {0};
-        sb_ints_list(&a, size);
-        sb_ints_list(&b, stride);
-        wk__error(WK_RUNTIME_ERROR,
-                  "setStorage: sizes %s, strides %s, storage offset %lld, and itemsize %lld requiring a storage size of "
-                  "%lld are out of bounds for storage of size %lld",
-                  a.s ? a.s : "", b.s ? b.s : "", (long long)off, (long long)isz, (long long)need,
-                  (long long)self->storage->nbytes);
-        wk_sb_free(&a);
-        wk_sb_free(&b);
-        return NULL;
-    }
     return wk__alias(self, (int)size.len, size.data, stride.data, off);
 }
 
