@@ -365,7 +365,9 @@ wk_tensor *wk_from_data(const void *data, wk_dtype dtype, int ndim, const int64_
 wk_tensor *wk_from_blob(void *data, wk_dtype dtype, int ndim, const int64_t *sizes, const int64_t *strides,
                         size_t nbytes, void (*deleter)(void *), void *ctx) {
     if (dtype < 0 || dtype >= WK_NUM_DTYPES) return WK_FAIL(WK_TYPE_ERROR, "invalid dtype");
+    if (ndim < 0 || (ndim > 0 && !sizes)) return WK_FAIL(WK_VALUE_ERROR, "wk_from_blob: invalid ndim or sizes");
     if (wk__check_sizes(ndim, sizes) < 0) return NULL;
+    if (!data && wk__prod(sizes, ndim) > 0) return WK_FAIL(WK_VALUE_ERROR, "wk_from_blob: data is NULL");
     int64_t cstrides[WK_MAX_DIM];
     if (!strides) {
         wk__contiguous_strides(ndim, sizes, cstrides);

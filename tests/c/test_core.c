@@ -104,8 +104,47 @@ static void test_long_graph_release(void) {
     wk_release(x);
 }
 
+/* wk_from_blob: sizes / strides that need more than nbytes are refused (no over-read in the first op); the caller
+ * keeps its block on failure */
+static void keep_block(void *p) { (void)p; }
+static void test_from_blob_bounds(void) {
+    float buf[4] = {1, 2, 3, 4};
+    int64_t sz[2] = {2, 3}, st[2] = {3, 1}, big[2] = {2, 2}, bst[2] = {100000, 1}, neg[1] = {-1}, wrap[2] = {3, 3};
+    int64_t wst[2] = {INT64_MAX / 2, INT64_MAX / 2};
+    CHECK(wk_from_blob(buf, WK_FLOAT32, 2, sz, NULL, sizeof buf, keep_block, NULL) == NULL); /* 24 > 16 bytes */
+    CHECK(wk_error_kind() == WK_RUNTIME_ERROR && strstr(wk_error_message(), "out of bounds for storage of size 16"));
+    wk_error_clear();
+    CHECK(wk_from_blob(buf, WK_FLOAT32, 2, sz, st, sizeof buf, keep_block, NULL) == NULL);
+    wk_error_clear();
+    CHECK(wk_from_blob(buf, WK_FLOAT32, 2, big, bst, sizeof buf, keep_block, NULL) == NULL);
+    wk_error_clear();
+    CHECK(wk_from_blob(buf, WK_FLOAT32, 2, wrap, wst, sizeof buf, keep_block, NULL) == NULL); /* wraps int64 */
+    CHECK(wk_error_kind() == WK_RUNTIME_ERROR && strstr(wk_error_message(), "overflowed"));
+    wk_error_clear();
+    CHECK(wk_from_blob(buf, WK_FLOAT32, 1, (int64_t[]){2}, neg, sizeof buf, keep_block, NULL) == NULL);
+    wk_error_clear();
+    CHECK(wk_from_blob(buf, WK_FLOAT32, 2, NULL, NULL, sizeof buf, keep_block, NULL) == NULL);
+    wk_error_clear();
+    CHECK(wk_from_blob(buf, (wk_dtype)99, 1, big, NULL, sizeof buf, keep_block, NULL) == NULL);
+    wk_error_clear();
+    CHECK(wk_from_blob(NULL, WK_FLOAT32, 1, big, NULL, sizeof buf, keep_block, NULL) == NULL);
+    wk_error_clear();
+    wk_tensor *ok = wk_from_blob(buf, WK_FLOAT32, 2, big, NULL, sizeof buf, keep_block, NULL); /* exactly fits */
+    CHECK(ok != NULL);
+    wk_tensor *s = ok ? wk_sum(ok, WK_DTYPE_NONE) : NULL;
+    wk_scalar v = {0};
+    CHECK(s && wk_item(s, &v) == 0 && v.v.f == 10.0);
+    wk_release(s);
+    wk_release(ok);
+    wk_tensor *e = wk_from_blob(NULL, WK_FLOAT32, 1, (int64_t[]){0}, NULL, 0, keep_block, NULL); /* empty */
+    CHECK(e != NULL);
+    wk_release(e);
+    wk_error_clear();
+}
+
 int main(void) {
     test_errors_are_values();
+    test_from_blob_bounds();
     test_autograd_and_versions();
     test_long_graph_release();
     if (failures) {
