@@ -32,11 +32,13 @@ def test_autograd_grad_linear_in_graph_length():
     # other processes share the machine: up to three tries (a quadratic walk gives ~11 every time)
     tries = []
     for _ in range(3):
-        t1, t2 = _best_grad_time(10000), _best_grad_time(20000)
+        # 4x the length: linear gives ~4, the quadratic walk ~100; milliseconds-long runs on a shared machine
+        # measured 3.7 for a mere doubling once, so the margin is wide
+        t1, t2 = _best_grad_time(5000), _best_grad_time(20000)
         tries.append((t1, t2))
-        if t2 / t1 < 3:
+        if t2 / t1 < 8:
             return
-    raise AssertionError(f"time(20k) / time(10k) >= 3 in every try: {tries}")
+    raise AssertionError(f"time(20k) / time(5k) >= 8 in every try: {tries}")
 
 
 def test_autograd_grad_long_chain_matches_torch():
