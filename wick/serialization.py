@@ -182,6 +182,8 @@ def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_seriali
 
 # ------------------------------------------------------------------------------------------------ reading
 def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks, metadata=None):
+    if not isinstance(requires_grad, bool):
+        raise RuntimeError('requires_grad must be a bool')
     t = _C._alias(storage, storage_offset, tuple(size), tuple(stride))
     if requires_grad:
         t.requires_grad_(True)

@@ -103,3 +103,4 @@ case("load_empty_negative_stride", lambda T: _load(T, size=(0, 3), stride=(3, -1
 case("load_empty_negative_strides", lambda T: _load(T, size=(2, 0, 3), stride=(-7, -2, -1))['x'].stride())
 error_case("load_stride_beyond_int64", lambda T: _load(T, size=(2,), stride=(2 ** 64,)))
 error_case("load_size_beyond_int64", lambda T: _load(T, size=(2, 2 ** 65), stride=(1, 1)))
+error_case("load_requires_grad_not_bool", lambda T: _load(T, requires_grad=2))
