@@ -5,9 +5,11 @@ Reads every ops/<name>.def file (the single source of truth for ops; format in o
 output directory (build/gen by default):
 
   wick_ops.h    public C prototypes: wk_<op>, wk_<op>_ (in-place), wk_<op>_out (out=)
-  ops_impl.h    internal prototypes of the hand-written implementations: wk_impl_<op>
-  ops.c         the dispatch wrappers: argument checks, autograd recording, in-place/out= handling, and one
-                backward node type per differentiable op, with its derivative formulas
+  ops_impl.h    internal prototypes of the hand-written implementations: wk_impl_<op>; the op ids (WK_OP_<impl>)
+                and each kernel's type (wk_impl_<impl>_fn) of the device table (Note [Device table])
+  ops.c         the dispatch wrappers: argument checks, the kernel taken from the tensors' device, autograd
+                recording, in-place/out= handling, and one backward node type per differentiable op, with its
+                derivative formulas; the CPU device's kernel table (wk__cpu_kernels)
   py_ops.c      the CPython bindings: signatures for the runtime argument parser and the method/function tables
   wick_ops.pyi  type stubs
   ops.md        the support table
@@ -349,6 +351,76 @@ def emit_public_header(ops):
     return '\n'.join(o) + '\n'
 
 
+def out_impl_proto(op):
+    return proto(op, '_out', with_out=True).replace('wk_%s_out(' % op.cname, 'wk_impl_%s_out(' % op.impl, 1)
+
+
+def inplace_impl_proto(op):  # writes into self directly: int wk_impl_<name>(<the op's C args>)
+    return 'int wk_impl_%s(%s)' % (op.fields['inplace_impl'], ', '.join(cdecl(p) for p in op.cparams))
+
+
+def kernels(ops):
+    """Note [Device table] (src/core/device.h): one op id per hand-written implementation, as (name, prototype) in
+    table order; a device's kernel table has one slot per id."""
+    ks = {}
+    for op in ops:
+        if op.impl in ks:
+            continue
+        ks[op.impl] = impl_proto(op)
+        if op.out_impl:
+            ks[op.impl + '_out'] = out_impl_proto(op)
+        if op.fields.get('inplace_impl'):
+            ks.setdefault(op.fields['inplace_impl'], inplace_impl_proto(op))
+    return list(ks.items())
+
+
+def emit_kernel_ids(ops):
+    o = ['\n/* Note [Device table] (src/core/device.h): the op ids, each kernel\'s type, the CPU device\'s table */',
+         'typedef enum {']
+    ks = kernels(ops)
+    o += ['    WK_OP_%s,' % name for name, _ in ks]
+    o.append('    WK_NUM_OPS\n} wk_op_id;')
+    for name, pr in ks:
+        o.append('typedef %s;' % pr.replace('wk_impl_%s(' % name, '(*wk_impl_%s_fn)(' % name, 1))
+    o.append('WK_INTERNAL extern const wk_kernel_fn wk__cpu_kernels[WK_NUM_OPS]; /* ops.c, for src/cpu/device.c */')
+    return o
+
+
+def emit_cpu_kernels(ops):
+    o = ['/* Note [Device table]: the CPU device\'s kernel table (src/cpu/device.c), every slot filled */',
+         'const wk_kernel_fn wk__cpu_kernels[WK_NUM_OPS] = {']
+    o += ['    [WK_OP_%s] = (wk_kernel_fn)wk_impl_%s,' % (name, name) for name, _ in kernels(ops)]
+    o.append('};')
+    return '\n'.join(o)
+
+
+def aten_name(op, variant=''):
+    """torch's operator name for the errors of a device without the kernel: aten::add.Tensor, add_.Tensor, add.out"""
+    name = op.name + ('_' if variant == 'inplace' else '')
+    ov = op.overload
+    if variant == 'out':
+        ov = ov + '_out' if ov else 'out'
+    return 'aten::%s%s' % (name, '.' + ov if ov else '')
+
+
+def dispatch(op, kname, variant='', outputs=(), indent='    '):
+    """Note [Device table]: the lines that pick the op's device from its tensors (wk__pick, src/ops/ops_support.h)
+    and take kernel `kname` from that device's table as k_; the call site then calls k_(...)."""
+    fail = 'NULL' if variant in ('inplace', 'mutating') else fail_value(op)
+    picks = ['wk__pick(&dp_, %s, true);' % x for x in outputs]
+    for p in op.cparams:
+        c = cident(p.name)
+        if p.type in ('Tensor', 'Tensor?'):
+            picks.append('wk__pick(&dp_, %s, false);' % c)
+        elif p.type in ('Tensor[]', 'Tensor?[]'):
+            picks.append('wk__pick_list(&dp_, (const wk_tensor *const *)%s.data, %s.len);' % (c, c))
+    o = [indent + ' '.join(['wk_devpick dp_ = {0};'] + picks)]
+    o.append(indent + 'wk_impl_%s_fn k_ = (wk_impl_%s_fn)wk__kernel(&dp_, WK_OP_%s, "%s");' % (
+        kname, kname, kname, aten_name(op, 'out' if variant == 'out' else 'inplace' if variant == 'inplace' else '')))
+    o.append(indent + 'if (!k_) return %s;' % fail)
+    return o
+
+
 def emit_impl_header(ops):
     o = [HEADER, '#ifndef WK_OPS_IMPL_H\n#define WK_OPS_IMPL_H\n#include "core/core.h"\n']
     seen = set()
@@ -358,12 +430,12 @@ def emit_impl_header(ops):
         seen.add(op.impl)
         o.append('WK_INTERNAL %s;' % impl_proto(op))
         if op.out_impl:
-            o.append('WK_INTERNAL %s;' % proto(op, '_out', with_out=True).replace(
-                'wk_%s_out(' % op.cname, 'wk_impl_%s_out(' % op.impl, 1))
+            o.append('WK_INTERNAL %s;' % out_impl_proto(op))
         if op.out_check:
             o.append('WK_INTERNAL int %s(const wk_tensor *out, const wk_tensor *result);' % op.out_check)
-        if op.fields.get('inplace_impl'):  # writes into self directly: int wk_impl_<name>(<the op's C args>)
-            o.append('WK_INTERNAL int wk_impl_%s(%s);' % (op.fields['inplace_impl'], ', '.join(cdecl(p) for p in op.cparams)))
+        if op.fields.get('inplace_impl'):
+            o.append('WK_INTERNAL %s;' % inplace_impl_proto(op))
+    o += emit_kernel_ids(ops)
     o.append('#endif')
     return '\n'.join(o) + '\n'
 
@@ -744,6 +816,7 @@ def emit_mutating(op, opnames):
     o.append('%s {' % proto(op))
     o += arg_null_checks(op)
     o.append('    if (wk__check_inplace(self) < 0) return NULL;')
+    o += dispatch(op, op.impl, 'mutating', outputs=('self',))
     parts = ['wk__tensor_requires_grad(%s)' % cident(p.name) for p in diff]
     o.append('    bool rg_ = %s;' % ('(wk__grad_enabled() && (%s))' % ' || '.join(parts) if parts else 'false'))
     if diff:
@@ -753,7 +826,7 @@ def emit_mutating(op, opnames):
         o.append('    uint32_t v0_ = self->version->version; /* for the saved inputs: wk__saved_rewind */')
     o.append('    {')
     o.append('        bool prev_ = wk_set_grad_enabled(false);')
-    o.append('        r = wk_impl_%s(%s);' % (op.impl, call_args(op)))
+    o.append('        r = k_(%s);' % call_args(op))
     o.append('        wk_set_grad_enabled(prev_);')
     o.append('    }')
     o.append('    if (!r) return NULL;')
@@ -827,9 +900,10 @@ def emit_wrappers(op, opnames):
         if op.autograd == 'auto' and undiff and k in ('tensor', 'tuple', 'tensorlist'):
             o.append('    if (%s) return wk__not_differentiable("%s", "%s"), %s;' % (
                 requires_grad_expr(undiff), op.name, undiff[0].name, fail_value(op)))
-        ret = 'return wk_impl_%s(%s);' % (op.impl, ', '.join(filter(None, [call_args(op), {'tuple': 'outs', 'scalar': 'result', 'bool': 'result', 'int': 'result', 'float': 'result', 'dtype': 'result'}.get(k)])))
+        ret = 'return k_(%s);' % ', '.join(filter(None, [call_args(op), {'tuple': 'outs', 'scalar': 'result', 'bool': 'result', 'int': 'result', 'float': 'result', 'dtype': 'result'}.get(k)]))
+        o += dispatch(op, op.impl)
         if op.view and k == 'tensor':
-            o.append('    wk_tensor *r = wk_impl_%s(%s);' % (op.impl, call_args(op)))
+            o.append('    wk_tensor *r = k_(%s);' % call_args(op))
             o.append('    if (r) wk__mark_view(r, self);')
             o.append('    return r;')
         else:
@@ -840,9 +914,10 @@ def emit_wrappers(op, opnames):
             o.append('    if (%s) return wk__not_differentiable("%s", "%s"), %s;' % (
                 requires_grad_expr(undiff), op.name, undiff[0].name, fail_value(op)))
         diff = diff_inputs(op)
+        o += dispatch(op, op.impl)
         o.append('    bool rg_ = %s;' % requires_grad_expr(diff))
         if k == 'tensor':
-            o.append('    wk_tensor *r = wk_impl_%s(%s);' % (op.impl, call_args(op)))
+            o.append('    wk_tensor *r = k_(%s);' % call_args(op))
             o.append('    if (!r) return NULL;')
             if op.view:
                 o.append('    wk__mark_view(r, self);')
@@ -863,7 +938,7 @@ def emit_wrappers(op, opnames):
             o.append('    return NULL;')
         elif k == 'tuple':
             nr = len(op.rets)
-            o.append('    if (wk_impl_%s(%s, outs) < 0) return -1;' % (op.impl, call_args(op)))
+            o.append('    if (k_(%s, outs) < 0) return -1;' % call_args(op))
             if op.view:
                 o.append('    for (int i_ = 0; i_ < %d; i_++) wk__mark_view(outs[i_], self);' % nr)
             o.append('    if (!rg_) return 0;')
@@ -882,7 +957,7 @@ def emit_wrappers(op, opnames):
             o.append('    for (int i_ = 0; i_ < %d; i_++) { wk_release(outs[i_]); outs[i_] = NULL; }' % nr)
             o.append('    return -1;')
         elif k == 'tensorlist':
-            o.append('    wk_tensorvec v = wk_impl_%s(%s);' % (op.impl, call_args(op)))
+            o.append('    wk_tensorvec v = k_(%s);' % call_args(op))
             o.append('    if (!v.data) return v;')
             if op.view:
                 o.append('    for (int64_t i_ = 0; i_ < v.len; i_++) wk__mark_view_multi(v.data[i_], self);')
@@ -916,6 +991,10 @@ def emit_wrappers(op, opnames):
             o.append('    if (!rg_ && wk__grad_enabled() && self->is_view && self->view_base && wk__tensor_requires_grad(self->view_base)) rg_ = true;')
         o.append('    if (wk__check_inplace_rg(self, rg_) < 0) return NULL;')
         o += overlap_check(op, 'self')
+        if op.fields.get('inplace_impl'):
+            o += dispatch(op, op.fields['inplace_impl'], 'inplace', outputs=('self',))
+        else:
+            o += dispatch(op, op.impl, 'inplace', outputs=('self',))
         if uses_self:  # the formulas need self as it was before the write: keep a (recorded) copy
             users = [p for p in diff if 'self' in formula_names(iop.formulas.get(p.name, ''))]
             cond = ' || '.join('wk__tensor_requires_grad(%s)' % cident(p.name) for p in users) or 'true'
@@ -928,7 +1007,7 @@ def emit_wrappers(op, opnames):
         if op.fields.get('inplace_impl'):  # a kernel that writes into self (no out-of-place result and copy-back)
             o.append('    {')
             o.append('        bool prev_ = wk_set_grad_enabled(false);')
-            o.append('        int rc_ = wk_impl_%s(%s);' % (op.fields['inplace_impl'], call_args(op)))
+            o.append('        int rc_ = k_(%s);' % call_args(op))
             o.append('        wk_set_grad_enabled(prev_);')
             o.append('        if (rc_ < 0) {%s return NULL; }' % rel)
             o.append('    }')
@@ -941,7 +1020,7 @@ def emit_wrappers(op, opnames):
                 o.append('        wk__set_dest(self);')
             if is_iter_op(op):  # Note [Checks before the kernel] (src/ops/ops_support.h)
                 o.append('        wk__set_write_target(self, true);')
-            o.append('        r = wk_impl_%s(%s);' % (op.impl, call_args(op)))
+            o.append('        r = k_(%s);' % call_args(op))
             if op.fields.get('writes_dest'):
                 o.append('        wk__set_dest(NULL);')
             if is_iter_op(op):
@@ -990,12 +1069,15 @@ def emit_wrappers(op, opnames):
                      'differentiation, but one of the arguments requires grad.");' % op.name)
             o.append('        return -1;')
             o.append('    }')
+        outs = ['out[%d]' % i for i in range(nr)]
         if op.out_impl:  # the op checks out's dtypes itself, in torch's order among its other checks, and writes it
-            o.append('    return wk_impl_%s_out(%s);' % (op.impl, ', '.join(['out'] + ([call_args(op)] if op.cparams else []))))
+            o += dispatch(op, op.impl + '_out', 'out', outputs=outs)
+            o.append('    return k_(%s);' % ', '.join(['out'] + ([call_args(op)] if op.cparams else [])))
             o.append('}')
             return '\n'.join(o)
+        o += dispatch(op, op.impl, 'out', outputs=outs)
         o.append('    wk_tensor *r_[%d] = {0};' % nr)
-        o.append('    if (wk_impl_%s(%s) < 0) return -1;' % (op.impl, ', '.join(filter(None, [call_args(op), 'r_']))))
+        o.append('    if (k_(%s) < 0) return -1;' % ', '.join(filter(None, [call_args(op), 'r_'])))
         o.append('    int rc_ = wk__check_out_dtypes(out, r_, %d);' % nr)
         o.append('    for (int i_ = 0; i_ < %d && rc_ == 0; i_++) rc_ = wk__write_out(out[i_], r_[i_]);' % nr)
         o.append('    for (int i_ = 0; i_ < %d; i_++) wk_release(r_[i_]);' % nr)
@@ -1014,18 +1096,20 @@ def emit_wrappers(op, opnames):
                      'differentiation, but one of the arguments requires grad.");' % op.name)
         o += overlap_check(op, 'out')
         if op.out_impl:
-            o.append('    return wk_impl_%s_out(%s);' % (op.impl, ', '.join(['out'] + ([call_args(op)] if op.cparams else []))))
+            o += dispatch(op, op.impl + '_out', 'out', outputs=('out',))
+            o.append('    return k_(%s);' % ', '.join(['out'] + ([call_args(op)] if op.cparams else [])))
             o.append('}')
             return '\n'.join(o)
         if not tens_inputs and any(p.name == 'dtype' and p.type == 'ScalarType?' for p in op.cparams):
             # factories with out=: the result takes out's dtype unless one is given (torch.zeros(2, out=t))
             o.append('    if (dtype == WK_DTYPE_NONE) dtype = out->dtype;')
+        o += dispatch(op, op.impl, 'out', outputs=('out',))
         if op.fields.get('writes_dest'):  # Note [Writing into the destination] (src/ops/ops_support.h)
             assert not op.out_check, op.where
             o.append('    wk__set_dest(out);')
         if is_iter_op(op) and not op.out_check:  # Note [Checks before the kernel] (src/ops/ops_support.h)
             o.append('    wk__set_write_target(out, false);')
-        o.append('    wk_tensor *r = wk_impl_%s(%s);' % (op.impl, call_args(op)))
+        o.append('    wk_tensor *r = k_(%s);' % call_args(op))
         if op.fields.get('writes_dest'):
             o.append('    wk__set_dest(NULL);')
         if is_iter_op(op) and not op.out_check:
@@ -1046,6 +1130,7 @@ def emit_ops_c(ops):
     for op in ops:
         o.append(emit_wrappers(op, opnames))
         o.append('')
+    o.append(emit_cpu_kernels(ops))
     return '\n'.join(o) + '\n'
 
 

@@ -1,7 +1,9 @@
 /* device.h — Note [Device table]: every storage lives on a device, and a device is a table: how to get and give
  * back its memory, how to move bytes between it and the host or another device, how to fill and wait, and one
- * kernel per op (indexed by an op id the generator emits). Core code allocates, frees, fills and moves a storage's
- * memory through its device. A new device is a folder that defines one of these (the CPU's is src/cpu/device.c).
+ * kernel per op (indexed by the op id the generator emits, WK_OP_<impl> in build/gen/ops_impl.h). Core code
+ * allocates, frees, fills and moves a storage's memory through its device; every generated wrapper takes its kernel
+ * from its tensors' device (wk__pick / wk__kernel, src/ops/ops_support.h). A new device is a folder that defines
+ * one of these (the CPU's is src/cpu/device.c, its table generated: wk__cpu_kernels).
  *
  * Memory hooks work in bytes on the device's own pointers: host code may dereference them only where
  * `host_access` says so. Each returns 0, or -1 with the error set (alloc: NULL, error not set, so the caller words

@@ -1,8 +1,9 @@
 /* device.c — the CPU device (Note [Device table] in core/device.h): memory from the caching allocator (alloc.c),
- * host memcpy / memset for moves and fills, nothing to wait for, and every kernel (the generated table). */
+ * host memcpy / memset for moves and fills, nothing to wait for, and every kernel (wk__cpu_kernels, generated). */
 #include "core/device.h"
 
 #include "cpu/alloc.h"
+#include "ops_impl.h"
 
 static void *cpu_alloc(size_t nbytes) { return wk__cache_alloc(nbytes); }
 static void cpu_free(void *p, size_t nbytes) { wk__cache_free(p, nbytes); }
@@ -34,5 +35,5 @@ wk_device wk__cpu_device = {
     .copy = cpu_copy,
     .fill = cpu_fill,
     .synchronize = cpu_synchronize,
-    .kernels = NULL, /* the generated table comes with the op ids */
+    .kernels = wk__cpu_kernels, /* generated (tools/gen.py): every op id's CPU implementation */
 };

@@ -288,3 +288,18 @@ void wk_tensorvec_free(wk_tensorvec v) {
     for (int64_t i = 0; i < v.len; i++) wk_release(v.data[i]);
     free(v.data);
 }
+
+/* Note [Device table]: the errors of wk__kernel */
+wk_kernel_fn wk__kernel_slow(const wk_devpick *p, int id, const char *op) {
+    if (p->other) {
+        wk__error(WK_RUNTIME_ERROR,
+                  "Expected all tensors to be on the same device, but found at least two devices, %s and %s!",
+                  p->dev->name, p->other->name);
+        return NULL;
+    }
+    wk_device *d = p->dev ? p->dev : &wk__cpu_device;
+    wk_kernel_fn k = d->kernels ? d->kernels[id] : NULL;
+    if (!k) wk__error(WK_NOT_IMPLEMENTED_ERROR, "The operator '%s' is not currently implemented for the %s device.", op,
+                      d->name);
+    return k;
+}

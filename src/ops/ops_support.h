@@ -6,6 +6,37 @@
 #include "autograd/autograd.h"
 #include "ops_impl.h"
 
+/* Note [Device table] (src/core/device.h): which device runs an op, and its kernel there. torch's rule
+ * (TensorIterator): the op runs on the device of its first tensor that is not a CPU 0-d input (outputs first, then
+ * the inputs in order); every other tensor must be on that device too, except CPU 0-d inputs (wrapped numbers among
+ * them), which every device's kernels accept. With no tensor on a device the op runs on the CPU. The generated
+ * wrappers pick each tensor argument, then take the kernel; an empty slot raises NotImplementedError naming the op
+ * and the device. All-CPU calls stay inline: a compare per tensor and an indexed load. */
+typedef struct {
+    wk_device *dev;   /* the op's device so far; NULL: none picked yet */
+    wk_device *other; /* a second device found (an error), or NULL */
+} wk_devpick;
+static inline void wk__pick(wk_devpick *p, const wk_tensor *t, bool output) {
+    if (!t) return;
+    wk_device *d = t->storage->device;
+    if (d == p->dev) return;
+    if (!output && d == &wk__cpu_device && t->ndim == 0) return;
+    if (!p->dev) p->dev = d;
+    else if (!p->other) p->other = d;
+}
+static inline void wk__pick_list(wk_devpick *p, const wk_tensor *const *ts, int64_t n) {
+    for (int64_t i = 0; i < n; i++) wk__pick(p, ts[i], false);
+}
+WK_INTERNAL wk_kernel_fn wk__kernel_slow(const wk_devpick *p, int id, const char *op); /* NULL, error set */
+static inline wk_kernel_fn wk__kernel(const wk_devpick *p, int id, const char *op) {
+    if (!p->other) {
+        wk_device *d = p->dev ? p->dev : &wk__cpu_device;
+        wk_kernel_fn k = d->kernels ? d->kernels[id] : NULL;
+        if (k) return k;
+    }
+    return wk__kernel_slow(p, id, op);
+}
+
 /* Note [Formula pool]: every tensor a derivative formula creates joins the pool and is released when the formula
  * is done; a NULL (failed op) marks the pool failed so the node reports the error. */
 typedef struct {
