@@ -101,7 +101,7 @@ WK_INTERNAL wk_tensor *wk__empty(int ndim, const int64_t *sizes, wk_dtype dtype)
 WK_INTERNAL wk_tensor *wk__empty_like(const wk_tensor *t, wk_dtype dtype); /* same sizes, contiguous */
 WK_INTERNAL wk_tensor *wk__empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, wk_dtype dtype);
 WK_INTERNAL wk_tensor *wk__empty_strided_on(wk_device *dev, int ndim, const int64_t *sizes, const int64_t *strides,
-                                            wk_dtype dtype); /* the others allocate on the CPU device */
+                                            wk_dtype dtype); /* the others allocate on wk__default_device() */
 WK_INTERNAL wk_tensor *wk__zeros(int ndim, const int64_t *sizes, wk_dtype dtype);
 WK_INTERNAL wk_tensor *wk__full(int ndim, const int64_t *sizes, wk_dtype dtype, wk_scalar fill);
 /* A new tensor header over t's storage (shares storage and version counter; no autograd meta). */

@@ -32,5 +32,7 @@ typedef struct wk_device {
 
 /* The CPU device (src/cpu/device.c): where every tensor lives unless made on another device. */
 __attribute__((visibility("hidden"))) extern wk_device wk__cpu_device;
+/* Where new storage goes: the CPU, or the test device named by WICK_TEST_DEVICE (src/cpu/device_test.c). */
+__attribute__((visibility("hidden"))) wk_device *wk__default_device(void);
 
 #endif

@@ -186,7 +186,7 @@ static wk_tensor *header_new(wk_storage *st, wk_version *ver, int ndim, const in
 }
 
 wk_tensor *wk__empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, wk_dtype dtype) {
-    return wk__empty_strided_on(&wk__cpu_device, ndim, sizes, strides, dtype);
+    return wk__empty_strided_on(wk__default_device(), ndim, sizes, strides, dtype);
 }
 
 wk_tensor *wk__empty_strided_on(wk_device *dev, int ndim, const int64_t *sizes, const int64_t *strides,
