@@ -167,7 +167,8 @@ def _check_jacobians_equal(j1, j2, atol):
     return True
 
 
-def _analytical_jacobian(inputs, output, nondet_tol, check_grad_dtypes):
+def _analytical_jacobian_checked(inputs, output, nondet_tol):
+    """(jacobian per input, reentrant, sizes_ok, types_ok): two backward sweeps over one-hot grad_outputs."""
     diff_inputs = list(_iter_tensors(inputs, True))
 
     def vjp_fn(grad_output):
@@ -177,7 +178,11 @@ def _analytical_jacobian(inputs, output, nondet_tol, check_grad_dtypes):
     rows2 = _analytical_rows(vjp_fn, output.clone())
     jac1, sizes_ok, types_ok = _stack_and_check(rows1, inputs, output.numel())
     jac2, _, _ = _stack_and_check(rows2, inputs, output.numel())
-    reentrant = _check_jacobians_equal(jac1, jac2, nondet_tol)
+    return tuple(jac1), _check_jacobians_equal(jac1, jac2, nondet_tol), sizes_ok, types_ok
+
+
+def _analytical_jacobian(inputs, output, nondet_tol, check_grad_dtypes):
+    jac1, reentrant, sizes_ok, types_ok = _analytical_jacobian_checked(inputs, output, nondet_tol)
     if not types_ok and check_grad_dtypes:
         raise GradcheckError("Gradient has dtype mismatch")
     if not sizes_ok:
@@ -393,13 +398,5 @@ def get_analytical_jacobian(inputs, output, nondet_tol=0.0, grad_out=1.0):
     if grad_out != 1.0:
         raise ValueError("Expected grad_out to be 1.0. get_analytical_jacobian no longer "
                          "supports values of grad_out != 1.0.")
-    diff_inputs = list(_iter_tensors(inputs, True))
-
-    def vjp_fn(grad_output):
-        return torch.autograd.grad(output, diff_inputs, grad_output, retain_graph=True, allow_unused=True)
-    rows1 = _analytical_rows(vjp_fn, output.clone())
-    rows2 = _analytical_rows(vjp_fn, output.clone())
-    jac1, sizes_ok, types_ok = _stack_and_check(rows1, inputs, output.numel())
-    jac2, _, _ = _stack_and_check(rows2, inputs, output.numel())
-    return jac1, _check_jacobians_equal(jac1, jac2, nondet_tol), sizes_ok, types_ok
+    return _analytical_jacobian_checked(inputs, output, nondet_tol)
 
