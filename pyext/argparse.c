@@ -738,6 +738,10 @@ int wk_parse_args(wk_sig *sigs, PyObject *self, PyObject *args, PyObject *kwargs
     int nsig = 0;
     while (sigs[nsig].name) nsig++;
     sc->fname = sigs[0].name;
+    if (wk_py_vmap_involved(self, args, kwargs)) {
+        sc->hooked = wk_py_vmap_call(self, sigs[0].name, args, kwargs);
+        return WK_PARSE_HOOKED;
+    }
     for (int pass = 0; pass < 2; pass++) {
         for (int s = 0; s < nsig; s++) {
             wk_argscope_free(sc);

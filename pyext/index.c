@@ -261,6 +261,12 @@ static wk_index_state *apply_index(wk_tensor *self, PyObject *index) {
 }
 
 PyObject *wk_py_index_get(PyObject *self, PyObject *index) {
+    if (wk_py_vmap_involved(self, index, NULL)) { /* a batched tensor (vmap) indexed or indexing: its rule */
+        PyObject *a = PyTuple_Pack(1, index);
+        PyObject *r = a ? wk_py_vmap_call(self, "__getitem__", a, NULL) : NULL;
+        Py_XDECREF(a);
+        return r;
+    }
     wk_tensor *t = wk_py_self(self);
     wk_index_item one;
     int b = bare_item(index, &one);
@@ -290,6 +296,14 @@ int wk_py_index_set(PyObject *self, PyObject *index, PyObject *value) {
     if (!value) {
         PyErr_SetString(PyExc_TypeError, "Tensor does not support deleting items");
         return -1;
+    }
+    if (wk_py_vmap_involved(self, index, NULL) || wk_py_vmap_involved(NULL, value, NULL)) {
+        PyObject *a = PyTuple_Pack(2, index, value);
+        PyObject *r = a ? wk_py_vmap_call(self, "__setitem__", a, NULL) : NULL;
+        Py_XDECREF(a);
+        if (!r) return -1;
+        Py_DECREF(r);
+        return 0;
     }
     wk_tensor *t = wk_py_self(self);
     /* valueToTensor: tensors as they are; Python ints, bools and floats become a 0-d tensor of self's dtype */

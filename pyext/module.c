@@ -260,7 +260,8 @@ static PyObject *tensor_common(const char *name, const wk_param *params, PyObjec
     wk_sig sigs[2] = {{name, params, self != NULL, 0}, {NULL, NULL, 0, 0}};
     wk_pyval a[WK_PY_MAXARGS];
     wk_argscope sc = {0};
-    if (wk_parse_args(sigs, self, args, kwargs, a, &sc) < 0) return NULL;
+    int rc = wk_parse_args(sigs, self, args, kwargs, a, &sc);
+    if (rc < 0) return rc == WK_PARSE_HOOKED ? sc.hooked : NULL;
     wk_argscope_free(&sc);
     PyObject *data = a[0].obj;
     wk_dtype dt = a[1].dt;
@@ -509,6 +510,7 @@ static int exec_module(PyObject *m) {
     }
     if (add_functions(m, wk_py_function_functions) < 0) return -1;
     if (add_functions(m, wk_py_storage_functions) < 0) return -1;
+    if (add_functions(m, wk_py_vmap_functions) < 0) return -1;
     /* torch._C._nn: the ops whose table entry says `python_module: nn` (F.* call them; not in the torch namespace) */
     PyObject *nn = PyModule_New("wick._C._nn");
     if (!nn || add_functions(nn, wk_generated_nn_functions) < 0 || PyModule_AddObject(m, "_nn", nn) < 0) {

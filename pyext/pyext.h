@@ -114,7 +114,15 @@ typedef struct {
     int nptrs, ntensors;
     wk_tensor *self;   /* a method's self as the call should see it (memory_format=), or NULL: the Python self */
     const char *fname; /* the function being parsed, for messages raised while converting */
+    PyObject *hooked;  /* the vmap handler's result when wk_parse_args returned WK_PARSE_HOOKED (NULL: it raised) */
 } wk_argscope;
+
+/* wk_parse_args's result when a batched tensor (vmap) is among the arguments: the call went to the vmap handler and
+ * sc->hooked holds what it returned (Note [vmap], pyext/vmap.c). */
+#define WK_PARSE_HOOKED (-2)
+bool wk_py_vmap_involved(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *wk_py_vmap_call(PyObject *self, const char *name, PyObject *args, PyObject *kwargs);
+extern PyMethodDef wk_py_vmap_functions[]; /* _set_vmap_hook, _vmap_dummy (vmap.c) */
 
 int wk_parse_args(wk_sig *sigs, PyObject *self, PyObject *args, PyObject *kwargs, wk_pyval *out, wk_argscope *sc);
 void wk_argscope_free(wk_argscope *sc);

@@ -1254,7 +1254,7 @@ def emit_py(ops):
         binary_dunder = method and is_dunder(pyname) and all(len(sg[3]) >= 1 for sg in sigs)
         if binary_dunder:
             o.append('    if (sig < 0 && PyErr_ExceptionMatches(PyExc_TypeError)) { PyErr_Clear(); Py_RETURN_NOTIMPLEMENTED; }')
-        o.append('    if (sig < 0) return NULL;')
+        o.append('    if (sig < 0) return sig == WK_PARSE_HOOKED ? sc_.hooked : NULL;  /* WK_PARSE_HOOKED: vmap (pyext/vmap.c) */')
         o.append('    PyObject *res = NULL;')
         o.append('    switch (sig) {')
         for si, (op, variant, arr, ps, with_out) in enumerate(sigs):
@@ -1351,7 +1351,26 @@ def emit_py(ops):
             o.append('    {%s, (PyCFunction)(void (*)(void))%s, METH_VARARGS | METH_KEYWORDS%s, NULL},'
                      % (c_str(pyname), fname, ' | METH_COEXIST' if is_dunder(pyname) else ''))
     o.append('    {NULL, NULL, 0, NULL}};')
+    o += emit_vmap_pointwise(groups)
     return '\n'.join(o) + '\n'
+
+
+VMAP_POINTWISE_FILES = ('unary.def', 'pointwise.def', 'compare.def', 'nn_act.def')
+VMAP_NOT_POINTWISE = ('prelu', '_prelu_kernel')  # a weight broadcast over dim 1, not from the right
+
+
+def emit_vmap_pointwise(groups):
+    """Note [vmap]: the Python names whose every signature is an elementwise op of the table (unary / pointwise /
+    compare families, one Tensor result, no dim or list argument): vmap's pointwise batching rule serves them
+    (wick/func/_vmap.py reads the list through _C._vmap_pointwise())."""
+    def elementwise(op):
+        return (os.path.basename(op.where.rsplit(':', 1)[0]) in VMAP_POINTWISE_FILES and len(op.rets) == 1
+                and op.name not in VMAP_NOT_POINTWISE
+                and op.rets[0].type == 'Tensor' and not any(p.name == 'dim' or p.type.endswith('[]') or
+                                                            p.type.endswith('[]?') for p in op.params))
+    names = sorted({pyname for (kind, pyname), entries in groups.items() if all(elementwise(op) for op, _ in entries)})
+    return ['const char *const wk_generated_vmap_pointwise[] = {'] + ['    %s,' % c_str(n) for n in names] + \
+        ['    NULL};']
 
 
 def emit_ops_json(ops):

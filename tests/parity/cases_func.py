@@ -2,7 +2,7 @@
 hessian, vmap (in_dims / out_dims / chunk_size / nesting / randomness 'error' and 'same', over modules through
 functional_call), functional_call (dict, tuple of dicts, tied weights, strict), stack_module_state, and the
 compositions torch's tutorials use: vmap(grad(f)) per-sample gradients, ensembling, jacrev(jacfwd(f)).
-wick's vmap runs the function per batch entry (see wick/func/__init__.py); randomness='different' is skipped."""
+vmap's batching rules have their own cases (cases_vmap.py); randomness='different' is skipped."""
 from .harness import *  # noqa: F401,F403
 
 X = [0.5, -1.25, 2.0]
@@ -96,7 +96,8 @@ case("vmap_kwargs_unmapped", lambda T: FN(T).vmap(lambda x, scale=1.0: x * scale
 case("vmap_same_randomness", lambda T: (FN(T).vmap(lambda x: T.rand(3) + x, randomness="same")(t(T, B)),
                                         T.rand(2)))
 case("vmap_randomness_different", lambda T: FN(T).vmap(lambda x: T.rand(3) + x, randomness="different")(t(T, B)),
-     skip="wick's vmap runs per batch entry and does not draw torch's batched random values (raises instead)")
+     skip="wick's vmap does not draw torch's batched random values: randomness='different' raises "
+          "NotImplementedError")
 error_case("vmap_random_error_mode", lambda T: FN(T).vmap(lambda x: T.rand(3) + x)(t(T, B)))
 case("vmap_random_error_mode_state", lambda T: (_try(lambda: FN(T).vmap(lambda x: T.rand(3) + x)(t(T, B))),
                                                 T.rand(2)))
@@ -233,7 +234,7 @@ def ensembling(T):
         return FN(T).functional_call(base, (params, buffers), (x,))
     same = FN(T).vmap(call, in_dims=(0, 0, None))(params, buffers, t(T, B))
     diff = FN(T).vmap(call)(params, buffers, T.tensor([B[:2], B[1:3], B[2:]]))
-    # detached: wick's per-entry vmap stacks its outputs (StackBackward0 where torch's batched op is AddBackward0)
+    # detached: a wick vmap output's grad_fn is the node that unwraps the batch, not torch's batched op's
     return (same.detach(), same.requires_grad, [mm(t(T, B)).detach() for mm in models], diff.detach(),
             diff.requires_grad)
 

@@ -104,6 +104,8 @@ from .._printing import is_warn_always_enabled as _is_warn_always_enabled  # noq
 
 
 def _run(tensors, grads, retain_graph, create_graph, inputs, allow_unused, accumulate):
+    from ..func import _vmap
+    _vmap.refuse_batched(tensors, grads, inputs or ())   # inside a batching vmap: its loop runs instead
     if len(tensors) != len(grads):
         raise RuntimeError('got %d tensors and %d gradients' % (len(tensors), len(grads)))
     for i, t in enumerate(tensors):

@@ -119,6 +119,8 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
 
     @classmethod
     def apply(cls, *args, **kwargs):
+        from ..func import _vmap
+        _vmap.refuse_batched(args, tuple(kwargs.values()))   # inside a batching vmap: its loop runs instead
         # a Function that overrides setup_context has forward(*args) without ctx; its arguments are bound to
         # forward's signature first (defaults filled in), and setup_context(ctx, inputs, output) follows forward
         split = cls.setup_context is not Function.setup_context

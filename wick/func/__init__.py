@@ -8,18 +8,23 @@ How wick builds them (not as torch's functorch levels):
 - jvp / linearize / jacfwd use the double-backward trick (a vjp of the vjp): wick has no forward-mode AD, so they
   need the function's backward to be differentiable; jacfwd returns the same Jacobian as jacrev, built from jvp
   columns. hessian is jacfwd(jacrev(f)), as torch's.
-- vmap is NOT a batching transform yet: it runs the function once per batch entry (chunk_size entries at a time
-  changes nothing) and stacks the outputs at out_dims. The values, errors and randomness modes 'error' (a random
-  draw inside raises torch's error) and 'same' (every entry sees the same draws) are torch's; randomness='different'
-  raises NotImplementedError. A batch costs batch-size calls, not one batched call."""
+- vmap is a batching transform (wick/func/_vmap.py, Note [vmap]): the function runs once (once per chunk_size
+  entries) on BatchedTensors, and each op applies its batching rule; an op without one falls back to a loop over the
+  batch with torch's performance warning. grad inside vmap differentiates leaves batched at every running vmap
+  level, so one backward gives the per-sample gradients. vjp / jvp / jacrev / jacfwd, autograd.grad and custom
+  Functions seeing a batched tensor send the vmap back to its loop (_vmap_loop: once per entry, stacked), which is
+  what runs where the extension has no vmap hook (_BATCHING False). Randomness 'error' and 'same' are torch's;
+  'different' raises NotImplementedError."""
 import functools
 
 import wick as torch
+from . import _vmap
 
 __all__ = ['grad', 'grad_and_value', 'vjp', 'jvp', 'linearize', 'jacrev', 'jacfwd', 'hessian', 'vmap',
            'functional_call', 'stack_module_state']
 
 _depth = [0]   # how many grad-like transforms are running (inside one, gradients keep their graph)
+_BATCHING = _vmap.install()   # vmap as a batching transform (False: no hook in this extension, the loop runs)
 
 
 # ------------------------------------------------------------------------------------------ pytrees
@@ -52,7 +57,9 @@ def _unflatten(leaves, spec):
         if kind is dict:
             return {k: build(s) for k, s in zip(meta, subs)}
         vals = [build(s) for s in subs]
-        return tuple(vals) if kind is tuple else vals
+        if kind is list:
+            return vals
+        return tuple(vals) if kind is tuple else kind(vals)   # a named tuple type (torch.return_types.max) too
     return build(spec)
 
 
@@ -115,6 +122,8 @@ def grad_and_value(func, argnums=0, has_aux=False):
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         nums = _check_argnums(argnums, len(args))
+        if _vmap._levels:
+            return _grad_and_value_batched(func, nums, argnums, has_aux, args, kwargs)
         args = list(args)
         tracked = any(isinstance(x, torch.Tensor) and x.requires_grad for a in nums for x in _flatten(args[a])[0])
         _depth[0] += 1
@@ -158,6 +167,65 @@ def grad_and_value(func, argnums=0, has_aux=False):
     return wrapper
 
 
+def _grad_and_value_batched(func, nums, argnums, has_aux, args, kwargs):
+    """grad inside vmap: each differentiated input becomes a leaf batched at every running vmap level (an unbatched
+    one is expanded over the batches), so entry b of the batched output depends only on entry b of the leaf and one
+    backward through the batched graph gives every per-sample gradient at once."""
+    levels = [e[0] for e in _vmap._levels]
+    args = list(args)
+    tracked = any(isinstance(x, torch.Tensor) and x.requires_grad for a in nums for x in _flatten(args[a])[0])
+    _depth[0] += 1
+    try:
+        with torch.enable_grad():
+            phys = {}
+
+            def fresh(t):
+                if not isinstance(t, torch.Tensor):
+                    raise ValueError(f"Thing passed to transform API must be Tensor, got {type(t)}")
+                p = _vmap._phys(t, levels)   # [B_1, ..., B_k, *t.shape]; expanded where t is unbatched
+                leaf = p.view_as(p) if p.requires_grad else p.detach().requires_grad_(True)
+                b = _vmap._rebatch(leaf, levels)
+                phys[id(b)] = leaf
+                return b
+            diff = {a: _tree_map(fresh, args[a]) for a in nums}
+            for a in nums:
+                args[a] = diff[a]
+            output = func(*args, **kwargs)
+            aux = None
+            if has_aux:
+                if not (isinstance(output, tuple) and len(output) == 2):
+                    raise RuntimeError("grad_and_value(f)(*args): output of function f should be a tuple: "
+                                       "(output, aux) if has_aux is True")
+                output, aux = output
+            if not isinstance(output, torch.Tensor):
+                raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got "
+                                   f"{type(output)}")
+            if output.dim() != 0:
+                raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, "
+                                   f"got tensor with {output.dim()} dims. Maybe you wanted to use the vjp or "
+                                   "jacrev APIs instead?")
+            flat, specs = [], []
+            for a in nums:
+                lv, sp = _flatten(diff[a])
+                flat += lv
+                specs.append((len(lv), sp))
+            leaves = [phys[id(b)] for b in flat]
+            out_p = _vmap._bottom(output)
+            g = _grads([out_p], leaves, [torch.ones_like(out_p)], create_graph=tracked or _depth[0] > 1)
+            g = [_vmap._rebatch(t, levels) for t in g]
+    finally:
+        _depth[0] -= 1
+    trees, k = [], 0
+    for n, sp in specs:
+        trees.append(_unflatten(g[k:k + n], sp))
+        k += n
+    result = _tree_map(lambda x: _out(x, tracked), trees[0] if isinstance(argnums, int) else tuple(trees))
+    value = _out(output, tracked)
+    if has_aux:
+        return result, (value, _tree_map(lambda a: _out(a, tracked), aux))
+    return result, value
+
+
 def grad(func, argnums=0, has_aux=False):
     gv = grad_and_value(func, argnums, has_aux)
 
@@ -171,7 +239,15 @@ def grad(func, argnums=0, has_aux=False):
 
 
 # ------------------------------------------------------------------------------------------ vjp
+def _refuse_batched(*trees):
+    """vjp / jvp / jacrev / jacfwd are not batched by vmap's rules yet: inside a batching vmap they send it back to
+    its loop (wick/func/_vmap.py NeedLoop)"""
+    if _vmap._levels and any(type(x) is _vmap.BatchedTensor for t in trees for x in _flatten(t)[0]):
+        raise _vmap.NeedLoop()
+
+
 def vjp(func, *primals, has_aux=False):
+    _refuse_batched(primals)
     _depth[0] += 1
     try:
         with torch.enable_grad():
@@ -219,6 +295,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     if not isinstance(tangents, tuple):
         raise RuntimeError("jvp(f, primals, tangents): Expected tangents to be a tuple. E.g. it should be valid to "
                            "call f(*primals).")
+    _refuse_batched(primals, tangents)
     p_flat, p_spec = _flatten(primals)
     t_flat, _ = _flatten(tangents)
     if len(p_flat) != len(t_flat):
@@ -281,6 +358,7 @@ def _jac(func, argnums, has_aux, column_wise):
     @functools.wraps(func)
     def wrapper(*args):
         nums = _check_argnums(argnums, len(args))
+        _refuse_batched(args)
         args = list(args)
         _depth[0] += 1
         try:
@@ -388,6 +466,101 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or 'same'. Got {randomness}")
     if chunk_size is not None and not (isinstance(chunk_size, int) and chunk_size > 0):
         raise ValueError(f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})")
+    if not _BATCHING:
+        return _vmap_loop(func, in_dims, out_dims, randomness, chunk_size=chunk_size)
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        fname = _fname(func)
+        dims_tree = _broadcast_in_dims(in_dims, args, fname)
+        leaves, spec = _flatten(args)
+        dims, _ = _flatten(dims_tree)
+        sizes, moved = [], []
+        for x, d in zip(leaves, dims):
+            if d is None:
+                moved.append(None)
+                continue
+            if not isinstance(x, torch.Tensor):
+                raise ValueError(f"vmap({fname}, in_dims={in_dims}, ...)(<inputs>): Got in_dim={d} for an input but "
+                                 f"the input is of type {type(x)}. We cannot vmap over non-Tensor arguments, please "
+                                 "use None as the respective in_dim")
+            if not -x.dim() <= d < x.dim():
+                raise ValueError(f"vmap({fname}, in_dims={in_dims}, ...)(<inputs>): Got in_dim={d} for some input, "
+                                 f"but that input is a Tensor of dimensionality {x.dim()} so expected in_dim to "
+                                 f"satisfy -{x.dim()} <= in_dim < {x.dim()}.")
+            sizes.append(x.size(d))
+            moved.append(x.movedim(d, 0))
+        if not sizes:
+            raise ValueError(f"vmap({fname}, in_dims={in_dims}, ...)(<inputs>): at least one input must be a Tensor "
+                             "that is being vmapped over (in_dims not None).")
+        if len(set(sizes)) != 1:
+            raise ValueError("vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
+                             f"{sizes} for the mapped dimension")
+        if randomness == "different":
+            raise NotImplementedError("wick: vmap(randomness='different') is not supported yet (wick cannot draw "
+                                      "torch's batched random values)")
+        n = sizes[0]
+        state = torch.get_rng_state()
+        try:
+            if chunk_size is None or chunk_size >= n:
+                return _vmap_batched(func, fname, leaves, moved, spec, kwargs, n, out_dims, randomness, state)
+            parts = []
+            for lo in range(0, n, chunk_size):
+                k = min(chunk_size, n - lo)
+                mv = [None if m is None else m.narrow(0, lo, k) for m in moved]
+                parts.append(_vmap_batched(func, fname, leaves, mv, spec, kwargs, k, out_dims, randomness,
+                                           torch.get_rng_state()))
+            flat0, out_spec = _flatten(parts[0])
+            od = _broadcast_out_dims(out_dims, parts[0], fname)
+            outs = []
+            for i, d in enumerate(od):
+                col = [_flatten(p)[0][i] for p in parts]
+                outs.append(col[0] if d is None else torch.cat(col, d))
+            return _unflatten(outs, out_spec)
+        except _vmap.NeedLoop:
+            torch.set_rng_state(state)
+            return _vmap_loop(func, in_dims, out_dims, randomness, chunk_size=chunk_size)(*args, **kwargs)
+    return wrapper
+
+
+def _vmap_batched(func, fname, leaves, moved, spec, kwargs, n, out_dims, randomness, state):
+    """one batched call of func: inputs wrapped as BatchedTensors of a new level, outputs unwrapped at out_dims"""
+    lvl = _vmap._levels[-1][0] + 1 if _vmap._levels else 1
+    _vmap._levels.append([lvl, n, randomness])
+    try:
+        sample = [x if m is None else _vmap._wrap(m, lvl) for x, m in zip(leaves, moved)]
+        result = func(*_unflatten(sample, spec), **kwargs)
+        if randomness == "error" and not torch.equal(torch.get_rng_state(), state):
+            torch.set_rng_state(state)   # torch raises before the draw
+            raise RuntimeError("vmap: called random operation while in randomness error mode. Please either use "
+                               "the 'same' or 'different' randomness flags on vmap or perform the randomness "
+                               "operation out of vmap")
+    finally:
+        _vmap._levels.pop()
+    out_leaves, out_spec = _flatten(result)
+    od = _broadcast_out_dims(out_dims, result, fname)
+    outs = []
+    for o, d in zip(out_leaves, od):
+        if d is None:
+            if _vmap._is_b(o, lvl):
+                raise ValueError(f"vmap({fname}, ...): `{fname}` can not return a BatchedTensor when out_dim is None")
+            outs.append(o)
+            continue
+        if not isinstance(o, torch.Tensor):
+            raise ValueError(f"vmap({fname}, ...): `{fname}` must only return Tensors, got type {type(o)}. Did "
+                             "you mean to set out_dims= to None for output?")
+        v = o._v if _vmap._is_b(o, lvl) else o.unsqueeze(0).expand((n,) + tuple(o.shape))
+        outs.append(v.movedim(0, d))
+    return _unflatten(outs, out_spec)
+
+
+def _vmap_loop(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
+    """vmap as a loop over the batch: what runs where the batching transform cannot (no hook in the extension,
+    or a transform other than grad inside vmap)."""
+    if randomness not in ("error", "different", "same"):
+        raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or 'same'. Got {randomness}")
+    if chunk_size is not None and not (isinstance(chunk_size, int) and chunk_size > 0):
+        raise ValueError(f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})")
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
@@ -420,8 +593,8 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         n = sizes[0]
         state = torch.get_rng_state() if randomness in ("error", "same") else None
         if randomness == "different":
-            raise NotImplementedError("wick: vmap(randomness='different') is not supported yet (wick's vmap runs "
-                                      "the function per batch entry and cannot draw torch's batched random values)")
+            raise NotImplementedError("wick: vmap(randomness='different') is not supported yet (wick cannot draw "
+                                      "torch's batched random values)")
         results, after = [], None
         for b in range(n):
             if randomness == "same":
