@@ -216,3 +216,16 @@ def ensembling(T):
 
 
 vcase("ensembling", ensembling)
+
+
+def _lin_loss(T):
+    return lambda w, b, x: T.nn.functional.linear(x, w, b).tanh().sum()
+
+
+vcase("per_sample_grads_linear_rows", lambda T: T.func.vmap(T.func.grad(_lin_loss(T), argnums=(0, 1)),
+                                                            in_dims=(None, None, 0))(
+    t(T, W), t(T, [0.1, -0.2]), t(T, M).mT))
+vcase("per_sample_grads_linear_plain_bias", lambda T: T.func.vmap(T.func.grad(_lin_loss(T)), in_dims=(None, None, 0))(
+    t(T, W), t(T, [0.1, -0.2]), t(T, B)))
+vcase("grad_of_per_sample_grads", lambda T: T.func.grad(lambda w: (T.func.vmap(
+    T.func.grad(_lin_loss(T)), in_dims=(None, None, 0))(w, t(T, [0.1, -0.2]), t(T, B)) ** 2).sum())(t(T, W)))

@@ -731,12 +731,54 @@ def _matmul(self, name, args, kwargs, lvl, B):
     return _wrap(r, lvl)
 
 
+def _shared(t, lvl):
+    """t's value when t is batched at lvl only by expansion (every entry the same storage: grad's leaf for an
+    unbatched input), else None"""
+    if _is_b(t, lvl) and type(t._v) is not BatchedTensor and t._v.dim() >= 1 and t._v.stride(0) == 0:
+        return t._v
+    return None
+
+
+class _SharedLinear(torch.autograd.Function):
+    """linear(x, w, b) per sample where w (and b) are one tensor expanded over the batch (vmap(grad) of an unbatched
+    weight): forward is one linear of every sample's rows; backward gives the expanded leaf its per-sample gradient
+    (sample b's outer products), so only the gradient is materialised per sample, never the weight."""
+
+    @staticmethod
+    def forward(ctx, x, w, b):
+        # x: [B, *, I]; w: [B, O, I] with stride 0 over B; b: None, [O], or [B, O] with stride 0 over B
+        ctx.save_for_backward(x, w)
+        ctx.bias = None if b is None else b.dim()
+        return torch.nn.functional.linear(x, w[0], None if b is None else (b[0] if b.dim() == 2 else b))
+
+    @staticmethod
+    def backward(ctx, gy):
+        x, w = ctx.saved_tensors
+        B, O, I = w.shape
+        gx = gw = gb = None
+        if ctx.needs_input_grad[0]:
+            gx = torch.matmul(gy, w[0])                                   # [B, *, I]
+        gy2 = gy.reshape(B, -1, O)                                        # [B, M, O]
+        if ctx.needs_input_grad[1]:
+            x2 = x.reshape(B, -1, I)                                      # [B, M, I]
+            # one row per sample: the outer product (+ 0.0 makes 0 * -x the +0 that torch's GEMM sum gives)
+            gw = (gy2.mT * x2).add_(0.0) if gy2.shape[1] == 1 else torch.bmm(gy2.mT, x2)   # [B, O, I]
+        if ctx.bias is not None and ctx.needs_input_grad[2]:
+            gb = gy2.sum(1) if ctx.bias == 2 else gy2.sum((0, 1))         # [B, O] or [O]
+        return gx, gw, gb
+
+
 def _linear(self, name, args, kwargs, lvl, B):
     x = kwargs.get('input', args[0] if args else None)
     w = kwargs.get('weight', args[1] if len(args) > 1 else None)
     b = kwargs.get('bias', args[2] if len(args) > 2 else None)
     if _is_b(x, lvl) and not _is_b(w, lvl) and not _is_b(b, lvl):
         return _wrap(_resolve(name)(x._v, w, b), lvl)
+    sw = _shared(w, lvl)
+    if (sw is not None and sw.dim() == 3 and _is_b(x, lvl) and type(x._v) is not BatchedTensor and x.dim() >= 1
+            and (b is None or (not _is_b(b, lvl) and type(b) is not BatchedTensor) or _shared(b, lvl) is not None)):
+        sb = b if not _is_b(b, lvl) else b._v
+        return _wrap(_SharedLinear.apply(x._v, sw, sb), lvl)
     # a batched weight (model ensembling): x @ w.T + b, each through its rule
     r = torch.matmul(x, w.mT if w.dim() >= 2 else w)
     return r + b if b is not None else r
