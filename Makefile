@@ -30,7 +30,7 @@ PYOBJ = $(patsubst pyext/%.c,$(BUILD)/pyobj/%.o,$(PYSRC)) $(BUILD)/pyobj/gen_py_
 PYEXT_DIR ?= .
 PYEXT = $(PYEXT_DIR)/wick/_C$(EXT_SUFFIX)
 
-.PHONY: example examples all lib python pyc clean check deps test-c test-parity test-asan fuzz test-wasm test-install wasm bench bench-quick
+.PHONY: example examples all lib python pyc clean check deps test-c test-parity test-asan fuzz test-wasm test-install wasm js bench bench-quick
 all: lib python examples
 examples: $(BUILD)/examples/mlp
 lib: $(BUILD)/libwick.a $(BUILD)/libwick.so
@@ -75,20 +75,44 @@ $(BUILD)/examples/mlp: examples/mlp.c $(BUILD)/libwick.a $(HDR)
 	$(CC) -std=gnu11 -O2 $(WARN) -Iinclude -I$(BUILD)/gen $< $(BUILD)/libwick.a -lm -pthread -o $@
 
 # ---- WebAssembly: the same core for wasm32-wasi (reactor), checked by CI ----
+# Two builds of the same sources: build/wick.wasm with -msimd128 and build/wick-nosimd.wasm without; the JS loader
+# (js/wick.mjs) picks the SIMD one when WebAssembly.validate accepts it. tools/wasm_sizes.py prints both sizes.
 WASM_CC ?= clang-14
-WASM_FLAGS = --target=wasm32-wasi --sysroot=/usr -D_WASI_EMULATED_PROCESS_CLOCKS -std=gnu11 -O2 -msimd128 -ffp-contract=off -fvisibility=hidden \
+WASM_FLAGS_BASE = --target=wasm32-wasi --sysroot=/usr -D_WASI_EMULATED_PROCESS_CLOCKS -std=gnu11 -O2 -ffp-contract=off -fvisibility=hidden \
              -Wall -Wextra -Wshadow -Wmissing-prototypes -Wno-unused-function $(WERROR) -Iinclude -Isrc -I$(BUILD)/gen
+WASM_LDFLAGS = --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor -Wl,--export-dynamic -Wl,--export=malloc -Wl,--export=free
 WASM_OBJ = $(patsubst src/%.c,$(BUILD)/wasm/%.o,$(SRC)) $(BUILD)/wasm/gen_ops.o
+WASM_OBJ_NOSIMD = $(patsubst src/%.c,$(BUILD)/wasm-nosimd/%.o,$(SRC)) $(BUILD)/wasm-nosimd/gen_ops.o
 $(BUILD)/wasm/%.o: src/%.c $(HDR)
 	@mkdir -p $(dir $@)
-	$(WASM_CC) $(WASM_FLAGS) -c $< -o $@
+	$(WASM_CC) $(WASM_FLAGS_BASE) -msimd128 -c $< -o $@
 $(BUILD)/wasm/gen_ops.o: $(BUILD)/gen/ops.c $(HDR)
 	@mkdir -p $(dir $@)
-	$(WASM_CC) $(WASM_FLAGS) -Wno-unused-variable -Wno-unused-label -c $< -o $@
+	$(WASM_CC) $(WASM_FLAGS_BASE) -msimd128 -Wno-unused-variable -Wno-unused-label -c $< -o $@
+$(BUILD)/wasm-nosimd/%.o: src/%.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(WASM_CC) $(WASM_FLAGS_BASE) -c $< -o $@
+$(BUILD)/wasm-nosimd/gen_ops.o: $(BUILD)/gen/ops.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(WASM_CC) $(WASM_FLAGS_BASE) -Wno-unused-variable -Wno-unused-label -c $< -o $@
 $(BUILD)/wick.wasm: $(WASM_OBJ)
-	$(WASM_CC) --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor -Wl,--export-dynamic -Wl,--export=malloc -Wl,--export=free -o $@ $^ -lm -lwasi-emulated-process-clocks
+	$(WASM_CC) $(WASM_LDFLAGS) -o $@ $^ -lm -lwasi-emulated-process-clocks
 	if command -v wasm-opt >/dev/null; then wasm-opt -O2 --strip-debug $@ -o $@; fi
-wasm: $(BUILD)/wick.wasm
+$(BUILD)/wick-nosimd.wasm: $(WASM_OBJ_NOSIMD)
+	$(WASM_CC) $(WASM_LDFLAGS) -o $@ $^ -lm -lwasi-emulated-process-clocks
+	if command -v wasm-opt >/dev/null; then wasm-opt -O2 --strip-debug $@ -o $@; fi
+wasm: $(BUILD)/wick.wasm $(BUILD)/wick-nosimd.wasm
+	@$(PYTHON) tools/wasm_sizes.py $(BUILD)/wick.wasm $(BUILD)/wick-nosimd.wasm
+
+# ---- the JS API: js/ (hand-written) + ops.mjs/ops.d.ts generated from build/gen/ops.json + both wasm builds ----
+JS_SRC = $(wildcard js/*.mjs js/*.d.ts js/package.json js/README.md)
+$(BUILD)/js/.stamp: $(JS_SRC) tools/gen_js.py $(BUILD)/gen/.stamp $(BUILD)/wick.wasm $(BUILD)/wick-nosimd.wasm
+	@mkdir -p $(BUILD)/js
+	cp $(JS_SRC) $(BUILD)/js/
+	$(PYTHON) tools/gen_js.py $(BUILD)/gen/ops.json $(BUILD)/js
+	cp $(BUILD)/wick.wasm $(BUILD)/wick-nosimd.wasm $(BUILD)/js/
+	@touch $@
+js: $(BUILD)/js/.stamp
 
 # ---- tests ----
 # C tests run against a separate ASan+UBSan build of the library.
@@ -108,8 +132,11 @@ test-c: $(CTESTS) $(ASAN_BUILD)/examples/mlp
 	@for t in $(CTESTS); do echo "== $$t"; (cd tests/c && ASAN_OPTIONS=detect_leaks=1 $(CURDIR)/$$t) || exit 1; done
 	ASAN_OPTIONS=detect_leaks=1 $(ASAN_BUILD)/examples/mlp examples/data/digits.csv 2
 	$(PYTHON) tests/c/check_tutorial.py $(ASAN_BUILD)
-test-wasm: wasm
+test-wasm: wasm js
 	node --no-warnings tests/wasm/smoke.mjs $(BUILD)/wick.wasm
+	node --no-warnings --expose-gc tests/wasm/test_js.mjs $(BUILD)/js
+	node --no-warnings --expose-gc tests/wasm/test_js.mjs $(BUILD)/js --nosimd
+	node --no-warnings tests/wasm/test_readme.mjs $(BUILD)/js
 test-parity: all
 	$(PYTHON) -m tests.parity
 	$(PYTHON) -m tests.parity --check-golden

@@ -221,6 +221,11 @@ WK_API uint64_t wk_random64(wk_generator *g); /* hi = first draw, lo = second */
 WK_API int wk_get_num_threads(void);
 WK_API int wk_set_num_threads(int n); /* torch.set_num_threads */
 
+/* ---- for fronts without Python's argument parser (the JS API, js/core.mjs) ----
+ * A number passed where an op takes a Tensor (torch's "wrapped number": a 0-d int64, float64 or bool tensor that
+ * promotes as a Python scalar does, so int32 + 2.5 is float32). */
+WK_API wk_tensor *wk_wrapped_number(wk_scalar s);
+
 /* ---- printing ---- */
 WK_API char *wk_repr(const wk_tensor *t); /* torch's repr(); free with wk_free_string */
 /* torch.set_printoptions: sci_mode -1 None, 0 False, 1 True; threshold may be INFINITY ("full") */

@@ -3,7 +3,20 @@
 #include "cpu/iter.h"
 
 /* ---- storage ---- */
-static wk_storage *storage_new(wk_device *dev, size_t nbytes) {
+static wk_storage *storage_new(wk_device *dev, int64_t nbytes64) {
+    /* On a 32-bit target (wasm32) a byte count beyond SIZE_MAX is out of memory, never a wrapped small block. */
+#if SIZE_MAX < INT64_MAX
+    if (nbytes64 < 0 || (uint64_t)nbytes64 > SIZE_MAX) {
+#else
+    if (nbytes64 < 0) {
+#endif
+        wk__error(WK_RUNTIME_ERROR,
+                  "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you "
+                  "tried to allocate %lld bytes. Error code 12 (Cannot allocate memory)",
+                  (long long)nbytes64);
+        return NULL;
+    }
+    size_t nbytes = (size_t)nbytes64;
     wk_storage *s = wk__malloc(sizeof *s);
     if (!s) return NULL;
     /* 64-byte aligned, from the device (the CPU's: the caching allocator, src/cpu/alloc.c) */
@@ -194,7 +207,7 @@ wk_tensor *wk__empty_strided_on(wk_device *dev, int ndim, const int64_t *sizes, 
     if (wk__check_sizes(ndim, sizes) < 0) return NULL;
     int64_t nbytes;
     if (wk__storage_nbytes(ndim, sizes, strides, 0, wk_dtype_size(dtype), &nbytes) < 0) return NULL;
-    wk_storage *st = storage_new(dev, (size_t)nbytes);
+    wk_storage *st = storage_new(dev, nbytes);
     if (!st) return NULL;
     wk_version *ver = version_new();
     wk_tensor *t = ver ? header_new(st, ver, ndim, sizes, strides, 0, dtype) : NULL;
@@ -404,6 +417,8 @@ wk_tensor *wk__wrap_scalar(wk_scalar s) {
     return t;
 }
 
+wk_tensor *wk_wrapped_number(wk_scalar s) { return wk__wrap_scalar(s); }
+
 int wk_copy_to_buffer(const wk_tensor *t, wk_dtype dtype, void *out) {
     wk_tensor *dst = wk_from_blob(out, dtype, t->ndim, t->sizes, NULL, (size_t)wk__numel(t) * wk_dtype_size(dtype),
                                   wk__noop_deleter, NULL);
@@ -433,7 +448,7 @@ int wk__storage_grow(wk_storage *s, size_t nbytes) {
     }
     static const unsigned char zero = 0;
     wk_device *dev = s->device;
-    wk_storage *n = storage_new(dev, nbytes);
+    wk_storage *n = storage_new(dev, (int64_t)nbytes);
     if (!n) return -1;
     if ((s->nbytes && dev->copy(n->data, dev, s->data, s->nbytes) < 0) ||
         dev->fill((char *)n->data + s->nbytes, nbytes - s->nbytes, &zero, 1) < 0) {
@@ -461,7 +476,7 @@ int wk__resize_(wk_tensor *t, int ndim, const int64_t *sizes) {
             return -1;
         }
         wk_device *dev = t->storage->device;
-        wk_storage *s = storage_new(dev, (size_t)need);
+        wk_storage *s = storage_new(dev, need);
         if (!s) return -1;
         if (t->storage->nbytes && dev->copy(s->data, dev, t->storage->data, t->storage->nbytes) < 0) {
             wk__storage_release(s);

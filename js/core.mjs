@@ -1,0 +1,676 @@
+// wick's JS door: the wasm core's loader, Tensor, errors, lifetimes, autograd and the argument marshalling the
+// generated op surface (ops.mjs, from build/gen/ops.json by tools/gen_js.py) calls. Zero runtime dependencies;
+// the same file runs in node and in a browser.
+import { wasiImports } from './wasi.mjs';
+
+let E = null;            // the instance's exports (null until init())
+let DTYPES = [];         // index = wk_dtype value: 'bool', 'uint8', ..., 'float64' (read from the core)
+const DTYPE_INDEX = {};  // name -> wk_dtype
+export const info = { simd: false, engine: '', wasmBytes: 0 };
+
+// ---------------------------------------------------------------------------------------------- errors
+// torch's exception kinds (wk_error_kind order). TypeError is JavaScript's own; the others are classes named as
+// Python names them; every one carries `kind` (the Python class name) and torch's message.
+class TorchError extends Error {
+  constructor(message, kind) { super(message); this.name = kind; this.kind = kind; }
+}
+export class RuntimeError extends TorchError { constructor(m, k = 'RuntimeError') { super(m, k); } }
+export class IndexError extends TorchError { constructor(m) { super(m, 'IndexError'); } }
+export class ValueError extends TorchError { constructor(m) { super(m, 'ValueError'); } }
+export class NotImplementedError extends RuntimeError { constructor(m) { super(m, 'NotImplementedError'); } }
+export class MemoryError extends TorchError { constructor(m) { super(m, 'MemoryError'); } }
+export class OverflowError extends RuntimeError { constructor(m) { super(m, 'OverflowError'); } }
+export class ZeroDivisionError extends TorchError { constructor(m) { super(m, 'ZeroDivisionError'); } }
+export class LinAlgError extends RuntimeError { constructor(m) { super(m, 'LinAlgError'); } }
+function typeError(m) { const e = new TypeError(m); e.kind = 'TypeError'; return e; }
+const KINDS = [null, (m) => new RuntimeError(m), (m) => new IndexError(m), typeError, (m) => new ValueError(m),
+  (m) => new NotImplementedError(m), (m) => new MemoryError(m), (m) => new OverflowError(m),
+  (m) => new ZeroDivisionError(m), (m) => new LinAlgError(m)];
+
+let warningHandler = (msg) => console.warn('UserWarning: ' + msg);
+/** Where torch's warnings (UserWarning) go: fn(message). The default prints with console.warn. */
+export function setWarningHandler(fn) { const prev = warningHandler; warningHandler = fn; return prev; }
+
+function takeWarnings() {
+  const n = E.wk_warning_count();
+  if (!n) return;
+  const msgs = [];
+  for (let i = 0; i < n; i++) msgs.push(cstr(E.wk_warning_message(i)));
+  E.wk_warnings_clear();
+  for (const m of msgs) warningHandler(m);
+}
+
+/** The pending C error as a JS exception (and clears it). */
+function lastError() {
+  const kind = E.wk_error_kind_get();
+  const msg = cstr(E.wk_error_message());
+  E.wk_error_clear();
+  const make = KINDS[kind] || KINDS[1];
+  return make(msg || 'wick: an operation failed without a message');
+}
+function check(rc) { if (rc < 0) throw lastError(); takeWarnings(); return rc; }
+
+// ---------------------------------------------------------------------------------------------- memory
+const heap = () => E.memory.buffer; // re-taken after every call: memory.grow detaches old views
+const dv = () => new DataView(E.memory.buffer);
+const encoder = new TextEncoder(), decoder = new TextDecoder();
+function cstr(p) {
+  if (!p) return '';
+  const b = new Uint8Array(heap(), p);
+  let n = 0;
+  while (b[n]) n++;
+  return decoder.decode(b.subarray(0, n));
+}
+function malloc(n) {
+  const p = E.malloc(Math.max(n, 1));
+  if (!p) throw new MemoryError(`wick: out of wasm memory allocating ${n} bytes`);
+  return p;
+}
+
+// Per-call scratch for marshalled arguments: a bump allocator over one block (grown on demand) that is reset when
+// the call returns. The C core never calls back into JS, so calls do not nest.
+let scratch = 0, scratchSize = 0, scratchTop = 0;
+const bigBlocks = [];
+function salloc(n, align = 8) {
+  const off = (scratchTop + align - 1) & ~(align - 1);
+  if (off + n <= scratchSize) { scratchTop = off + n; return scratch + off; }
+  const p = malloc(n); // too big for the scratch block: its own block, freed with the frame
+  bigBlocks.push(p);
+  return p;
+}
+function sreset() {
+  scratchTop = 0;
+  while (bigBlocks.length) E.free(bigBlocks.pop());
+}
+
+// ---------------------------------------------------------------------------------------------- loader
+// (module () -> v128: i32.const 0; i8x16.splat): valid exactly where the engine has fixed-width SIMD.
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]);
+export function simdSupported() { return WebAssembly.validate(SIMD_PROBE); }
+const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node);
+
+async function fetchBytes(where) {
+  if (typeof where === 'string' && !/^[a-z]+:/.test(where)) {
+    if (isNode) return new Uint8Array(await (await import('node:fs/promises')).readFile(where));
+    where = new URL(where, globalThis.location ? globalThis.location.href : undefined);
+  }
+  if (where instanceof URL && where.protocol === 'file:') {
+    const { readFile } = await import('node:fs/promises');
+    const { fileURLToPath } = await import('node:url');
+    return new Uint8Array(await readFile(fileURLToPath(where)));
+  }
+  const r = await fetch(where);
+  if (!r.ok) throw new Error(`wick: fetching ${where} failed: ${r.status}`);
+  return new Uint8Array(await r.arrayBuffer());
+}
+
+/** Loads the core. opts.wasm: a URL, a path, bytes or a WebAssembly.Module (default: wick.wasm next to this
+ *  file, or wick-nosimd.wasm where WebAssembly.validate rejects SIMD); opts.simd forces the choice. */
+export async function init(opts = {}) {
+  if (E) return info;
+  const simd = opts.simd !== undefined ? !!opts.simd : simdSupported();
+  let src = opts.wasm || new URL(simd ? './wick.wasm' : './wick-nosimd.wasm', import.meta.url);
+  let module;
+  if (src instanceof WebAssembly.Module) module = src;
+  else {
+    const bytes = src instanceof Uint8Array || src instanceof ArrayBuffer ? new Uint8Array(src) : await fetchBytes(src);
+    info.wasmBytes = bytes.length;
+    module = await WebAssembly.compile(bytes);
+  }
+  let memory = null;
+  const instance = await WebAssembly.instantiate(module, wasiImports(module, () => memory));
+  E = instance.exports;
+  memory = E.memory;
+  if (E._initialize) E._initialize();
+  info.simd = simd;
+  info.engine = isNode ? `node ${process.versions.node}` : (globalThis.navigator ? navigator.userAgent : 'unknown');
+  DTYPES = [];
+  for (let i = 0; ; i++) {
+    const p = E.wk_dtype_name(i);
+    if (!p || cstr(p) === '' || i > 64) break;
+    const name = cstr(p);
+    if (DTYPES.includes(name)) break;
+    DTYPES.push(name);
+    DTYPE_INDEX[name] = i;
+  }
+  scratchSize = 64 * 1024;
+  scratch = malloc(scratchSize);
+  return info;
+}
+export function exports_() { return E; }
+function need() { if (!E) throw new Error('wick: call `await init()` first'); }
+
+// ---------------------------------------------------------------------------------------------- dtypes
+/** A dtype name ('float32', ...) or torch spelling ('torch.float32'); aliases as torch's (float, long, ...). */
+const ALIASES = { float: 'float32', double: 'float64', half: 'float16', long: 'int64', int: 'int32', short: 'int16',
+  cfloat: 'complex64', cdouble: 'complex128' };
+export function dtypeIndex(d) {
+  if (d === null || d === undefined) return -1;
+  if (typeof d !== 'string') throw typeError(`expected a dtype name, got ${typeof d}`);
+  let n = d.startsWith('torch.') ? d.slice(6) : d;
+  n = ALIASES[n] || n;
+  const i = DTYPE_INDEX[n];
+  if (i === undefined) throw typeError(`wick: unknown or unsupported dtype '${d}'`);
+  return i;
+}
+export function dtypeName(i) { return DTYPES[i]; }
+export const float32 = 'float32', float64 = 'float64', float16 = 'float16', bfloat16 = 'bfloat16', int64 = 'int64',
+  int32 = 'int32', int16 = 'int16', int8 = 'int8', uint8 = 'uint8', bool = 'bool';
+export function getDefaultDtype() { need(); return DTYPES[E.wk_get_default_dtype()]; }
+export function setDefaultDtype(d) { need(); check(E.wk_set_default_dtype(dtypeIndex(d))); }
+
+// The typed array each dtype's elements are stored in (float16 and bfloat16 as raw 16-bit patterns).
+const STORE = { bool: Uint8Array, uint8: Uint8Array, int8: Int8Array, int16: Int16Array, int32: Int32Array,
+  int64: BigInt64Array, float16: Uint16Array, bfloat16: Uint16Array, float32: Float32Array, float64: Float64Array };
+// What toTypedArray() gives for each dtype (the halves widened to float32).
+const OUT = { ...STORE, float16: Float32Array, bfloat16: Float32Array };
+function dtypeOfTyped(a) {
+  if (a instanceof Float32Array) return 'float32';
+  if (a instanceof Float64Array) return 'float64';
+  if (a instanceof Int32Array) return 'int32';
+  if (a instanceof BigInt64Array) return 'int64';
+  if (a instanceof Int16Array) return 'int16';
+  if (a instanceof Int8Array) return 'int8';
+  if (a instanceof Uint8Array || a instanceof Uint8ClampedArray) return 'uint8';
+  throw typeError(`wick: ${a.constructor.name} has no wick dtype`);
+}
+
+// ---------------------------------------------------------------------------------------------- scalars
+/** A JS number is an int Scalar when Number.isInteger says so; wrap it to pass a Python float: f(2) is 2.0. */
+export class FloatScalar { constructor(v) { this.value = Number(v); } valueOf() { return this.value; } }
+export function f(v) { return new FloatScalar(v); }
+
+// ---------------------------------------------------------------------------------------------- lifetimes
+// Every Tensor wraps one reference to a C tensor. dispose() drops it; scope(fn) drops those created inside fn
+// except what fn returns and what keep() marked; the FinalizationRegistry drops what was forgotten and counts it.
+const scopes = [];
+let leaks = 0, leakHandler = null;
+const registry = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((h) => {
+  leaks++;
+  if (E) E.wk_release(h);
+  if (leakHandler) leakHandler(h);
+}) : null;
+let liveCount = 0;
+/** Tensors collected by the garbage collector without dispose(): each was a leak that the registry freed. */
+export function leakCount() { return leaks; }
+export function onLeak(fn) { leakHandler = fn; }
+/** Tensors created and not yet disposed. */
+export function liveTensors() { return liveCount; }
+
+const TOKEN = Symbol('wick.handle');
+export class Tensor {
+  #h = 0;
+  #kept = false;
+  constructor(token, h) {
+    if (token !== TOKEN) throw typeError('wick: use Tensor.from(data, shape, {dtype}) or an op to make a tensor');
+    this.#h = h;
+    liveCount++;
+    if (registry) registry.register(this, h, this);
+    if (scopes.length) scopes[scopes.length - 1].push(this);
+  }
+  /** The C handle; raises on a disposed tensor (never reads recycled memory). */
+  get handle() {
+    if (!this.#h) throw new RuntimeError('wick: this tensor was disposed (dispose() or the end of its scope()); it cannot be used');
+    return this.#h;
+  }
+  get isDisposed() { return this.#h === 0; }
+  dispose() {
+    if (!this.#h) return;
+    const h = this.#h;
+    this.#h = 0;
+    liveCount--;
+    if (registry) registry.unregister(this);
+    E.wk_release(h);
+  }
+  keep() { this.#kept = true; return this; }
+  get kept() { return this.#kept; }
+
+  static from(data, shape, opts = {}) { return fromData(data, shape, opts); }
+
+  get shape() { const h = this.handle; const n = E.wk_ndim(h), p = E.wk_sizes(h); const d = dv(); const s = [];
+    for (let i = 0; i < n; i++) s.push(Number(d.getBigInt64(p + 8 * i, true))); return s; }
+  get dtype() { return DTYPES[E.wk_tensor_dtype(this.handle)]; }
+  get ndim() { return E.wk_ndim(this.handle); }
+  dim() { return this.ndim; }
+  size(d) {
+    const s = this.shape;
+    if (d === undefined) return s;
+    const n = s.length, i = d < 0 ? d + n : d;
+    if (i < 0 || i >= Math.max(n, 1) || n === 0) throw new IndexError(`Dimension out of range (expected to be in range of [${-Math.max(n, 1)}, ${Math.max(n, 1) - 1}], but got ${d})`);
+    return s[i];
+  }
+  strides() { const h = this.handle; const n = E.wk_ndim(h), p = E.wk_strides(h); const d = dv(); const s = [];
+    for (let i = 0; i < n; i++) s.push(Number(d.getBigInt64(p + 8 * i, true))); return s; }
+  isContiguous() { return !!E.wk_is_contiguous(this.handle); }
+
+  /** The elements, row-major, as a typed array (a copy): float16/bfloat16 widen to Float32Array, bool is 0/1. */
+  toTypedArray() {
+    const h = this.handle, dt = this.dtype, n = Number(E.wk_numel(h));
+    const Out = OUT[dt];
+    const outDtype = dt === 'float16' || dt === 'bfloat16' ? 'float32' : dt;
+    const bytes = n * Out.BYTES_PER_ELEMENT;
+    const p = malloc(bytes);
+    try {
+      check(E.wk_copy_to_buffer(h, DTYPE_INDEX[outDtype], p));
+      return new Out(heap().slice(p, p + bytes));
+    } finally { E.free(p); }
+  }
+  /** torch's tolist(): nested arrays of numbers (int64 as Number; BigInt beyond 2^53) or booleans. */
+  toArray() {
+    const flat = this.toTypedArray(), dt = this.dtype, shape = this.shape;
+    const conv = dt === 'bool' ? (x) => x !== 0 : dt === 'int64'
+      ? (x) => (x >= -9007199254740992n && x <= 9007199254740992n ? Number(x) : x) : (x) => x;
+    let i = 0;
+    const build = (d) => {
+      if (d === shape.length) return conv(flat[i++]);
+      const out = [];
+      for (let k = 0; k < shape[d]; k++) out.push(build(d + 1));
+      return out;
+    };
+    return build(0);
+  }
+  tolist() { return this.toArray(); }
+  item() {
+    const h = this.handle;
+    const p = salloc(16);
+    try {
+      check(E.wk_item(h, p));
+      return readScalar(p);
+    } finally { sreset(); }
+  }
+  toString() {
+    const p = E.wk_repr(this.handle);
+    if (!p) throw lastError();
+    const s = cstr(p);
+    E.wk_free_string(p);
+    return s;
+  }
+  [Symbol.for('nodejs.util.inspect.custom')]() { return this.isDisposed ? 'Tensor(<disposed>)' : this.toString(); }
+
+  // ---- autograd
+  get requiresGrad() { return !!E.wk_requires_grad(this.handle); }
+  set requiresGrad(v) { check(E.wk_requires_grad_(this.handle, v ? 1 : 0)); }
+  requiresGrad_(v = true) { check(E.wk_requires_grad_(this.handle, v ? 1 : 0)); return this; }
+  get isLeaf() { return !!E.wk_is_leaf(this.handle); }
+  get grad() { const g = E.wk_grad(this.handle); return g ? new Tensor(TOKEN, E.wk_retain(g)) : null; }
+  set grad(t) { check(E.wk_set_grad(this.handle, t ? t.handle : 0)); }
+  /** The name of the node that made this tensor ('MulBackward0'), or null for a leaf. */
+  get gradFn() { const n = E.wk_grad_fn(this.handle); return n ? cstr(E.wk_node_name(n)) : null; }
+  backward(gradient = null, opts = {}) {
+    check(E.wk_backward(this.handle, gradient ? gradient.handle : 0, opts.retainGraph ? 1 : 0, opts.createGraph ? 1 : 0));
+  }
+}
+
+function readScalar(p) {
+  const d = dv(), tag = d.getInt32(p, true);
+  if (tag === 1) return d.getBigInt64(p + 8, true) !== 0n;
+  if (tag === 2) { const v = d.getBigInt64(p + 8, true); return v >= -9007199254740992n && v <= 9007199254740992n ? Number(v) : v; }
+  return d.getFloat64(p + 8, true);
+}
+
+/** Wraps a new C reference (0 = the pending C error, raised). */
+export function wrap(h) {
+  if (!h) throw lastError();
+  takeWarnings();
+  return new Tensor(TOKEN, h);
+}
+
+// ---------------------------------------------------------------------------------------------- creation
+function flatten(data, shape, d, out) {
+  if (Array.isArray(data)) {
+    if (d === shape.length) shape.push(data.length);
+    else if (shape[d] !== data.length) throw new ValueError(`expected sequence of length ${shape[d]} at dim ${d} (got ${data.length})`);
+    for (const x of data) flatten(x, shape, d + 1, out);
+  } else {
+    if (d !== shape.length) throw typeError(`wick: a ragged nested array (a scalar at dim ${d})`);
+    out.push(data);
+  }
+}
+
+function fromData(data, shape, opts) {
+  need();
+  opts = opts || {};
+  let flat, inferred = [], native = null;
+  if (ArrayBuffer.isView(data)) {
+    native = dtypeOfTyped(data);
+    flat = data;
+    inferred = [data.length];
+  } else if (Array.isArray(data)) {
+    flat = [];
+    flatten(data, inferred, 0, flat);
+  } else if (typeof data === 'number' || typeof data === 'boolean' || typeof data === 'bigint' || data instanceof FloatScalar) {
+    flat = [data];
+  } else throw typeError(`wick: Tensor.from takes a typed array, a (nested) array or a number, got ${typeof data}`);
+  if (shape === undefined || shape === null) shape = inferred;
+  shape = Array.from(shape, Number);
+  let numel = 1;
+  for (const s of shape) {
+    if (!Number.isInteger(s) || s < 0) throw new RuntimeError(`wick: invalid shape [${shape.join(', ')}]`);
+    numel *= s;
+  }
+  if (numel !== flat.length) throw new RuntimeError(`shape '[${shape.join(', ')}]' is invalid for input of size ${flat.length}`);
+  let dt;
+  if (opts.dtype) dt = DTYPES[dtypeIndex(opts.dtype)];
+  else if (native) dt = native;
+  else if (flat.length && flat.every((x) => typeof x === 'boolean')) dt = 'bool';
+  else if (flat.every((x) => typeof x === 'bigint' || (typeof x === 'number' && Number.isInteger(x)) || typeof x === 'boolean')) dt = 'int64';
+  else dt = DTYPES[E.wk_get_default_dtype()];
+  // halves are made as float32 and converted by the core (its rounding, bit for bit torch's)
+  const via = dt === 'float16' || dt === 'bfloat16' ? 'float32' : dt;
+  const Store = STORE[via];
+  let buf;
+  if (native === via) buf = flat;
+  else {
+    buf = new Store(flat.length);
+    for (let i = 0; i < flat.length; i++) {
+      let x = flat[i];
+      if (x instanceof FloatScalar) x = x.value;
+      if (via === 'int64') buf[i] = typeof x === 'bigint' ? x : BigInt(Math.trunc(Number(x)));
+      else if (via === 'bool') buf[i] = x ? 1 : 0;
+      else buf[i] = typeof x === 'bigint' ? Number(x) : Number(x);
+    }
+  }
+  const bytes = buf.length * Store.BYTES_PER_ELEMENT;
+  const p = malloc(bytes), sp = malloc(8 * shape.length);
+  let h;
+  try {
+    new Uint8Array(heap(), p, bytes).set(new Uint8Array(buf.buffer, buf.byteOffset, bytes));
+    const d = dv();
+    shape.forEach((s, i) => d.setBigInt64(sp + 8 * i, BigInt(s), true));
+    h = E.wk_from_data(p, DTYPE_INDEX[via], shape.length, sp);
+  } finally { E.free(p); E.free(sp); }
+  let t = wrap(h);
+  if (via !== dt) {
+    const c = E.wk_to_dtype(t.handle, DTYPE_INDEX[dt], 0, 0);
+    t.dispose();
+    t = wrap(c);
+  }
+  if (opts.requiresGrad) t.requiresGrad_(true);
+  return t;
+}
+/** torch.tensor(data, {dtype, requiresGrad}). */
+export function tensor(data, opts = {}) { return fromData(data, undefined, opts); }
+
+// ---------------------------------------------------------------------------------------------- lifetimes API
+function collect(v, into) {
+  if (v instanceof Tensor) into.add(v);
+  else if (Array.isArray(v)) for (const x of v) collect(x, into);
+  else if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) for (const x of Object.values(v)) collect(x, into);
+}
+/** Runs fn(); disposes every tensor created inside it except those in its return value and those kept. */
+export function scope(fn) {
+  const mine = [];
+  scopes.push(mine);
+  let result;
+  try {
+    result = fn();
+    if (result && typeof result.then === 'function') throw typeError('wick: scope() takes a synchronous function');
+  } finally {
+    scopes.pop();
+    const keepSet = new Set();
+    collect(result, keepSet);
+    for (const t of mine) {
+      if (keepSet.has(t) || t.kept) { if (scopes.length && !t.kept) scopes[scopes.length - 1].push(t); }
+      else t.dispose();
+    }
+  }
+  return result;
+}
+/** Marks tensors (one, or those in an array/object) so that no scope() disposes them. */
+export function keep(v) { const s = new Set(); collect(v, s); for (const t of s) t.keep(); return v; }
+export function dispose(v) { const s = new Set(); collect(v, s); for (const t of s) t.dispose(); }
+
+// ---------------------------------------------------------------------------------------------- autograd, rng
+export function isGradEnabled() { need(); return !!E.wk_is_grad_enabled(); }
+export function setGradEnabled(on) { need(); return !!E.wk_set_grad_enabled(on ? 1 : 0); }
+/** torch.no_grad(): runs fn with gradient recording off. */
+export function noGrad(fn) {
+  need();
+  const prev = E.wk_set_grad_enabled(0);
+  try { return fn(); } finally { E.wk_set_grad_enabled(prev); }
+}
+export function enableGrad(fn) {
+  need();
+  const prev = E.wk_set_grad_enabled(1);
+  try { return fn(); } finally { E.wk_set_grad_enabled(prev); }
+}
+
+export class Generator {
+  #g = 0;
+  constructor(h) { need(); this.#g = h || E.wk_generator_new(); if (!this.#g) throw lastError(); }
+  get handle() { if (!this.#g) throw new RuntimeError('wick: this generator was disposed'); return this.#g; }
+  manualSeed(seed) { E.wk_generator_manual_seed(this.handle, BigInt.asUintN(64, BigInt(seed))); return this; }
+  initialSeed() { return E.wk_generator_initial_seed(this.handle); }
+  dispose() { if (this.#g) { E.wk_generator_release(this.#g); this.#g = 0; } }
+}
+let defaultGen = null;
+export function defaultGenerator() { need(); return defaultGen || (defaultGen = new Generator(E.wk_default_generator())); }
+/** torch.manual_seed(seed): the default generator's mt19937 seeded as torch's (same streams, bit for bit). */
+export function manualSeed(seed) { return defaultGenerator().manualSeed(seed); }
+export function initialSeed() { return defaultGenerator().initialSeed(); }
+
+export function setNumThreads(n) { need(); check(E.wk_set_num_threads(n)); }
+export function getNumThreads() { need(); return E.wk_get_num_threads(); }
+
+// ---------------------------------------------------------------------------------------------- op calls
+// The generated surface calls callOp(name, overloads, args, self): overloads are [op, ...] entries of OPS (see
+// tools/gen_js.py): {c, ret, nret, params: [[name, jsName, type, default, kwonly, pyonly, listSize], ...], out}.
+const isPlain = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && !ArrayBuffer.isView(v) &&
+  (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null);
+const isInt = (v) => (typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint';
+const isNum = (v) => typeof v === 'number' || typeof v === 'bigint' || v instanceof FloatScalar;
+const isScalar = (v) => isNum(v) || typeof v === 'boolean';
+const none = (v) => v === null || v === undefined;
+const TYPE_OK = {
+  'Tensor': (v) => v instanceof Tensor, 'Tensor?': (v) => none(v) || v instanceof Tensor,
+  'Tensor[]': (v) => Array.isArray(v) && v.every((x) => x instanceof Tensor),
+  'Tensor?[]': (v) => Array.isArray(v) && v.every((x) => none(x) || x instanceof Tensor),
+  'Scalar': isScalar, 'Scalar?': (v) => none(v) || isScalar(v),
+  'int': (v) => isInt(v), 'int?': (v) => none(v) || isInt(v),
+  'int[]': (v, ls) => (Array.isArray(v) && v.every(isInt)) || (ls > 0 && isInt(v)),
+  'int[]?': (v, ls) => none(v) || (Array.isArray(v) && v.every(isInt)) || (ls > 0 && isInt(v)),
+  'float': isNum, 'float?': (v) => none(v) || isNum(v),
+  'float[]': (v) => (Array.isArray(v) && v.every(isNum)) || isNum(v),
+  'float[]?': (v) => none(v) || (Array.isArray(v) && v.every(isNum)) || isNum(v),
+  'bool': (v) => typeof v === 'boolean', 'bool?': (v) => none(v) || typeof v === 'boolean',
+  'str': (v) => typeof v === 'string', 'str?': (v) => none(v) || typeof v === 'string',
+  'ScalarType': (v) => typeof v === 'string' && (DTYPE_INDEX[v.replace(/^torch\./, '')] !== undefined || ALIASES[v.replace(/^torch\./, '')] !== undefined),
+  'Generator?': (v) => none(v) || v instanceof Generator,
+};
+TYPE_OK['ScalarType?'] = (v) => none(v) || TYPE_OK['ScalarType'](v);
+
+function putScalar(v) {
+  const p = salloc(16), d = dv();
+  if (none(v)) { d.setInt32(p, 0, true); d.setBigInt64(p + 8, 0n, true); }
+  else if (typeof v === 'boolean') { d.setInt32(p, 1, true); d.setBigInt64(p + 8, v ? 1n : 0n, true); }
+  else if (typeof v === 'bigint') { d.setInt32(p, 2, true); d.setBigInt64(p + 8, v, true); }
+  else if (v instanceof FloatScalar || !Number.isInteger(v)) { d.setInt32(p, 3, true); d.setFloat64(p + 8, Number(v), true); }
+  else if (!Number.isSafeInteger(v)) { d.setInt32(p, 3, true); d.setFloat64(p + 8, v, true); }
+  else { d.setInt32(p, 2, true); d.setBigInt64(p + 8, BigInt(v), true); }
+  return p;
+}
+function putList(xs, elem, setter) { // {data pointer at 0, int64 len at 8}
+  const p = salloc(16), data = salloc(Math.max(xs.length, 1) * elem);
+  const d = dv();
+  xs.forEach((x, i) => setter(d, data + elem * i, x));
+  d.setUint32(p, data, true);
+  d.setBigInt64(p + 8, BigInt(xs.length), true);
+  return p;
+}
+function putNoneList() { const p = salloc(16), d = dv(); d.setUint32(p, 0, true); d.setBigInt64(p + 8, -1n, true); return p; }
+function putOpt(v, isFloat) {
+  const p = salloc(16), d = dv();
+  d.setUint8(p, none(v) ? 0 : 1);
+  if (isFloat) d.setFloat64(p + 8, none(v) ? 0 : Number(v), true);
+  else d.setBigInt64(p + 8, none(v) ? 0n : BigInt(v), true);
+  return p;
+}
+function putStr(s) { const b = encoder.encode(s); const p = salloc(b.length + 1, 1); const u = new Uint8Array(heap(), p, b.length + 1); u.set(b); u[b.length] = 0; return p; }
+const setI64 = (d, p, x) => d.setBigInt64(p, BigInt(x), true);
+const setF64 = (d, p, x) => d.setFloat64(p, Number(x), true);
+const setPtr = (d, p, x) => d.setUint32(p, none(x) ? 0 : x.handle, true);
+
+const temps = []; // wrapped numbers made for one call, released when it returns
+function marshal(type, v, ls) {
+  switch (type) {
+    case 'Tensor': case 'Tensor?':
+      if (none(v)) return 0;
+      if (v instanceof Tensor) return v.handle;
+      { const h = E.wk_wrapped_number(putScalar(v)); if (!h) throw lastError(); temps.push(h); return h; }
+    case 'Tensor[]': case 'Tensor?[]': return putList(v, 4, setPtr);
+    case 'Scalar': case 'Scalar?': return putScalar(v);
+    case 'int': return BigInt(v);
+    case 'int?': return putOpt(v, false);
+    case 'int[]': case 'int[]?': return none(v) ? putNoneList() : putList(Array.isArray(v) ? v : [v], 8, setI64);
+    case 'float': return Number(v);
+    case 'float?': return putOpt(v, true);
+    case 'float[]': case 'float[]?': return none(v) ? putNoneList() : putList(Array.isArray(v) ? v : [v], 8, setF64);
+    case 'bool': return v ? 1 : 0;
+    case 'bool?': return none(v) ? -1 : v ? 1 : 0;
+    case 'str': case 'str?': return none(v) ? 0 : putStr(v);
+    case 'ScalarType': case 'ScalarType?': return dtypeIndex(v);
+    case 'Generator?': return none(v) ? 0 : v.handle;
+  }
+  throw new NotImplementedError(`wick: the JS API cannot pass an argument of type ${type}`);
+}
+
+function describe(v) {
+  if (v instanceof Tensor) return 'Tensor';
+  if (v === null || v === undefined) return 'NoneType';
+  if (v instanceof FloatScalar) return 'float';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';
+  if (Array.isArray(v)) return 'Array';
+  return typeof v;
+}
+
+// Binds JS arguments to one overload: returns the per-param values or a reason string.
+function bind(op, pos, kw, self) {
+  const ps = op.params, vals = new Array(ps.length);
+  const used = new Set();
+  let k = 0;
+  let selfIdx = -1;
+  if (self !== undefined) {
+    selfIdx = ps.findIndex((p) => p[0] === 'self');
+    if (selfIdx < 0) selfIdx = 0;
+    vals[selfIdx] = self;
+    used.add(selfIdx);
+  }
+  const positional = [];
+  for (let i = 0; i < ps.length; i++) if (i !== selfIdx && !ps[i][4]) positional.push(i);
+  for (let j = 0; j < pos.length; j++) {
+    if (k >= positional.length) return `takes ${positional.length} positional argument(s) but ${pos.length} were given`;
+    const i = positional[k++];
+    const p = ps[i];
+    // int[] as varargs (x.view(2, 3), zeros(2, 3)): the first list parameter takes the remaining ints
+    if ((p[2] === 'int[]') && isInt(pos[j]) && j === 0 && pos.every(isInt) && (pos.length > 1 || !p[6]) &&
+        positional.slice(k).every((q) => ps[q][3] !== null || ps[q][2].endsWith('?'))) {
+      vals[i] = pos.slice(j);
+      used.add(i);
+      j = pos.length;
+      break;
+    }
+    vals[i] = pos[j];
+    used.add(i);
+  }
+  for (const key of Object.keys(kw)) {
+    if (key === 'out') continue;
+    const i = ps.findIndex((p) => p[1] === key || p[0] === key);
+    if (i < 0) return `got an unexpected keyword argument '${key}'`;
+    if (used.has(i)) return `got multiple values for argument '${key}'`;
+    vals[i] = kw[key];
+    used.add(i);
+  }
+  for (let i = 0; i < ps.length; i++) {
+    const [name, , type, dflt, , pyonly, ls] = ps[i];
+    if (!used.has(i) || vals[i] === undefined) {
+      if (dflt === undefined) return `missing required argument '${name}'`;
+      vals[i] = dflt && typeof dflt === 'object' && 'float' in dflt ? new FloatScalar(dflt.float) : dflt;
+      continue;
+    }
+    if (pyonly) {
+      if (none(vals[i]) || (name === 'device' && vals[i] === 'cpu')) continue;
+      return `argument '${name}' is not supported by the JS API`;
+    }
+    if (op.wrap && (type === 'Tensor' || type === 'Tensor?') && isScalar(vals[i])) continue; // a wrapped number
+    if (!TYPE_OK[type] || !TYPE_OK[type](vals[i], ls)) return `argument '${name}' must be ${type}, not ${describe(vals[i])}`;
+  }
+  return vals;
+}
+
+/** Calls the first overload the arguments match (torch's order); in-place/out variants return their tensor(s). */
+export function callOp(name, overloads, args, self, variant) {
+  need();
+  let kw = {};
+  if (args.length && isPlain(args[args.length - 1])) { kw = args[args.length - 1]; args = args.slice(0, -1); }
+  const wantOut = kw.out !== undefined && kw.out !== null;
+  const reasons = [];
+  for (const op of overloads) {
+    if (wantOut && !op.out) { reasons.push(`${op.schema}: no out= variant`); continue; }
+    const vals = bind(op, args, kw, self);
+    if (typeof vals === 'string') { reasons.push(`${op.schema}: ${vals}`); continue; }
+    return invoke(op, vals, variant, wantOut ? kw.out : null, self);
+  }
+  throw typeError(`${name}() received an invalid combination of arguments - got (${args.map(describe).join(', ')}${Object.keys(kw).length ? ', ' + Object.keys(kw).map((k) => k + '=' + describe(kw[k])).join(', ') : ''}), but expected one of:\n` +
+    reasons.map((r) => ' * ' + r).join('\n'));
+}
+
+function invoke(op, vals, variant, out, self) {
+  const ret = op.ret;
+  const cname = op.c + (out ? '_out' : variant === 'inplace' ? '_' : '');
+  const fn = E[cname];
+  if (!fn) throw new NotImplementedError(`wick: ${cname} is not exported by the wasm core`);
+  try {
+    const cargs = [];
+    if (ret === 'tensorlist') cargs.push(salloc(16));
+    if (out) {
+      if (ret === 'tuple') {
+        if (!Array.isArray(out) || out.length !== op.nret || !out.every((t) => t instanceof Tensor)) throw typeError(`out= must be an array of ${op.nret} tensors`);
+        cargs.push(putList(out, 4, setPtr) /* the list's data pointer is what C takes */);
+        cargs[cargs.length - 1] = dv().getUint32(cargs[cargs.length - 1], true);
+      } else {
+        if (!(out instanceof Tensor)) throw typeError('out= must be a Tensor');
+        cargs.push(out.handle);
+      }
+    }
+    op.params.forEach((p, i) => { if (!p[5]) cargs.push(marshal(p[2], vals[i], p[6])); });
+    let resPtr = 0;
+    if (!out && ret !== 'tensor' && ret !== 'tensorlist' && ret !== 'none') {
+      resPtr = salloc(ret === 'tuple' ? 4 * op.nret : 16);
+      cargs.push(resPtr);
+    }
+    const r = fn(...cargs);
+    if (ret === 'tensor') {
+      if (!r) throw lastError();
+      if (out) { E.wk_release(r); takeWarnings(); return out; }
+      if (variant === 'inplace' && self) { E.wk_release(r); takeWarnings(); return self; }
+      return wrap(r);
+    }
+    if (ret === 'tensorlist') {
+      const d = dv(), data = d.getUint32(cargs[0], true), n = Number(d.getBigInt64(cargs[0] + 8, true));
+      if (!data && E.wk_error_kind_get() !== 0) throw lastError();
+      const hs = [];
+      for (let i = 0; i < n; i++) hs.push(d.getUint32(data + 4 * i, true));
+      if (data) E.free(data); // wk_tensorvec_free without releasing: the references move into the wrappers
+      takeWarnings();
+      return hs.map((h) => new Tensor(TOKEN, h));
+    }
+    check(r);
+    if (out) return out;
+    const d = dv();
+    switch (ret) {
+      case 'tuple': { const ts = []; for (let i = 0; i < op.nret; i++) ts.push(new Tensor(TOKEN, d.getUint32(resPtr + 4 * i, true)));
+        if (op.fields) op.fields.forEach((f, i) => { if (f) ts[f] = ts[i]; });
+        return ts; }
+      case 'bool': return d.getUint8(resPtr) !== 0;
+      case 'int': return Number(d.getBigInt64(resPtr, true));
+      case 'float': return d.getFloat64(resPtr, true);
+      case 'dtype': return DTYPES[d.getInt32(resPtr, true)];
+      case 'scalar': return readScalar(resPtr);
+      case 'none': return variant === 'inplace' && self ? self : undefined;
+    }
+    throw new NotImplementedError(`wick: return kind ${ret}`);
+  } finally {
+    sreset();
+    while (temps.length) E.wk_release(temps.pop());
+  }
+}
