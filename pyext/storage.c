@@ -77,21 +77,37 @@ static PyObject *m_alias(PyObject *m, PyObject *args) {
     int64_t sizes[WK_MAX_DIM], strides[WK_MAX_DIM], need;
     const char *what = "size";
     Py_ssize_t pos = 0;
-    if (PyTuple_GET_SIZE(st) != nd) {
-        PyErr_SetString(PyExc_RuntimeError, "mismatch in length of strides and shape");
-        goto done;
-    }
     if (nd > WK_MAX_DIM) {
         PyErr_Format(PyExc_RuntimeError, "wick supports tensors of at most %d dimensions, got %zd", WK_MAX_DIM, nd);
         goto done;
     }
+    /* strides beyond WK_MAX_DIM are not read: their count differs from the sizes' then, refused below */
+    Py_ssize_t nst = PyTuple_GET_SIZE(st) < WK_MAX_DIM ? PyTuple_GET_SIZE(st) : WK_MAX_DIM;
+    what = "size"; /* torch's parser unpacks all of size, then stride */
     for (Py_ssize_t i = 0; i < nd; i++) {
-        what = "size", pos = i + 1;
+        pos = i + 1;
         sizes[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(sz, i));
         if (PyErr_Occurred()) goto unpack_error;
-        what = "stride";
+    }
+    what = "stride";
+    for (Py_ssize_t i = 0; i < nst; i++) {
+        pos = i + 1;
         strides[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(st, i));
         if (PyErr_Occurred()) goto unpack_error;
+    }
+    /* torch's SymInt keeps values below -2**62 for symbolic ones: a size or stride there is refused before the
+     * kernel (set_) runs, with its source location first */
+    for (Py_ssize_t i = 0; i < nd || i < nst; i++) {
+        if ((i < nd && sizes[i] < -(INT64_C(1) << 62)) || (i < nst && strides[i] < -(INT64_C(1) << 62))) {
+            PyErr_Format(PyExc_RuntimeError, "%s:%d: SymIntArrayRef expected to contain only concrete integers",
+                         __FILE__, __LINE__);
+            goto done;
+        }
+    }
+    if (PyTuple_GET_SIZE(st) != nd) {
+        PyErr_Format(PyExc_RuntimeError, "unequal size length (%zd) and stride length (%zd)", nd,
+                     PyTuple_GET_SIZE(st));
+        goto done;
     }
     if (offset < 0) {
         PyErr_Format(PyExc_RuntimeError, "Tensor: invalid storage offset %lld", offset);

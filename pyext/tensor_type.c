@@ -62,7 +62,8 @@ static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
             sizes[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(args, i));
             if (sizes[i] == -1 && PyErr_Occurred()) return NULL;
         }
-        t = wk__zeros((int)n, sizes, wk_get_default_dtype());
+        if (n == 0) sizes[0] = 0;   /* torch.Tensor() is empty of shape (0,), not 0-d */
+        t = wk__zeros(n ? (int)n : 1, sizes, wk_get_default_dtype());
         if (!t) return wk_py_raise();
     }
     wk_PyTensor *o = (wk_PyTensor *)type->tp_alloc(type, 0);

@@ -26,7 +26,21 @@ _DTYPE_STORAGE = [('float32', 'FloatStorage'), ('float64', 'DoubleStorage'), ('f
                   ('int16', 'ShortStorage'), ('int8', 'CharStorage'), ('uint8', 'ByteStorage'),
                   ('bool', 'BoolStorage')]
 _STORAGE_OF = {getattr(_C, d): s for d, s in _DTYPE_STORAGE}
-_DTYPE_OF_STORAGE = {s: getattr(_C, d) for d, s in _DTYPE_STORAGE}
+
+
+class _StorageType:
+    """A legacy storage class as a checkpoint names it (`torch FloatStorage`): what persistent_load reads of it is
+    .dtype, as torch's (a dtype global such as `torch float32` in its place has no .dtype and is refused as torch)."""
+    __slots__ = ('__name__', 'dtype')
+
+    def __init__(self, name, dtype):
+        self.__name__, self.dtype = name, dtype
+
+    def __repr__(self):
+        return "<class 'torch.%s'>" % self.__name__
+
+
+_DTYPE_OF_STORAGE = {s: _StorageType(s, getattr(_C, d)) for d, s in _DTYPE_STORAGE}
 _DTYPE_NAMES = {d: getattr(_C, d) for d, _ in _DTYPE_STORAGE}
 _DTYPE_NAMES.update({'float': _C.float32, 'double': _C.float64, 'half': _C.float16, 'long': _C.int64,
                      'int': _C.int32, 'short': _C.int16})
@@ -181,17 +195,59 @@ def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_seriali
 
 
 # ------------------------------------------------------------------------------------------------ reading
+def _is_int(v):
+    return type(v) is int   # torch's parser: a Python int, not a bool or a float
+
+
+def _pydesc(v):
+    """How torch's argument parser names a value's type in its 'invalid combination' message."""
+    if isinstance(v, tuple):
+        names = [type(x).__name__ for x in v]
+        return 'tuple of (%s%s)' % (', '.join(names), ',' if len(names) == 1 else '')
+    if isinstance(v, list):
+        return 'list of [%s]' % ', '.join(type(x).__name__ for x in v)
+    return type(v).__name__
+
+
+def _set_args(storage_offset, size, stride):
+    """The (storage_offset, size, stride) torch's rebuild passes to Tensor.set_, checked as set_'s parser does:
+    an int offset, tuples/lists of ints (stride may be None: contiguous); TypeError with torch's text otherwise."""
+    def int_list(v):   # torch's parser looks at the first element to pick the overload, then unpacks the rest
+        return isinstance(v, (tuple, list)) and (len(v) == 0 or _is_int(v[0]))
+    if not (_is_int(storage_offset) and int_list(size) and (stride is None or int_list(stride))):
+        got = ', '.join(['torch.storage.UntypedStorage'] + [type(a).__name__ for a in (storage_offset, size, stride)])
+        marks = ', '.join(['!torch.storage.UntypedStorage!'] + ['!%s!' % _pydesc(a) if k else _pydesc(a) for k, a in
+                                                                 ((not _is_int(storage_offset), storage_offset),
+                                                                  (True, size), (True, stride))])
+        over = (" * (%s source, int storage_offset, tuple of ints size, tuple of ints stride = None)\n      didn't "
+                "match because some of the arguments have invalid types: (%s)\n")
+        raise TypeError('set_() received an invalid combination of arguments - got (%s), but expected one of:\n'
+                        ' * ()\n * (torch.Storage source)\n%s * (Tensor source)\n%s'
+                        % (got, over % ('torch.Storage', marks), over % ('Tensor', marks)))
+    for name, v in (('size', size), ('stride', stride)):
+        for i, x in enumerate(v or ()):
+            if not _is_int(x):
+                raise TypeError('set_(): argument \'%s\' failed to unpack the object at pos %d with error "type must '
+                                'be tuple of ints,but got %s"' % (name, i + 1, type(x).__name__))
+    if stride is None:   # set_'s default: contiguous
+        stride, acc = [], 1
+        for n in reversed(size):
+            stride.insert(0, acc)
+            acc *= max(n, 1)
+    return storage_offset, tuple(size), tuple(stride)
+
+
 def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks, metadata=None):
     if not isinstance(requires_grad, bool):
         raise RuntimeError('requires_grad must be a bool')
-    t = _C._alias(storage, storage_offset, tuple(size), tuple(stride))
+    t = _C._alias(storage, *_set_args(storage_offset, size, stride))
     if requires_grad:
         t.requires_grad_(True)
     return t
 
 
 def _rebuild_tensor(storage, storage_offset, size, stride):
-    return _C._alias(storage, storage_offset, tuple(size), tuple(stride))
+    return _C._alias(storage, *_set_args(storage_offset, size, stride))
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks):
@@ -310,11 +366,26 @@ class _Storages:
         self.loaded = {}
 
     def __call__(self, pid):
-        if not (isinstance(pid, tuple) and len(pid) == 5 and pid[0] == 'storage'):
-            raise RuntimeError('wick: unsupported persistent id in the file: %r' % (pid,))
-        _, dtype, key, location, numel = pid
+        # torch's persistent_load, step for step: its AssertionError / IndexError / ValueError / AttributeError
+        if not isinstance(pid, tuple):
+            raise AssertionError(f"saved_id must be a tuple, got {type(pid).__name__}")
+        typename = pid[0].decode('ascii') if isinstance(pid[0], bytes) else pid[0]
+        if typename != 'storage':
+            raise AssertionError(f"Unknown typename for persistent_load, expected 'storage' but got '{typename}'")
+        storage_type, key, location, numel = pid[1:]
+        dtype = storage_type.dtype
         if not isinstance(dtype, _C.dtype):
-            raise RuntimeError('wick: unsupported storage type in the file: %r' % (dtype,))
+            raise RuntimeError('wick: unsupported storage type in the file: %r' % (storage_type,))
+        if self.check_location and not isinstance(location, (str, bytes)):   # torch matches it with a regex
+            raise TypeError("expected string or bytes-like object, got '%s'" % type(location).__name__)
+        if isinstance(location, bytes):
+            location = location.decode('ascii')
+        nbytes = numel * _elem_size(dtype)
+        if type(nbytes) is not int or not 0 <= nbytes < 2 ** 64:   # torch's reader takes a size_t byte count
+            raise TypeError('get_storage_from_record(): incompatible function arguments. The following argument types '
+                            'are supported:\n    1. (self: torch._C.PyTorchFileReader, arg0: str, arg1: typing.SupportsInt'
+                            ' | typing.SupportsIndex, arg2: object) -> torch.Tensor\n\nInvoked with: <wick reader>, '
+                            "'data/%s', %r, <class 'torch.storage.UntypedStorage'>" % (key, nbytes))
         key = str(key)
         if self.check_location and location != 'cpu':   # torch's default_restore_location, on a CPU-only build
             if isinstance(location, str) and location.startswith('cuda'):
@@ -334,18 +405,13 @@ class _Storages:
                                    'not saved properly, was transferred incorrectly, or the file was modified after '
                                    'saving.' % key) from None
             esz = _elem_size(dtype)
-            if not isinstance(numel, int) or len(payload) != numel * esz:
-                raise RuntimeError('record size (%d bytes) does not match expected size (%s bytes = %s elements * 1 '
-                                   'bytes/element) for dtype Byte' % (len(payload), _nbytes(numel, esz),
-                                                                      _nbytes(numel, esz)))
+            if len(payload) != nbytes:
+                raise RuntimeError('record size (%d bytes) does not match expected size (%d bytes = %d elements * 1 '
+                                   'bytes/element) for dtype Byte' % (len(payload), nbytes, nbytes))
             if self.byteorder == 'big' and esz > 1:
                 payload = _byteswap(payload, esz)
             self.loaded[key] = _C._tensor_from_bytes(payload, dtype)
         return self.loaded[key]
-
-
-def _nbytes(numel, esz):
-    return numel * esz if isinstance(numel, int) else numel
 
 
 def _elem_size(dtype):

@@ -61,7 +61,7 @@ def summarize(lib, obj, depth=0):
         return ('set', sorted(repr(summarize(lib, x, depth + 1)) for x in obj))
     if isinstance(obj, lib.Size):
         return ('Size', tuple(obj))
-    if type(obj).__name__ == 'StorageType':   # torch's stand-in for a legacy storage class; wick loads its dtype
+    if type(obj).__name__ in ('StorageType', '_StorageType'):   # torch's and wick's stand-ins for a legacy storage class
         return ('dtype', str(obj.dtype))
     if isinstance(obj, type):
         return ('class', obj.__qualname__)

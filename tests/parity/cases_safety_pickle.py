@@ -4,7 +4,7 @@ import io
 import struct
 
 from .harness import *
-from .craft import P, build, call, ckpt, f32, glob, pickle_bytes, setitem, tensor_ref
+from .craft import P, _enc, build, call, ckpt, f32, glob, pickle_bytes, setitem, storage, tensor_ref
 
 S4 = {'0': f32(1.5, -2.0, 0.25, 3.0)}
 OD = call(glob('collections', 'OrderedDict'))
@@ -145,3 +145,48 @@ case("no_byteorder_record", lambda T: T.load(io.BytesIO(ckpt({'x': tensor_ref()}
 error_case("unknown_byteorder", lambda T: T.load(io.BytesIO(ckpt({'x': tensor_ref()}, S4, byteorder='middle'))))
 error_case("record_size_mismatch", lambda T: _load(T, {'x': tensor_ref(numel=100)}))
 error_case("record_missing", lambda T: _load(T, {'x': tensor_ref()}, storages={}))
+
+
+
+# ---- persistent ids and rebuild arguments checked as torch's persistent_load and Tensor.set_ (fuzzer finds, seed 7)
+def _pid(t):
+    return P(_enc(t) + b'Q')
+
+
+def _rebuild(st, off=0, size=(4,), stride=(1,)):
+    return call(glob('torch._utils', '_rebuild_tensor_v2'), st, off, size, stride, False, OD)
+
+
+_FS = glob('torch', 'FloatStorage')
+_SET_ = r"^set_\(\) received an invalid combination of arguments - got \(torch\.storage\.UntypedStorage, "
+error_case("storage_type_is_a_dtype", lambda T: _load(T, tensor_ref(storage_type='float32')))
+error_case("persid_short", lambda T: _load(T, _pid(('storage', _FS, '0', 'cpu'))))
+error_case("persid_empty_tuple", lambda T: _load(T, _pid(())))
+error_case("persid_location_int", lambda T: _load(T, _rebuild(storage('0', location=0))))
+error_case("persid_numel_float", lambda T: _load(T, _rebuild(storage('0', numel=4.0))),
+           match=r"^get_storage_from_record\(\): incompatible function arguments")
+error_case("persid_numel_negative", lambda T: _load(T, _rebuild(storage('0', numel=-4))),
+           match=r"^get_storage_from_record\(\): incompatible function arguments")
+error_case("persid_numel_str", lambda T: _load(T, _rebuild(storage('0', numel='4'))),
+           match=r"^get_storage_from_record\(\): incompatible function arguments")
+error_case("persid_numel_huge", lambda T: _load(T, _rebuild(storage('0', numel=2 ** 62))),
+           match=r"^get_storage_from_record\(\): incompatible function arguments")
+case("persid_key_int", lambda T: _load(T, _rebuild(storage(0))))
+error_case("rebuild_size_float", lambda T: _load(T, _rebuild(storage('0'), size=(4.0,))), match=_SET_ + "int, tuple")
+error_case("rebuild_stride_float", lambda T: _load(T, _rebuild(storage('0'), stride=(1.0,))),
+           match=_SET_ + "int, tuple, tuple")
+error_case("rebuild_size_bool", lambda T: _load(T, _rebuild(storage('0'), size=(True,))), match=_SET_ + "int, tuple")
+error_case("rebuild_size_none", lambda T: _load(T, _rebuild(storage('0'), size=None)), match=_SET_ + "int, NoneType")
+error_case("rebuild_size_int", lambda T: _load(T, _rebuild(storage('0'), size=4)), match=_SET_ + "int, int")
+error_case("rebuild_offset_float", lambda T: _load(T, _rebuild(storage('0'), off=0.0)), match=_SET_ + "float, tuple")
+error_case("rebuild_offset_none", lambda T: _load(T, _rebuild(storage('0'), off=None)), match=_SET_ + "NoneType")
+error_case("rebuild_offset_bool", lambda T: _load(T, _rebuild(storage('0'), off=False)), match=_SET_ + "bool")
+error_case("rebuild_size_second_float", lambda T: _load(T, _rebuild(storage('0'), size=(2, 2.0), stride=(2, 1))))
+case("rebuild_size_list", lambda T: _load(T, _rebuild(storage('0'), size=[2, 2], stride=[2, 1])))
+case("rebuild_stride_none", lambda T: _load(T, _rebuild(storage('0'), size=(2, 2), stride=None)))
+error_case("rebuild_stride_below_symint_range", lambda T: _load(T, _rebuild(storage('0'), size=(0,), stride=(-2 ** 63,))))
+error_case("rebuild_size_below_symint_range", lambda T: _load(T, _rebuild(storage('0'), size=(-2 ** 62 - 1,))))
+case("rebuild_stride_at_symint_bound", lambda T: _load(T, _rebuild(storage('0'), size=(0,), stride=(-2 ** 62,))))
+error_case("rebuild_size_stride_lengths", lambda T: _load(T, _rebuild(storage('0'), size=(2, 2), stride=(1,))))
+case("tensor_class_no_args", lambda T: _load(T, call(glob('torch', 'Tensor'))))
+case("tensor_no_args", lambda T: (T.Tensor().shape, T.Tensor().dtype))
