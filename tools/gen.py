@@ -30,6 +30,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # schema parsing
 
 
+ENUM_DEFAULTS = {'Mean': '0'}  # Note [Enum defaults]
+
+
 class Param:
     def __init__(self, typ, name, default, kwonly):
         self.raw_type = typ
@@ -52,7 +55,11 @@ class Param:
         else:
             self.type = base + ('?' if opt else '')
         self.name = name
-        self.default = default
+        # Note [Enum defaults]: torch's native_functions.yaml writes `int reduction=Mean`; its Python binding reads an
+        # int default that is not a number as 0 (so torch.kl_div(a, b) and torch._C._nn.mse_loss(a, b) do not reduce:
+        # reduction 0 is 'none'), while the JIT schema says 1. The table keeps torch's spelling; Python gets torch's 0.
+        self.schema_default = default
+        self.default = ENUM_DEFAULTS.get(default, default) if self.base == 'int' else default
         self.kwonly = kwonly
 
     @property

@@ -6,6 +6,8 @@ from . import _C
 from ._args import tensor_args
 
 _REDUCTIONS = (0, 1, 2)
+# The losses' reduction defaults to 0 ('none') here, as torch's Python bindings read native_functions.yaml's
+# `int reduction=Mean` (Note [Enum defaults] in tools/gen.py): torch.kl_div(a, b) is elementwise.
 
 
 def _apply_loss_reduction(loss, reduction):
@@ -40,7 +42,7 @@ def _sizes(t):
 
 
 @tensor_args('input', 'target')
-def kl_div(input, target, reduction=1, *, log_target=False):
+def kl_div(input, target, reduction=0, *, log_target=False):
     if input.is_complex() or target.is_complex():
         raise RuntimeError("kl_div: Complex inputs not supported.")
     if not input.is_floating_point() or not target.is_floating_point():
@@ -74,12 +76,12 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     return torch.norm(x1 - x2 + eps, p, output_dim - 1, keepdim)
 
 
-def margin_ranking_loss(input1, input2, target, margin=0.0, reduction=1):
+def margin_ranking_loss(input1, input2, target, margin=0.0, reduction=0):
     output = (-target * (input1 - input2) + margin).clamp_min_(0)
     return _apply_loss_reduction(output, reduction)
 
 
-def hinge_embedding_loss(self, target, margin=1.0, reduction=1):
+def hinge_embedding_loss(self, target, margin=1.0, reduction=0):
     zeros = torch.zeros_like(self)
     margin_clamp = (margin - self).clamp_min_(0)
     output_margin = torch.where(target != 1, margin_clamp, zeros)
@@ -88,7 +90,7 @@ def hinge_embedding_loss(self, target, margin=1.0, reduction=1):
 
 
 @tensor_args('input1', 'input2', 'target')
-def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=1):
+def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
     targ_dim = target.dim()
     if targ_dim not in (0, 1):
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
@@ -114,7 +116,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=1):
 
 
 @tensor_args('anchor', 'positive', 'negative')
-def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, reduction=1):
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, reduction=0):
     a_dim, p_dim, n_dim = anchor.dim(), positive.dim(), negative.dim()
     if not (a_dim == p_dim and p_dim == n_dim):
         raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have the same number of "

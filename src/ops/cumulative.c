@@ -64,13 +64,24 @@ int wk_impl__scan_inplace_check(wk_tensor *self, wk_dtype dtype, bool *result) {
     return 0;
 }
 
+/* torch's cumsum/cumprod kernels have no bool instance: dtype=torch.bool (or cumsum_ on a bool tensor) is refused */
+static int scan_check(const wk_tensor *self, int64_t dim, wk_dtype dtype, const char *kernel) {
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim, &d) < 0) return -1;
+    if (dtype == WK_BOOL) {
+        wk__error(WK_NOT_IMPLEMENTED_ERROR, "\"%s\" not implemented for 'Bool'", kernel);
+        return -1;
+    }
+    return wk__check_diff_dtype(self, dtype);
+}
+
 wk_tensor *wk_impl_cumsum(wk_tensor *self, int64_t dim, wk_dtype dtype) {
-    if (wk__check_diff_dtype(self, scan_dtype(self, dtype)) < 0) return NULL;
+    if (scan_check(self, dim, scan_dtype(self, dtype), "cumsum_out_cpu") < 0) return NULL;
     return scan(self, dim, scan_dtype(self, dtype), SCAN_SUM);
 }
 
 wk_tensor *wk_impl_cumprod(wk_tensor *self, int64_t dim, wk_dtype dtype) {
-    if (wk__check_diff_dtype(self, scan_dtype(self, dtype)) < 0) return NULL;
+    if (scan_check(self, dim, scan_dtype(self, dtype), "cumprod_out_cpu") < 0) return NULL;
     return scan(self, dim, scan_dtype(self, dtype), SCAN_PROD);
 }
 

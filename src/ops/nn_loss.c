@@ -4,6 +4,7 @@
  * Reductions follow at::Reduction: 0 none, 1 mean, 2 sum. Working precision: Note [nn working precision]. */
 #include "ops/nn.h"
 #include "ops/ops_support.h"
+#include "ops/reduce.h"
 
 /* ---- elementwise losses: self and target broadcast to one shape, read as float64 ---- */
 typedef struct {
@@ -135,6 +136,15 @@ wk_tensor *wk_impl_mse_loss(wk_tensor *self, wk_tensor *target, int64_t reductio
 }
 wk_tensor *wk_impl_mse_loss_backward(wk_tensor *grad_output, wk_tensor *self, wk_tensor *target, int64_t reduction) {
     return pointwise_loss_backward("mse_backward_cpu", grad_output, self, target, reduction, L_MSE, 0);
+}
+/* torch's composite: apply_loss_reduction((self - target).abs(), reduction); differentiable through its ops */
+wk_tensor *wk_impl_l1_loss(wk_tensor *self, wk_tensor *target, int64_t reduction) {
+    wk_cpool pool = {0};
+    wk_tensor *loss = P_(wk_abs(P_(wk_sub(self, target, wk_int(1)))));
+    wk_tensor *r = reduction == WK_RED_MEAN  ? P_(wk_mean(loss, WK_DTYPE_NONE))
+                   : reduction == WK_RED_SUM ? P_(wk_sum(loss, WK_DTYPE_NONE))
+                                             : loss;
+    return wk_cpool_end(&pool, r);
 }
 /* d(mse_loss_backward)/d(self) applied to g: 2 * g (/ numel for mean) */
 wk_tensor *wk_impl__nn_mse_double_backward(wk_tensor *grad, wk_tensor *self, int64_t reduction) {

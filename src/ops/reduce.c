@@ -612,6 +612,7 @@ wk_tensor *wk_impl_nanmean(wk_tensor *self, wk_intlist dim, bool keepdim, wk_dty
                   wk_dtype_scalar_name(self->dtype));
         return NULL;
     }
+    if (dtype != WK_DTYPE_NONE && mean_check(self, dtype, "nanmean") < 0) return NULL; /* torch refuses dtype=int */
     bool mask[WK_MAX_DIM];
     if (dims_mask(self, dim, mask) < 0) return NULL;
     wk_tensor *cnt = wk__reduce_finish(sum_keepdim(self, mask, NOTNAN, WK_INT64, WK_DTYPE_NONE), mask, keepdim);
