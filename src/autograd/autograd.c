@@ -223,6 +223,14 @@ void wk__saved_rewind(wk_saved *s, const wk_tensor *written, uint32_t before) {
     if (s->defined && s->data && !s->is_output && s->data->version == written->version) s->version = before;
 }
 
+static WK_TLS const wk_saved_hooks *saved_hooks; /* Note [Saved-tensor hooks] */
+
+const wk_saved_hooks *wk_set_saved_tensor_hooks(const wk_saved_hooks *h) {
+    const wk_saved_hooks *old = saved_hooks;
+    saved_hooks = h;
+    return old;
+}
+
 int wk__save(wk_saved *s, const wk_tensor *t, bool is_output, wk_node *owner) {
     memset(s, 0, sizeof *s);
     if (!t) return 0;
@@ -245,7 +253,22 @@ int wk__save(wk_saved *s, const wk_tensor *t, bool is_output, wk_node *owner) {
     } else {
         s->data = wk_retain((wk_tensor *)t);
     }
-    return s->data ? 0 : -1;
+    if (!s->data) return -1;
+    const wk_saved_hooks *h = saved_hooks;
+    if (h) { /* the node keeps only what pack returns */
+        saved_hooks = NULL; /* ops run by the hook itself are not packed */
+        void *packed = h->pack(s->data, h->ctx);
+        saved_hooks = h;
+        wk_release(s->data);
+        s->data = NULL;
+        if (!packed) {
+            s->defined = false;
+            return -1;
+        }
+        s->packed = packed;
+        s->hooks = h;
+    }
+    return 0;
 }
 
 /* torch's Node::forward_op_name: "MulBackward0" -> "Mul", "PowBackward1" -> "Pow1"; a name whose "Backward" is not
@@ -266,7 +289,7 @@ static void strip_backward(const char *name, char *out, size_t n) {
 }
 
 int wk__check_saved(wk_saved *s, wk_node *owner) {
-    if (!s->defined) return 0;
+    if (!s->defined || s->packed) return 0;
     if (!s->data) {
         wk__error(WK_RUNTIME_ERROR,
                   "Trying to backward through the graph a second time (or directly access saved tensors after they "
@@ -303,6 +326,14 @@ int wk__check_saved(wk_saved *s, wk_node *owner) {
 wk_tensor *wk__unpack(wk_saved *s, wk_node *owner) {
     if (!s->defined) return NULL;
     if (wk__check_saved(s, owner) < 0) return NULL;
+    if (s->packed) {
+        wk_tensor *u = s->hooks->unpack(s->packed, s->hooks->ctx);
+        if (!u || !s->is_output) return u;
+        wk_tensor *t = wk__alias(u, u->ndim, u->sizes, u->strides, u->offset);
+        wk_release(u);
+        if (t && s->requires_grad && owner) wk__set_history(t, owner, s->output_nr);
+        return t;
+    }
     if (!s->is_output) return wk_retain(s->data);
     wk_tensor *t = wk__alias(s->data, s->data->ndim, s->data->sizes, s->data->strides, s->data->offset);
     if (t && s->requires_grad && owner) wk__set_history(t, owner, s->output_nr);
@@ -310,6 +341,10 @@ wk_tensor *wk__unpack(wk_saved *s, wk_node *owner) {
 }
 
 void wk__saved_release(wk_saved *s) {
+    if (s->packed) {
+        s->hooks->drop(s->packed, s->hooks->ctx);
+        s->packed = NULL;
+    }
     wk_release(s->data);
     s->data = NULL; /* s->defined stays: a later unpack reports the freed graph */
 }

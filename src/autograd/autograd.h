@@ -76,6 +76,8 @@ typedef struct {
     bool requires_grad;
     uint32_t output_nr;
     wk_node *grad_fn_at_save; /* weak, for the error message only; the owner for outputs */
+    void *packed;             /* what the saved-tensor hooks' pack returned (data is then NULL), or NULL */
+    const struct wk_saved_hooks *hooks; /* the hooks that packed it */
 } wk_saved;
 
 /* ---- grad mode ---- */
@@ -104,6 +106,19 @@ WK_INTERNAL wk_edge wk__gradient_edge(wk_tensor *t);
 WK_INTERNAL void wk__autograd_meta_free(wk_tensor *t);
 
 /* ---- saved tensors ---- */
+/* Note [Saved-tensor hooks]: torch.autograd.graph.saved_tensors_hooks. While hooks are set (per thread), every tensor
+ * a node saves goes through pack (an output as its alias without history) and the node keeps only what pack returned;
+ * backward (or grad_fn._saved_*) gets the tensor back from unpack, once per use. drop frees a packed handle. The
+ * packed value is opaque to the core (the Python door keeps Python objects there). A packed tensor is not checked for
+ * in-place modification (the node no longer holds it). */
+typedef struct wk_saved_hooks {
+    void *(*pack)(const wk_tensor *t, void *ctx);     /* a handle, or NULL with an error set */
+    wk_tensor *(*unpack)(void *packed, void *ctx);    /* a new reference, or NULL with an error set */
+    void (*drop)(void *packed, void *ctx);
+    void *ctx;
+} wk_saved_hooks;
+/* Sets this thread's hooks (NULL: none); returns the previous ones. */
+WK_API const wk_saved_hooks *wk_set_saved_tensor_hooks(const wk_saved_hooks *h);
 WK_INTERNAL int wk__save(wk_saved *s, const wk_tensor *t, bool is_output, wk_node *owner); /* -1: an inference tensor */
 /* An in-place op records its node after writing into `written`; torch saves the inputs before the write. A saved
  * input that shares written's version counter (written itself, or a view of it: `z.mul_(z)`) therefore expects

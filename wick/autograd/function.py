@@ -4,11 +4,27 @@
 backward calls `MyFn.backward(ctx, *grads)`. The ctx is the grad_fn object itself (its class is
 `MyFnBackward`), as in torch."""
 from .. import _C
+from . import graph as _graph
 
 _FREED = ("Trying to backward through the graph a second time (or directly access saved tensors after they have "
           "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
           "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if "
           "you need to access saved tensors after calling backward.")
+
+
+class _Packed:
+    """a custom Function's saved tensor as a saved_tensors_hooks pack_hook returned it"""
+    __slots__ = ('unpack_hook', 'packed')
+
+    def __init__(self, unpack_hook, packed):
+        self.unpack_hook, self.packed = unpack_hook, packed
+
+    def unpack(self):
+        t = self.unpack_hook(self.packed)
+        if not isinstance(t, _C.TensorBase):
+            raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
+                            f"{type(t).__name__}")
+        return t
 
 
 class FunctionCtx:
@@ -65,6 +81,10 @@ class BackwardCFunction(_C._FunctionBase, FunctionCtx):
                 out.append(None)
                 continue
             t, version, output_nr = entry
+            if isinstance(t, _Packed):
+                t = t.unpack()
+                out.append(_C._attach_history(_C._saved_alias(t), self, output_nr) if output_nr >= 0 else t)
+                continue
             if t._version != version:
                 raise RuntimeError(
                     'one of the variables needed for gradient computation has been modified by an inplace '
@@ -175,9 +195,13 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
                 continue
             nr = next((i for i, o in enumerate(outputs if not single else (outputs,)) if o is t), -1)
             if nr >= 0:   # a saved output: keep it without history (no cycle), re-attached when unpacked
-                saved.append((_C._saved_alias(outs[nr]), outs[nr]._version, nr))
+                entry = (_C._saved_alias(outs[nr]), outs[nr]._version, nr)
             else:
-                saved.append((t, t._version, -1))
+                entry = (t, t._version, -1)
+            hooks = _graph._active()
+            if hooks is not None:   # saved_tensors_hooks: keep what pack_hook returns (Note [Saved-tensor hooks])
+                entry = (_Packed(hooks[1], _graph.call_pack(hooks[0], entry[0])), None, entry[2])
+            saved.append(entry)
         ctx._saved = tuple(saved)
         ctx.to_save = None
         return outs[0] if single else outs
