@@ -229,3 +229,6 @@ vcase("per_sample_grads_linear_plain_bias", lambda T: T.func.vmap(T.func.grad(_l
     t(T, W), t(T, [0.1, -0.2]), t(T, B)))
 vcase("grad_of_per_sample_grads", lambda T: T.func.grad(lambda w: (T.func.vmap(
     T.func.grad(_lin_loss(T)), in_dims=(None, None, 0))(w, t(T, [0.1, -0.2]), t(T, B)) ** 2).sum())(t(T, W)))
+vcase("nn_loss_defaults", lambda T: V(T)(lambda a, b: (T._C._nn.nll_loss_nd(a.log_softmax(1), b),
+                                                      T._C._nn.cross_entropy_loss(a, b)))(
+    T.tensor([B[:2], B[2:]]), T.tensor([[2, 0], [1, 1]])))

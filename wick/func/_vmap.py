@@ -861,7 +861,7 @@ def _nll_loss(self, name, args, kwargs, lvl, B):
     if set(a) - set(names) - {'input'} or a.get('weight') is not None or _is_b(a.get('weight'), lvl):
         return NotImplemented
     x, t = a['input'], a['target']
-    red = a.get('reduction', 1)
+    red = a.get('reduction', 0)   # torch._C._nn's default: 0 (Note [Enum defaults])
     ign = a.get('ignore_index', -100)
     if not isinstance(red, int) or x.dim() not in (1, 2):
         return NotImplemented
@@ -891,7 +891,7 @@ def _cross_entropy(self, name, args, kwargs, lvl, B):
             or x is None or t is None or t.is_floating_point() or x.dim() not in (1, 2)):
         return NotImplemented
     ls = torch.log_softmax(x, 1 if x.dim() == 2 else 0)
-    return _resolve('nll_loss_nd')(ls, t, None, a.get('reduction', 1), a.get('ignore_index', -100))
+    return _resolve('nll_loss_nd')(ls, t, None, a.get('reduction', 0), a.get('ignore_index', -100))
 
 
 # ------------------------------------------------------------------------------------------ the rule table
