@@ -44,6 +44,17 @@ export declare class Tensor {
   tolist(): any;
   item(): number | boolean | bigint;
   toString(): string;
+  numel(): number;
+  stride(): number[];
+  stride(dim: number): number;
+  elementSize(): number;
+  isFloatingPoint(): boolean;
+  float(): Tensor; double(): Tensor; half(): Tensor; bfloat16(): Tensor; long(): Tensor; int(): Tensor;
+  short(): Tensor; char(): Tensor; byte(): Tensor; bool(): Tensor;
+  /** x[a, b]: items are integers, slice(...), null (None), '...', booleans, tensors or arrays (index lists). */
+  get(...items: IndexItem[]): Tensor;
+  /** x[a, b] = value */
+  set(value: Tensor | Scalar, ...items: IndexItem[]): this;
   requiresGrad: boolean;
   requiresGrad_(on?: boolean): this;
   readonly isLeaf: boolean;
@@ -84,3 +95,11 @@ export declare function dtypeName(i: number): DType;
 export declare const float32: 'float32', float64: 'float64', float16: 'float16', bfloat16: 'bfloat16', int64: 'int64',
   int32: 'int32', int16: 'int16', int8: 'int8', uint8: 'uint8', bool: 'bool';
 export declare function callOp(name: string, overloads: unknown[], args: unknown[], self?: Tensor, variant?: string): any;
+export declare class Slice { constructor(start: number | null, stop: number | null, step: number | null); }
+/** Python's slice: slice(stop) or slice(start, stop, step?); null is None. */
+export declare function slice(startOrStop: number | null, stop?: number | null, step?: number | null): Slice;
+export declare class IndexTuple { private constructor(); }
+/** tuple(i) is the one-element tuple index x[i,]. */
+export declare function tuple(...items: IndexItem[]): IndexTuple;
+export declare const ellipsis: '...';
+export type IndexItem = number | bigint | boolean | null | '...' | Slice | Tensor | IndexTuple | (number | boolean)[] | any[];

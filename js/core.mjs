@@ -242,6 +242,29 @@ export class Tensor {
   strides() { const h = this.handle; const n = E.wk_ndim(h), p = E.wk_strides(h); const d = dv(); const s = [];
     for (let i = 0; i < n; i++) s.push(Number(d.getBigInt64(p + 8 * i, true))); return s; }
   isContiguous() { return !!E.wk_is_contiguous(this.handle); }
+  numel() { return Number(E.wk_numel(this.handle)); }
+  nelement() { return this.numel(); }
+  ndimension() { return this.ndim; }
+  stride(d) {
+    const s = this.strides();
+    if (d === undefined) return s;
+    const n = s.length, i = d < 0 ? d + n : d;
+    if (i < 0 || i >= Math.max(n, 1) || n === 0) throw new IndexError(`Dimension out of range (expected to be in range of [${-Math.max(n, 1)}, ${Math.max(n, 1) - 1}], but got ${d})`);
+    return s[i];
+  }
+  elementSize() { return E.wk_dtype_size(E.wk_tensor_dtype(this.handle)); }
+  isFloatingPoint() { return !!E.wk_dtype_is_floating(E.wk_tensor_dtype(this.handle)); }
+  // torch's dtype shorthands: x.float() is x.to(float32)
+  float() { return this.to('float32'); }
+  double() { return this.to('float64'); }
+  half() { return this.to('float16'); }
+  bfloat16() { return this.to('bfloat16'); }
+  long() { return this.to('int64'); }
+  int() { return this.to('int32'); }
+  short() { return this.to('int16'); }
+  char() { return this.to('int8'); }
+  byte() { return this.to('uint8'); }
+  bool() { return this.to('bool'); }
 
   /** The elements, row-major, as a typed array (a copy): float16/bfloat16 widen to Float32Array, bool is 0/1. */
   toTypedArray() {
@@ -287,6 +310,15 @@ export class Tensor {
   }
   [Symbol.for('nodejs.util.inspect.custom')]() { return this.isDisposed ? 'Tensor(<disposed>)' : this.toString(); }
 
+  // ---- indexing: x[a, b] is x.get(a, b); x[a, b] = v is x.set(v, a, b). An item is an integer, slice(start, stop,
+  // step), null (None), '...' (Ellipsis), a boolean, a Tensor or an array (a list: an index tensor). tuple(a) is x[a,].
+  get(...items) { return wrap(indexCall(this, items, (h, p, n, tup) => E.wk_getitem(h, p, BigInt(n), tup))); }
+  set(value, ...items) {
+    if (value instanceof Tensor) check(indexCall(this, items, (h, p, n, tup) => E.wk_setitem(h, p, BigInt(n), tup, value.handle)));
+    else check(indexCall(this, items, (h, p, n, tup) => E.wk_setitem_scalar(h, p, BigInt(n), tup, putScalar(value))));
+    return this;
+  }
+
   // ---- autograd
   get requiresGrad() { return !!E.wk_requires_grad(this.handle); }
   set requiresGrad(v) { check(E.wk_requires_grad_(this.handle, v ? 1 : 0)); }
@@ -299,6 +331,55 @@ export class Tensor {
   backward(gradient = null, opts = {}) {
     check(E.wk_backward(this.handle, gradient ? gradient.handle : 0, opts.retainGraph ? 1 : 0, opts.createGraph ? 1 : 0));
   }
+}
+
+export class Slice { constructor(start, stop, step) { this.start = start ?? null; this.stop = stop ?? null; this.step = step ?? null; } }
+/** Python's slice(start, stop, step) for Tensor.get/set (null or undefined: None). */
+export function slice(start, stop, step) {
+  if (stop === undefined && step === undefined) return new Slice(null, start, null);
+  return new Slice(start, stop, step);
+}
+class IndexTuple { constructor(items) { this.items = items; } }
+/** x.get(tuple(i)) is x[i,] (a one-element tuple index), which torch treats apart from x[i] for some items. */
+export function tuple(...items) { return new IndexTuple(items); }
+export const ellipsis = '...';
+
+// wk_index_item on wasm32: kind i32 @0, i i64 @8, start @16, stop @24, step @32, t pointer @40; 48 bytes
+function indexCall(self, items, fn) {
+  const h = self.handle;
+  let tup = items.length !== 1;
+  if (items.length === 1 && items[0] instanceof IndexTuple) { items = items[0].items; tup = true; }
+  const made = [];
+  try {
+    const p = salloc(48 * Math.max(items.length, 1));
+    const d = dv();
+    items.forEach((it, k) => {
+      const q = p + 48 * k;
+      for (let b = 0; b < 48; b += 8) d.setBigInt64(q + b, 0n, true);
+      let kind;
+      if (it === null || it === undefined) kind = 2;
+      else if (it === '...') kind = 3;
+      else if (typeof it === 'boolean') { kind = 4; d.setBigInt64(q + 8, it ? 1n : 0n, true); }
+      else if (isInt(it)) { kind = 0; d.setBigInt64(q + 8, BigInt(it), true); }
+      else if (it instanceof Slice) {
+        const step = it.step === null ? 1 : it.step;
+        if (step === 0) throw new ValueError('slice step cannot be zero');
+        kind = 1;
+        const big = 9223372036854775807n;
+        const start = it.start === null ? (step > 0 ? 0n : big) : BigInt(it.start);
+        const stop = it.stop === null ? (step > 0 ? big : -big - 1n) : BigInt(it.stop);
+        d.setBigInt64(q + 16, start, true); d.setBigInt64(q + 24, stop, true); d.setBigInt64(q + 32, BigInt(step), true);
+      } else if (it instanceof Tensor) { kind = 5; d.setUint32(q + 40, it.handle, true); }
+      else if (Array.isArray(it)) { // a list index: torch makes it a tensor (bool or int64)
+        const flat = it.flat(Infinity);
+        const t = fromData(it, undefined, { dtype: flat.length && flat.every((x) => typeof x === 'boolean') ? 'bool' : 'int64' });
+        made.push(t);
+        kind = 5; d.setUint32(q + 40, t.handle, true);
+      } else throw typeError(`wick: cannot index with ${typeof it}`);
+      d.setInt32(q, kind, true);
+    });
+    return fn(h, p, items.length, tup ? 1 : 0);
+  } finally { sreset(); made.forEach((t) => t.dispose()); }
 }
 
 function readScalar(p) {
@@ -534,16 +615,8 @@ function marshal(type, v, ls) {
   throw new NotImplementedError(`wick: the JS API cannot pass an argument of type ${type}`);
 }
 
-function describe(v) {
-  if (v instanceof Tensor) return 'Tensor';
-  if (v === null || v === undefined) return 'NoneType';
-  if (v instanceof FloatScalar) return 'float';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';
-  if (Array.isArray(v)) return 'Array';
-  return typeof v;
-}
 
-// Binds JS arguments to one overload: returns the per-param values or a reason string.
+// Binds JS arguments to one overload: returns the per-param values, or {why, ...} saying what did not fit.
 function bind(op, pos, kw, self) {
   const ps = op.params, vals = new Array(ps.length);
   const used = new Set();
@@ -557,44 +630,96 @@ function bind(op, pos, kw, self) {
   }
   const positional = [];
   for (let i = 0; i < ps.length; i++) if (i !== selfIdx && !ps[i][4]) positional.push(i);
+  const where = new Array(ps.length); // the 1-based position an argument came at (undefined: by keyword)
   for (let j = 0; j < pos.length; j++) {
-    if (k >= positional.length) return `takes ${positional.length} positional argument(s) but ${pos.length} were given`;
+    if (k >= positional.length) return { why: 'extra' };
     const i = positional[k++];
     const p = ps[i];
     // int[] as varargs (x.view(2, 3), zeros(2, 3)): the first list parameter takes the remaining ints
-    if ((p[2] === 'int[]') && isInt(pos[j]) && j === 0 && pos.every(isInt) && (pos.length > 1 || !p[6]) &&
-        positional.slice(k).every((q) => ps[q][3] !== null || ps[q][2].endsWith('?'))) {
+    // (torch allows it where the signature has exactly one positional parameter, an int list)
+    if ((p[2] === 'int[]') && isInt(pos[j]) && j === 0 && pos.every(isInt) && positional.length === 1) {
       vals[i] = pos.slice(j);
       used.add(i);
-      j = pos.length;
+      where[i] = k;
       break;
     }
     vals[i] = pos[j];
     used.add(i);
+    where[i] = k;
   }
   for (const key of Object.keys(kw)) {
     if (key === 'out') continue;
     const i = ps.findIndex((p) => p[1] === key || p[0] === key);
-    if (i < 0) return `got an unexpected keyword argument '${key}'`;
-    if (used.has(i)) return `got multiple values for argument '${key}'`;
+    if (i < 0) return { why: 'kw', key };
+    if (used.has(i)) return { why: 'multiple', key };
     vals[i] = kw[key];
     used.add(i);
   }
   for (let i = 0; i < ps.length; i++) {
     const [name, , type, dflt, , pyonly, ls] = ps[i];
     if (!used.has(i) || vals[i] === undefined) {
-      if (dflt === undefined) return `missing required argument '${name}'`;
+      if (dflt === undefined) return { why: 'missing', name };
       vals[i] = dflt && typeof dflt === 'object' && 'float' in dflt ? new FloatScalar(dflt.float) : dflt;
       continue;
     }
     if (pyonly) {
       if (none(vals[i]) || (name === 'device' && vals[i] === 'cpu')) continue;
-      return `argument '${name}' is not supported by the JS API`;
+      return { why: 'unsupported', name };
     }
     if (op.wrap && (type === 'Tensor' || type === 'Tensor?') && isScalar(vals[i])) continue; // a wrapped number
-    if (!TYPE_OK[type] || !TYPE_OK[type](vals[i], ls)) return `argument '${name}' must be ${type}, not ${describe(vals[i])}`;
+    // a one-element tensor where a Number is expected is its value, as torch's parser takes it (arange(t))
+    if ((type === 'Scalar' || type === 'Scalar?') && vals[i] instanceof Tensor && !vals[i].isDisposed && vals[i].numel() === 1) {
+      const t = vals[i], x = t.item();
+      vals[i] = E.wk_dtype_is_floating(E.wk_tensor_dtype(t.handle)) ? new FloatScalar(x) : x;
+      continue;
+    }
+    if (!TYPE_OK[type] || !TYPE_OK[type](vals[i], ls)) return { why: 'type', i, name, type, position: where[i], value: vals[i] };
   }
   return vals;
+}
+
+// torch's names for parameter types in its argument parser's messages
+const PY_TYPE = { 'Tensor': 'Tensor', 'Tensor?': 'Tensor', 'Tensor[]': 'tuple of Tensors', 'Tensor?[]': 'tuple of Tensors',
+  'Scalar': 'Number', 'Scalar?': 'Number', 'int': 'int', 'int?': 'int', 'int[]': 'tuple of ints', 'int[]?': 'tuple of ints',
+  'float': 'float', 'float?': 'float', 'float[]': 'tuple of floats', 'float[]?': 'tuple of floats', 'bool': 'bool',
+  'bool?': 'bool', 'str': 'str', 'str?': 'str', 'ScalarType': 'torch.dtype', 'ScalarType?': 'torch.dtype',
+  'Generator?': 'torch.Generator' };
+function pyTypeOf(v) {
+  if (v instanceof Tensor) return 'Tensor';
+  if (v === null || v === undefined) return 'NoneType';
+  if (v instanceof FloatScalar) return 'float';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'string') return 'str';
+  if (Array.isArray(v)) return 'list';
+  return typeof v;
+}
+
+// The message for a call that fits no overload. Where one overload is plausible by arity torch names the argument
+// ("atan2(): argument 'other' (position 2) must be Tensor, not int"); otherwise it lists the overloads.
+function argError(name, overloads, fails, args, kw, self) {
+  const nargs = args.length + Object.keys(kw).filter((k) => k !== 'out').length;
+  const plausible = overloads.map((op, j) => [op, fails[j]]).filter(([op]) => {
+    const ps = op.params.filter((p) => !(self !== undefined && p[0] === 'self'));
+    const nreq = ps.filter((p) => p[3] === undefined).length;
+    return nargs >= nreq && nargs <= ps.length + (op.out && self === undefined ? 1 : 0);
+  });
+  const short = name.replace(/^.*\./, '');
+  if (plausible.length === 1) {
+    const f = plausible[0][1];
+    const pname = f.name === 'self' && self === undefined ? 'input' : f.name;
+    if (f.why === 'type') {
+      return f.position !== undefined
+        ? `${short}(): argument '${pname}' (position ${f.position}) must be ${PY_TYPE[f.type] || f.type}, not ${pyTypeOf(f.value)}`
+        : `${short}(): argument '${pname}' must be ${PY_TYPE[f.type] || f.type}, not ${pyTypeOf(f.value)}`;
+    }
+    if (f.why === 'kw') return `${short}() got an unexpected keyword argument '${f.key}'`;
+    if (f.why === 'multiple') return `${short}() got multiple values for argument '${f.key}'`;
+    if (f.why === 'missing') return `${short}() missing 1 required positional arguments: "${f.name === 'self' ? 'input' : f.name}"`;
+  }
+  const got = args.map(pyTypeOf).concat(Object.keys(kw).map((k) => `${k}=${pyTypeOf(kw[k])}`));
+  return `${short}() received an invalid combination of arguments - got (${got.join(', ')}), but expected one of:\n` +
+    overloads.map((op, j) => ` * ${op.schema}` + (fails[j] && fails[j].why === 'unsupported' ? ` (${fails[j].name}= is not supported by the JS API)` : '')).join('\n');
 }
 
 /** Calls the first overload the arguments match (torch's order); in-place/out variants return their tensor(s). */
@@ -603,15 +728,18 @@ export function callOp(name, overloads, args, self, variant) {
   let kw = {};
   if (args.length && isPlain(args[args.length - 1])) { kw = args[args.length - 1]; args = args.slice(0, -1); }
   const wantOut = kw.out !== undefined && kw.out !== null;
-  const reasons = [];
+  const fails = [];
   for (const op of overloads) {
-    if (wantOut && !op.out) { reasons.push(`${op.schema}: no out= variant`); continue; }
+    if (wantOut && !op.out) { fails.push({ why: 'kw', key: 'out' }); continue; }
     const vals = bind(op, args, kw, self);
-    if (typeof vals === 'string') { reasons.push(`${op.schema}: ${vals}`); continue; }
+    if (!Array.isArray(vals)) { fails.push(vals); continue; }
     return invoke(op, vals, variant, wantOut ? kw.out : null, self);
   }
-  throw typeError(`${name}() received an invalid combination of arguments - got (${args.map(describe).join(', ')}${Object.keys(kw).length ? ', ' + Object.keys(kw).map((k) => k + '=' + describe(kw[k])).join(', ') : ''}), but expected one of:\n` +
-    reasons.map((r) => ' * ' + r).join('\n'));
+  const unsupported = fails.find((f) => f.why === 'unsupported');
+  if (unsupported && fails.every((f) => f.why === 'unsupported' || f.why === 'type' || f.why === 'extra')) {
+    throw new NotImplementedError(`wick: ${name}(): argument '${unsupported.name}' is not supported by the JS API (only null, or 'cpu' for device)`);
+  }
+  throw typeError(argError(name, overloads, fails, args, kw, self));
 }
 
 function invoke(op, vals, variant, out, self) {

@@ -15,7 +15,9 @@ import sys
 # Tensor members core.mjs defines by hand (lifetime, data, autograd): a generated method never shadows them.
 CORE_MEMBERS = {'size', 'dim', 'ndim', 'item', 'tolist', 'toString', 'backward', 'dispose', 'keep', 'kept', 'shape',
                 'dtype', 'grad', 'requiresGrad', 'requiresGrad_', 'isLeaf', 'gradFn', 'handle', 'toArray',
-                'toTypedArray', 'strides', 'isContiguous', 'isDisposed', 'constructor'}
+                'toTypedArray', 'strides', 'isContiguous', 'isDisposed', 'constructor', 'numel', 'nelement', 'ndimension',
+                'stride', 'elementSize', 'isFloatingPoint', 'float', 'double', 'half', 'bfloat16', 'long', 'int', 'short',
+                'char', 'byte', 'bool', 'get', 'set'}
 JS_RESERVED = {'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else',
                'export', 'extends', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'return',
                'super', 'switch', 'this', 'throw', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield', 'let',
