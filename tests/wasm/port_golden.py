@@ -337,7 +337,8 @@ class TraceModule:
             return einsum
         if name == 'manual_seed':
             def manual_seed(s):
-                r.add({'op': 'fn', 'name': 'manualSeed', 'args': [s], 'kw': {}}, None)
+                # beyond 2^53 as a decimal string (manualSeed takes it as a BigInt)
+                r.add({'op': 'fn', 'name': 'manualSeed', 'args': [s if abs(s) <= 2 ** 53 else str(s)], 'kw': {}}, None)
                 torch.manual_seed(s)
             return manual_seed
         if name in FUNCS:
