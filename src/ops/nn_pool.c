@@ -115,6 +115,14 @@ static int pool_shape(const wk_tensor *x, const char *op, pool_geom *g, bool cei
                          (long long)g->p[j], (long long)g->k[j], (long long)g->d[j]);
             goto fail;
         }
+    /* avg_pool3d's meta checks the unpadded input against the kernel before pool3d_shape_check */
+    if (nd == 3 && strcmp(op, "avg_pool3d") == 0 &&
+        (x->sizes[n - 3] < g->k[0] || x->sizes[n - 2] < g->k[1] || x->sizes[n - 1] < g->k[2])) {
+        wk_sb_printf(&m, "input image (T: %lld H: %lld W: %lld) smaller than kernel size (kT: %lld kH: %lld kW: %lld)",
+                     (long long)x->sizes[n - 3], (long long)x->sizes[n - 2], (long long)x->sizes[n - 1],
+                     (long long)g->k[0], (long long)g->k[1], (long long)g->k[2]);
+        goto fail;
+    }
     /* then torch's pool2d / pool3d_shape_check: half the kernel itself, whatever the dilation */
     bool half_ok = true;
     for (int j = 0; j < nd; j++) half_ok &= g->p[j] <= g->k[j] / 2;

@@ -254,6 +254,22 @@ case("pool_max3d", lambda T: F(T).max_pool3d(T.tensor([IMG]), 2, return_indices=
 case("pool_avg3d", lambda T: F(T).avg_pool3d(T.tensor([IMG]), (2, 2, 1), 1, (1, 0, 0)))
 case("pool_adaptive_avg3d", lambda T: F(T).adaptive_avg_pool3d(T.tensor([IMG]), (1, 3, 2)))
 case("pool_adaptive_max3d", lambda T: F(T).adaptive_max_pool3d(T.tensor([IMG]), 2, True))
+# lp_pool3d / LPPool3d: torch's composite (avg_pool3d of x^p, rescaled); values and grads, the +-inf norms
+# (max_pool3d of |x|), stride / ceil_mode, unbatched input, a negative-sum window (the relu(abs) clamp) and the
+# module's repr.
+grad_case("pool_lp3d", lambda T, x: F(T).lp_pool3d(x.abs() + 0.1, 2, 2), [IMG])
+grad_case("pool_lp3d_p3_stride", lambda T, x: F(T).lp_pool3d(x, 3, (2, 3, 2), stride=(1, 1, 2)), [IMG])
+grad_case("pool_lp3d_ceil", lambda T, x: F(T).lp_pool3d(x.abs() + 0.1, 1.5, 2, 2, True), [IMG])
+grad_case("pool_lp3d_inf", lambda T, x: F(T).lp_pool3d(x, float('inf'), 2), [IMG])
+grad_case("pool_lp3d_neginf", lambda T, x: F(T).lp_pool3d(x, -float('inf'), (1, 2, 2), 1), [IMG])
+case("pool_lp3d_unbatched", lambda T: F(T).lp_pool3d(T.tensor(IMG).abs(), 2, (2, 2, 1)))
+case("pool_lp3d_module", lambda T: T.nn.LPPool3d(2, (2, 1, 2), stride=1)(T.tensor([IMG]).abs()))
+case("pool_lp3d_module_repr", lambda T: repr(T.nn.LPPool3d(1.2, (3, 2, 2), stride=(2, 1, 2))))
+error_case("pool_lp3d_too_small", lambda T: F(T).lp_pool3d(T.ones(1, 1, 1, 5, 5), 2, 2))
+# avg_pool3d's own input-smaller-than-kernel check (after the pad check, before the output-size check)
+error_case("pool_avg3d_smaller_than_kernel", lambda T: F(T).avg_pool3d(T.ones(1, 1, 2, 5, 5), (2, 6, 1), padding=(0, 3, 0)))
+error_case("pool_avg3d_smaller_than_kernel_unbatched", lambda T: F(T).avg_pool3d(T.ones(1, 1, 5, 5), 2, padding=1))
+error_case("pool_avg3d_pad_before_kernel", lambda T: F(T).avg_pool3d(T.ones(1, 1, 1, 5, 5), 2, padding=3))
 error_case("pool_max2d_k0", lambda T: F(T).max_pool2d(T.tensor(IMG), 0))
 error_case("pool_max2d_k3", lambda T: F(T).max_pool2d(T.tensor(IMG), (2, 2, 2)))
 error_case("pool_max2d_s0", lambda T: F(T).max_pool2d(T.tensor(IMG), 2, 0))

@@ -172,6 +172,20 @@ def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     return (_torch.sign(out) * relu(_torch.abs(out))).mul(kw * kh).pow(1.0 / norm_type)
 
 
+def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    kd, kw, kh = _triple(kernel_size)
+    if isinstance(norm_type, (int, float)):
+        if norm_type == float('inf'):
+            return max_pool3d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type == -float('inf'):
+            return -max_pool3d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool3d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool3d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (_torch.sign(out) * relu(_torch.abs(out))).mul(kd * kw * kh).pow(1.0 / norm_type)
+
+
 # ---------------------------------------------------------------------------------------------- dropout
 # The mask streams are the RNG area's (wick/nn/_dropout.py); until it lands these raise a clear error when they
 # would need random numbers.
