@@ -31,7 +31,7 @@ _LAZY_MODULES = frozenset(('nn', 'optim', 'serialization', 'cuda', 'backends', '
                            'hub', 'vision', 'func'))
 _LAZY_NAMES = {'save': 'serialization', 'load': 'serialization', 'save_safetensors': 'serialization',
                'load_safetensors': 'serialization', 'autocast': 'amp', 'is_autocast_enabled': 'amp',
-               'get_autocast_dtype': 'amp'}
+               'get_autocast_dtype': 'amp', 'vmap': 'func'}
 _LAZY_NAMES.update(dict.fromkeys(('rnn_tanh', 'rnn_relu', 'lstm', 'gru', 'rnn_tanh_cell', 'rnn_relu_cell', 'lstm_cell',
                                   'gru_cell'), 'nn.modules.rnn'))  # torch.lstm & co: the recurrent layer ops
 
