@@ -397,7 +397,7 @@ class _Storages:
         if key not in self.loaded:
             name = '%s/data/%s' % (self.prefix, key)
             try:
-                payload = self.zf.read(name)
+                payload = _record(self.zf, name)
             except KeyError:
                 raise RuntimeError('PytorchStreamReader failed locating file data/%s: file not found. This is an '
                                    'internal miniz error. If you are seeing this error, there is a high likelihood '
@@ -504,8 +504,8 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
             _check_archive(zf, names, prefix)
             byteorder = _byteorder(zf, prefix)
             if prefix + '/.storage_alignment' in names:
-                int(zf.read(prefix + '/.storage_alignment'))   # torch parses it (ValueError on junk)
-            data = zf.read(pkl[0])
+                int(_record(zf, prefix + '/.storage_alignment'))   # torch parses it (ValueError on junk)
+            data = _record(zf, pkl[0])
             storages = _Storages(zf, prefix, byteorder, check_location=map_location is None)
             if weights_only:
                 u = W.Unpickler(io.BytesIO(data), encoding=pickle_load_args['encoding'])
@@ -520,6 +520,17 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
             fh.close()
 
 
+def _record(zf, name):
+    """A record's bytes. An entry the zip marks as a directory (a name ending in '/', or the DOS directory attribute
+    0x10 in its external attributes) with data in it is refused: torch's reader (miniz) skips a directory's data and
+    hands back an uninitialised buffer of its size, so torch loads other bytes on each read."""
+    info = zf.getinfo(name)   # KeyError when absent, as zf.read
+    if info.file_size and (info.filename.endswith('/') or info.external_attr & 0x10):
+        raise RuntimeError('wick: the zip marks the record %s (%d bytes) as a directory; torch reads uninitialised '
+                           'memory for such a record, wick refuses the file' % (name, info.file_size))
+    return zf.read(name)
+
+
 def _check_archive(zf, names, prefix):
     """What torch's C++ reader (caffe2 inline_container.cc) checks before it reads a record."""
     import re
@@ -528,12 +539,12 @@ def _check_archive(zf, names, prefix):
             raise RuntimeError('[enforce fail at inline_container.cc:340] . file in archive is not in a subdirectory '
                                '%s/: %s' % (prefix, n))
     if prefix + '/.data/serialization_id' in names:
-        zf.read(prefix + '/.data/serialization_id').decode('utf-8')   # torch decodes it (UnicodeDecodeError)
+        _record(zf, prefix + '/.data/serialization_id').decode('utf-8')   # torch decodes it (UnicodeDecodeError)
     vname = prefix + '/.data/version' if prefix + '/.data/version' in names else prefix + '/version'
     if vname not in names:
         raise RuntimeError('Expected hasRecord("version") to be true, but got false.  (Could this error '
                            'message be improved?  If so, please report an enhancement request to PyTorch.)')
-    text = zf.read(vname).decode('latin1')
+    text = _record(zf, vname).decode('latin1')
     m = re.match(r'\s*[+-]?\d+', text)
     if not m:
         raise RuntimeError("[enforce fail at inline_container.cc:215] . Couldn't parse the version %s as Long Long."
@@ -554,7 +565,7 @@ def _check_archive(zf, names, prefix):
 def _byteorder(zf, prefix):
     """archive/byteorder: 'little' or 'big' (absent in files older than torch 1.13: little), as torch's _load."""
     try:
-        order = zf.read(prefix + '/byteorder')
+        order = _record(zf, prefix + '/byteorder')
     except KeyError:
         return 'little'
     if order not in (b'little', b'big'):
