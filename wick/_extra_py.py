@@ -143,6 +143,7 @@ _wick.linalg.solve = _C._linalg.linalg_solve
 _wick.linalg.solve_ex = _C._linalg.linalg_solve_ex
 _wick.linalg.cholesky = _C._linalg.linalg_cholesky
 _wick.linalg.cholesky_ex = _C._linalg.linalg_cholesky_ex
+_wick.linalg.solve_triangular = _C._linalg.linalg_solve_triangular
 
 
 def _matrix_power(A, n, api):

@@ -10,6 +10,7 @@
  * sum(log|diag U|)). Each matrix is copied into a contiguous row-major scratch in its own dtype. */
 #include "autograd/autograd.h"
 #include "ops_impl.h"
+#include "ops/reduce.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -701,4 +702,102 @@ wk_tensor *wk_impl__linalg_cholesky_backward(wk_tensor *grad, wk_tensor *L, bool
     wk_release(h);
     wk_release(y);
     return r;
+}
+
+/* ---- solve_triangular ---- */
+/* b [n, m] := A^-1 b for A [n, n] triangular (only its upper / lower part read; unit: diagonal taken as 1) */
+#define TRSM_KERNEL(NAME, T)                                                                                   \
+    static void NAME(const T *a, int64_t n, T *b, int64_t m, bool upper, bool unit) {                           \
+        for (int64_t s = 0; s < n; s++) {                                                                      \
+            int64_t i = upper ? n - 1 - s : s;                                                                 \
+            int64_t j0 = upper ? i + 1 : 0, j1 = upper ? n : i;                                                \
+            for (int64_t j = j0; j < j1; j++) {                                                                \
+                T l = a[i * n + j];                                                                            \
+                if (l == 0) continue;                                                                          \
+                for (int64_t c = 0; c < m; c++) b[i * m + c] -= l * b[j * m + c];                              \
+            }                                                                                                  \
+            if (!unit)                                                                                         \
+                for (int64_t c = 0; c < m; c++) b[i * m + c] /= a[i * n + i];                                  \
+        }                                                                                                      \
+    }
+TRSM_KERNEL(trsm_f32, float)
+TRSM_KERNEL(trsm_f64, double)
+
+/* torch's linalg_solve_triangular: A [*, n, n], B [*, n, k] (left) or [*, k, n]; batch dims broadcast, B taken
+ * in A's dtype. left=False: X A = B is A^T X^T = B^T (A^T's other triangle). */
+wk_tensor *wk_impl_linalg_solve_triangular(wk_tensor *self, wk_tensor *B, bool upper, bool left, bool unitriangular) {
+    const wk_tensor *A = self;
+    const char *api = "linalg.solve_triangular";
+    if (A->ndim < 2 || B->ndim < 2) {
+        wk__error(WK_RUNTIME_ERROR, "%s: The input tensor %s must have at least 2 dimensions.", api,
+                  A->ndim < 2 ? "A" : "B");
+        return NULL;
+    }
+    if (check_square(A, api, "A") < 0) return NULL;
+    int64_t n = A->sizes[A->ndim - 1], br = B->sizes[B->ndim - 2], bc = B->sizes[B->ndim - 1];
+    if (left ? n != br : n != bc) {
+        wk__error(WK_RUNTIME_ERROR, "%s: Incompatible shapes of A and B for the equation %s (%lldx%lld and %lldx%lld)",
+                  api, left ? "AX = B" : "XA = B", (long long)n, (long long)n, (long long)br, (long long)bc);
+        return NULL;
+    }
+    wk_dtype dt = A->dtype; /* as torch 2.13: B is cast to A's dtype (float64 B with float32 A gives float32) */
+    if (dt != WK_FLOAT32 && dt != WK_FLOAT64) {
+        wk__error(WK_NOT_IMPLEMENTED_ERROR, "\"triangular_solve_cpu\" not implemented for '%s'",
+                  wk_dtype_scalar_name(dt));
+        return NULL;
+    }
+    int nbatch = 0;
+    int64_t xs[WK_MAX_DIM];
+    if (wk__broadcast_shapes(B->ndim - 2, B->sizes, A->ndim - 2, A->sizes, &nbatch, xs) < 0) return NULL;
+    if (nbatch + 2 > WK_MAX_DIM) {
+        wk__error(WK_RUNTIME_ERROR, "%s: too many dimensions", api);
+        return NULL;
+    }
+    int64_t as[WK_MAX_DIM]; /* A expanded: [batch, n, n] */
+    memcpy(as, xs, sizeof(int64_t) * (size_t)nbatch);
+    as[nbatch] = as[nbatch + 1] = n;
+    xs[nbatch] = left ? br : bc; /* the system solved: [batch, n, m] */
+    xs[nbatch + 1] = left ? bc : br;
+    int64_t m = xs[nbatch + 1], nb = wk__prod(xs, nbatch);
+    wk_tensor *Ac = wk__to_dtype(A, dt), *Bc = Ac ? wk__to_dtype(B, dt) : NULL;
+    wk_tensor *Ax = Bc ? (left ? wk_retain(Ac) : swap_view(Ac, A->ndim - 2, A->ndim - 1)) : NULL;
+    wk_tensor *Bx = Ax ? (left ? wk_retain(Bc) : swap_view(Bc, B->ndim - 2, B->ndim - 1)) : NULL;
+    wk_tensor *Ae = Bx ? wk__expand_to(Ax, nbatch + 2, as) : NULL, *Be = Ae ? wk__expand_to(Bx, nbatch + 2, xs) : NULL;
+    wk_tensor *a = Be ? wk__contiguous(Ae) : NULL, *x = a ? wk__clone(Be) : NULL;
+    wk_release(Ac);
+    wk_release(Bc);
+    wk_release(Ax);
+    wk_release(Bx);
+    wk_release(Ae);
+    wk_release(Be);
+    if (!x) {
+        wk_release(a);
+        return NULL;
+    }
+    bool up = left ? upper : !upper;
+    const char *pa = wk__data(a);
+    char *px = wk__data(x);
+    for (int64_t b = 0; b < nb && n > 0 && m > 0; b++) {
+        if (dt == WK_FLOAT64)
+            trsm_f64((const double *)pa + b * n * n, n, (double *)px + b * n * m, m, up, unitriangular);
+        else
+            trsm_f32((const float *)pa + b * n * n, n, (float *)px + b * n * m, m, up, unitriangular);
+    }
+    wk_release(a);
+    if (left) return x;
+    wk_tensor *xt = swap_view(x, nbatch, nbatch + 1), *res = xt ? wk__contiguous(xt) : NULL;
+    wk_release(xt);
+    wk_release(x);
+    return res;
+}
+
+/* gA = -gB X^T (left) or -X^T gB, with gB = solve_triangular(A^T, grad, !upper): triu(., unit) or tril(., -unit) */
+wk_tensor *wk_impl__linalg_solve_triangular_backward_A(wk_tensor *grad, wk_tensor *A, wk_tensor *X, bool upper,
+                                                      bool left, bool unitriangular) {
+    wk_cpool pool = {0};
+    wk_tensor *gB = P_(wk_linalg_solve_triangular(P_(wk_transpose(A, -2, -1)), grad, !upper, left, unitriangular));
+    wk_tensor *Xt = P_(wk_transpose(X, -2, -1));
+    wk_tensor *gA = P_(wk_neg(P_(left ? wk_matmul(gB, Xt) : wk_matmul(Xt, gB))));
+    wk_tensor *r = P_(upper ? wk_triu(gA, unitriangular ? 1 : 0) : wk_tril(gA, unitriangular ? -1 : 0));
+    return wk_cpool_end(&pool, r);
 }
