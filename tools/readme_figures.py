@@ -37,11 +37,14 @@ def ledger():
     return "\n".join(head + rows)
 
 
-def wasm_size():
+def wasm_sizes():
     rc, out = sh("make -s wasm")
     if rc != 0:
         sys.exit("make wasm failed:\n" + out[-3000:])
-    return os.path.getsize(os.path.join(ROOT, "build", "wick.wasm"))
+    rc, out = sh("python3 tools/wasm_sizes.py build/wick.wasm build/wick-nosimd.wasm")
+    if rc != 0:
+        sys.exit("tools/wasm_sizes.py failed:\n" + out[-3000:])
+    return "\n".join("    " + ln for ln in out.splitlines())
 
 
 def block():
@@ -50,7 +53,8 @@ def block():
            "    " + parity(), "",
            "Coverage of torch's public names (`python3 tools/ledger.py`, which lists every absent name):", "",
            ledger(), "",
-           f"WebAssembly core (`make wasm`, `build/wick.wasm`): {wasm_size():,} bytes.", "", END]
+           "WebAssembly core, with and without SIMD (`make wasm`, `python3 tools/wasm_sizes.py build/wick*.wasm`):", "",
+           wasm_sizes(), "", END]
     return "\n".join(out)
 
 
