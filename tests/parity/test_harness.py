@@ -435,7 +435,7 @@ def test_cli_torch_vs_torch_passes_and_counts():
 
 
 def test_cli_standin_fails_nonzero():
-    rc, out = _cli("--lib", "tests.parity.standins:offbyone", "-k", "cumsum")
+    rc, out = _cli("--lib", "tests.parity.standins:offbyone", "-k", "cases_reduce::cumsum")
     assert rc == 1 and "FAIL cases_reduce::cumsum[dim=-3]: result[0][0][0]: lib 1.5 != torch 0.5" in out, out
 
 
