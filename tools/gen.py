@@ -548,7 +548,9 @@ def emit_save(op, fields, indent, node='n', result_var='r', self_var=None, writt
             if kind == 'result':
                 idx = int(nm[6:]) if nm != 'result' else 0
                 rv = result_var if op.ret_kind == 'tensor' else 'outs[%d]' % idx
-                o.append('%sif (wk__save(&%s->%s, %s, true, &%s->base) < 0) goto fail_node;' % (indent_, node, nm, rv, node))
+                # saved before the outputs get their history: its slot on unpack (double backward) is idx
+                o.append('%s{ if (wk__save(&%s->%s, %s, true, &%s->base) < 0) goto fail_node; %s->%s.output_nr = %d; }'
+                         % (indent_, node, nm, rv, node, node, nm, idx))
             else:
                 v = self_var if (self_var and nm == 'self') else cident(nm)
                 save = 'if (wk__save(&%s->%s, %s, false, &%s->base) < 0) goto fail_node;' % (node, nm, v, node)

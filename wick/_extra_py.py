@@ -127,7 +127,8 @@ Tensor.new = new
 # ---- torch.return_types of this area's ops
 for _name, _fields in [('frexp', ('mantissa', 'exponent')), ('linalg_inv_ex', ('inverse', 'info')),
                        ('linalg_slogdet', ('sign', 'logabsdet')), ('slogdet', ('sign', 'logabsdet')),
-                       ('linalg_solve_ex', ('result', 'info')), ('linalg_cholesky_ex', ('L', 'info'))]:
+                       ('linalg_solve_ex', ('result', 'info')), ('linalg_cholesky_ex', ('L', 'info')),
+                       ('linalg_qr', ('Q', 'R')), ('qr', ('Q', 'R'))]:
     setattr(_wick.return_types, _name, _C._register_return_type(_name, _fields))
     setattr(_wick.return_types, _name + '_out', _C._register_return_type(_name + '_out', _fields))
 
@@ -144,6 +145,7 @@ _wick.linalg.solve_ex = _C._linalg.linalg_solve_ex
 _wick.linalg.cholesky = _C._linalg.linalg_cholesky
 _wick.linalg.cholesky_ex = _C._linalg.linalg_cholesky_ex
 _wick.linalg.solve_triangular = _C._linalg.linalg_solve_triangular
+_wick.linalg.qr = _C._linalg.linalg_qr
 
 
 def _matrix_power(A, n, api):

@@ -801,3 +801,147 @@ wk_tensor *wk_impl__linalg_solve_triangular_backward_A(wk_tensor *grad, wk_tenso
     wk_tensor *r = P_(upper ? wk_triu(gA, unitriangular ? 1 : 0) : wk_tril(gA, unitriangular ? -1 : 0));
     return wk_cpool_end(&pool, r);
 }
+
+/* ---- QR (Householder, as LAPACK's geqr2 + org2r) ----
+ * Note [QR as LAPACK's]: torch's linalg.qr is geqrf (reflectors H_j = I - tau_j v_j v_j^T, v_j[j] = 1) then orgqr
+ * (Q = H_0 ... H_{k-1} applied to the identity). dlarfg's choice fixes the signs: beta = -copysign(|[alpha, x]|,
+ * alpha), so R's diagonal is -sign(a_jj) |column|, and a column already zero below the diagonal gets tau = 0 (H = I,
+ * R_jj = a_jj unchanged). Q's columns below the diagonal start as -tau v (-0. where tau = 0, as torch prints them).
+ * The factorisation is then unique, so values compare directly. Computed in float64 for both dtypes (a naive
+ * unblocked kernel; float32 results agree with sgeqrf's to rounding). */
+/* a [m, n] row-major := R on and above the diagonal, v_j below it; tau [min(m, n)] */
+static void geqr2(double *a, int64_t m, int64_t n, double *tau) {
+    for (int64_t j = 0; j < m && j < n; j++) {
+        double alpha = a[j * n + j], xn = 0;
+        for (int64_t i = j + 1; i < m; i++) xn = hypot(xn, a[i * n + j]);
+        tau[j] = 0;
+        if (xn == 0) continue;
+        double beta = -copysign(hypot(alpha, xn), alpha), s = 1 / (alpha - beta);
+        tau[j] = (beta - alpha) / beta;
+        for (int64_t i = j + 1; i < m; i++) a[i * n + j] *= s;
+        a[j * n + j] = beta;
+        for (int64_t c = j + 1; c < n; c++) { /* H_j applied to the columns right of j */
+            double w = a[j * n + c];
+            for (int64_t i = j + 1; i < m; i++) w += a[i * n + j] * a[i * n + c];
+            w *= tau[j];
+            a[j * n + c] -= w;
+            for (int64_t i = j + 1; i < m; i++) a[i * n + c] -= w * a[i * n + j];
+        }
+    }
+}
+/* q [m, qn] := the first qn columns of H_0 ... H_{k-1}, k = min(m, n), from geqr2's a [m, n] and tau (org2r) */
+static void org2r(const double *a, int64_t m, int64_t n, const double *tau, double *q, int64_t qn) {
+    int64_t k = m < n ? m : n;
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t c = k; c < qn; c++) q[i * qn + c] = i == c;
+    for (int64_t j = k - 1; j >= 0; j--) {
+        for (int64_t c = j + 1; c < qn && tau[j] != 0; c++) { /* H_j applied to rows j.. of the columns right of j */
+            double w = q[j * qn + c];
+            for (int64_t i = j + 1; i < m; i++) w += a[i * n + j] * q[i * qn + c];
+            w *= tau[j];
+            q[j * qn + c] -= w;
+            for (int64_t i = j + 1; i < m; i++) q[i * qn + c] -= w * a[i * n + j];
+        }
+        for (int64_t i = j + 1; i < m; i++) q[i * qn + j] = -tau[j] * a[i * n + j];
+        q[j * qn + j] = 1 - tau[j];
+        for (int64_t i = 0; i < j; i++) q[i * qn + j] = 0;
+    }
+}
+
+int wk_impl_linalg_qr(wk_tensor *A, const char *mode, wk_tensor **outs) {
+    const char *api = "linalg.qr";
+    if (A->ndim < 2) {
+        wk__error(WK_RUNTIME_ERROR, "%s: The input tensor A must have at least 2 dimensions.", api);
+        return -1;
+    }
+    if (check_floating(A, api, true) < 0) return -1;
+    bool complete = !strcmp(mode, "complete"), want_q = strcmp(mode, "r") != 0;
+    if (strcmp(mode, "reduced") && !complete && want_q) {
+        wk__error(WK_RUNTIME_ERROR, "qr received unrecognized mode '%s' but expected one of 'reduced' (default), 'r', "
+                  "or 'complete'", mode);
+        return -1;
+    }
+    if (A->dtype != WK_FLOAT32 && A->dtype != WK_FLOAT64) { /* empty too */
+        wk__error(WK_NOT_IMPLEMENTED_ERROR, "\"geqrf_cpu\" not implemented for '%s'", wk_dtype_scalar_name(A->dtype));
+        return -1;
+    }
+    int nd = A->ndim;
+    int64_t m = A->sizes[nd - 2], n = A->sizes[nd - 1], k = m < n ? m : n, nb = wk__prod(A->sizes, nd - 2);
+    int64_t qn = complete ? m : k, rm = complete ? m : k;
+    int64_t qs[WK_MAX_DIM], rs[WK_MAX_DIM];
+    memcpy(qs, A->sizes, sizeof(int64_t) * (size_t)nd);
+    memcpy(rs, A->sizes, sizeof(int64_t) * (size_t)nd);
+    qs[nd - 1] = qn, rs[nd - 2] = rm;
+    wk_tensor *a = wk__to_dtype(A, WK_FLOAT64), *ac = a ? wk__clone(a) : NULL;    /* [*, m, n] float64 */
+    wk_tensor *q = ac ? wk__zeros(nd, qs, WK_FLOAT64) : NULL;                      /* [*, m, qn] */
+    wk_tensor *r = q ? wk__zeros(nd, rs, WK_FLOAT64) : NULL;                       /* [*, rm, n] */
+    double *tau = r ? malloc(sizeof(double) * (size_t)(k ? k : 1)) : NULL;         /* [k] */
+    wk_release(a);
+    if (!tau) {
+        if (r) wk__error(WK_RUNTIME_ERROR, "linalg.qr: out of memory");
+        wk_release(ac);
+        wk_release(q);
+        wk_release(r);
+        return -1;
+    }
+    double *pa = (double *)wk__data(ac), *pq = (double *)wk__data(q), *pr = (double *)wk__data(r);
+    for (int64_t b = 0; b < nb; b++) {
+        double *ab = pa + b * m * n, *rb = pr + b * rm * n;
+        geqr2(ab, m, n, tau);
+        for (int64_t i = 0; i < k; i++)
+            for (int64_t j = i; j < n; j++) rb[i * n + j] = ab[i * n + j];
+        if (want_q) org2r(ab, m, n, tau, pq + b * m * qn, qn);
+    }
+    free(tau);
+    wk_release(ac);
+    wk_tensor *qo = want_q ? wk__to_dtype(q, A->dtype) : wk__empty(1, (int64_t[]){0}, A->dtype);
+    wk_tensor *ro = qo ? wk__to_dtype(r, A->dtype) : NULL;
+    wk_release(q);
+    wk_release(r);
+    if (!ro) {
+        wk_release(qo);
+        return -1;
+    }
+    outs[0] = qo;
+    outs[1] = ro;
+    return 0;
+}
+
+/* torch.qr(A, some): linalg.qr(A, 'reduced' if some else 'complete'), with its deprecation warning (once) */
+int wk_impl_qr(wk_tensor *self, bool some, wk_tensor **outs) {
+    static bool warned = false; /* TORCH_WARN_ONCE */
+    if (!warned)
+        wk__warn("torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch release.\n"
+                 "The boolean parameter 'some' has been replaced with a string parameter 'mode'.\nQ, R = torch.qr(A, "
+                 "some)\nshould be replaced with\nQ, R = torch.linalg.qr(A, 'reduced' if some else 'complete')");
+    warned = true;
+    return wk_linalg_qr(self, some ? "reduced" : "complete", outs);
+}
+
+/* torch's linalg_qr_backward (real case), M = gR R^T - Q^T gQ:
+ *   m >= n: gA = (gQ + Q syminvadj(triu(M))) R^-T, syminvadj(triu(M)) = triu(M) + triu(M, 1)^T
+ *   m <  n: gA = [Q tril(-M + M^T) U^-T, 0] + Q gR, U = R[..., :m] */
+wk_tensor *wk_impl__linalg_qr_backward(wk_tensor *gQ, wk_tensor *gR, wk_tensor *Q, wk_tensor *R, const char *mode) {
+    if (!strcmp(mode, "r"))
+        return WK_FAIL(WK_RUNTIME_ERROR, "The derivative of linalg.qr depends on Q, which is not computed when "
+                       "mode='r'. Please use linalg.qr(A, mode='reduced') if you are going to differentiate through "
+                       "linalg.qr.");
+    int64_t m = Q->sizes[Q->ndim - 2], n = R->sizes[R->ndim - 1];
+    if (!strcmp(mode, "complete") && m > n)
+        return WK_FAIL(WK_RUNTIME_ERROR, "The QR decomposition is not differentiable when mode='complete' and nrows > "
+                       "ncols.");
+    wk_cpool pool = {0};
+    wk_tensor *Qt = P_(wk_transpose(Q, -2, -1));
+    wk_tensor *M = P_(wk_sub(P_(wk_matmul(gR, P_(wk_transpose(R, -2, -1)))), P_(wk_matmul(Qt, gQ)), wk_int(1)));
+    if (m >= n) {
+        wk_tensor *S = P_(wk_add(P_(wk_triu(M, 0)), P_(wk_transpose(P_(wk_triu(M, 1)), -2, -1)), wk_int(1)));
+        wk_tensor *b = P_(wk_add(gQ, P_(wk_matmul(Q, S)), wk_int(1)));
+        wk_tensor *Rt = P_(wk_transpose(R, -2, -1));
+        return wk_cpool_end(&pool, P_(wk_linalg_solve_triangular(Rt, b, false, false, false)));
+    }
+    wk_tensor *K = P_(wk_tril(P_(wk_sub(P_(wk_transpose(M, -2, -1)), M, wk_int(1))), 0));
+    wk_tensor *Ut = P_(wk_transpose(P_(wk_narrow(R, -1, 0, m)), -2, -1));
+    wk_tensor *g = P_(wk_linalg_solve_triangular(Ut, P_(wk_matmul(Q, K)), false, false, false));
+    wk_tensor *gp = P_(wk_constant_pad_nd(g, wk_ints((int64_t[]){0, n - m}, 2), wk_int(0)));
+    return wk_cpool_end(&pool, P_(wk_add(gp, P_(wk_matmul(Q, gR)), wk_int(1))));
+}
