@@ -139,6 +139,8 @@ test-wasm: wasm js
 	node --no-warnings tests/wasm/test_readme.mjs $(BUILD)/js
 	node --no-warnings tests/wasm/golden.mjs $(BUILD)/js
 	node --no-warnings tests/wasm/golden.mjs $(BUILD)/js --nosimd
+	node --no-warnings tests/browser/run.mjs $(BUILD)/js
+	node --no-warnings tests/browser/run.mjs $(BUILD)/js --nosimd
 test-parity: all
 	$(PYTHON) -m tests.parity
 	$(PYTHON) -m tests.parity --check-golden

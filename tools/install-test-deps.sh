@@ -21,6 +21,9 @@ fi
 need_apt=""
 command -v clang-14 >/dev/null || need_apt="$need_apt clang-14"
 command -v wasm-ld-14 >/dev/null || need_apt="$need_apt lld-14"
+command -v npm >/dev/null || need_apt="$need_apt npm"  # installs playwright-core below
+# headless Chromium for the browser golden run (tests/browser/run.mjs), driven by playwright-core below
+[ -x /usr/lib/chromium/chromium ] || [ -x /usr/bin/chromium ] || need_apt="$need_apt chromium"
 [ -f /usr/lib/wasm32-wasi/libc.a ] || need_apt="$need_apt wasi-libc"
 [ -f /usr/lib/llvm-14/lib/clang/14.0.6/lib/wasi/libclang_rt.builtins-wasm32.a ] || need_apt="$need_apt libclang-rt-14-dev-wasm32"
 command -v wasm-opt >/dev/null || need_apt="$need_apt binaryen"
@@ -30,4 +33,11 @@ if [ -n "$need_apt" ]; then
     [ "$(id -u)" = 0 ] || SUDO=sudo
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need_apt >/dev/null
+fi
+# playwright-core (the version pinned in tests/browser/package.json and its package-lock.json) into
+# tests/browser/node_modules; it drives Debian's chromium and downloads no browser
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+if ! [ -f "$HERE/tests/browser/node_modules/playwright-core/package.json" ]; then
+    echo "installing from npm: playwright-core (tests/browser)"
+    (cd "$HERE/tests/browser" && npm ci --no-audit --no-fund --silent)
 fi

@@ -1,0 +1,59 @@
+// The golden run inside headless Chromium: Debian's chromium driven by playwright-core (installed by
+// tools/install-test-deps.sh into tests/browser/node_modules; no browser is downloaded), the page served from
+// 127.0.0.1 by server.mjs, requests anywhere else aborted and counted. Prints the page's lines, the engine's user
+// agent and whether SIMD and crossOriginIsolated were on; exits non-zero on a failure not in golden_known.json,
+// on a page error, or when the page is not cross-origin isolated.
+// Run: node tests/browser/run.mjs build/js [--nosimd] [--verbose] [-k substring]
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from './server.mjs';
+
+const argv = process.argv.slice(2);
+const jsDir = argv.find((a, i) => !a.startsWith('-') && argv[i - 1] !== '-k') || 'build/js';
+const kIdx = argv.indexOf('-k');
+let chromium;
+try { ({ chromium } = await import('playwright-core')); } catch (e) {
+  console.error(`tests/browser: playwright-core is not installed (${e.message.split('\n')[0]}); run tools/install-test-deps.sh`);
+  process.exit(2);
+}
+const executablePath = [process.env.CHROMIUM, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => p && existsSync(p));
+if (!executablePath) { console.error('tests/browser: no chromium binary; run tools/install-test-deps.sh'); process.exit(2); }
+
+const t0 = Date.now();
+const server = await serve({ jsDir });
+const profile = mkdtempSync(join(tmpdir(), 'wick-chromium-'));
+let context, result, pageErrors = [], offsite = 0;
+try {
+  context = await chromium.launchPersistentContext(profile, { executablePath, headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+  await context.route('**/*', (route) => {
+    if (route.request().url().startsWith(server.url + '/')) return route.continue();
+    offsite++;
+    return route.abort();
+  });
+  const page = context.pages()[0] || await context.newPage();
+  page.on('console', (m) => { if (m.type() === 'log') console.log(m.text()); else console.log(`[page ${m.type()}] ${m.text()}`); });
+  page.on('pageerror', (e) => { pageErrors.push(String(e)); console.log(`[page error] ${e}`); });
+  const q = new URLSearchParams();
+  if (argv.includes('--nosimd')) q.set('simd', '0');
+  if (argv.includes('--verbose')) q.set('verbose', '1');
+  if (kIdx >= 0) q.set('k', argv[kIdx + 1]);
+  await page.goto(`${server.url}/tests/browser/golden.html?${q}`);
+  await page.waitForFunction(() => window.goldenResult !== undefined, null, { timeout: 30 * 60 * 1000, polling: 250 });
+  result = await page.evaluate(() => window.goldenResult);
+} finally {
+  if (context) await context.close();
+  await server.close();
+  rmSync(profile, { recursive: true, force: true });
+}
+if (result.error) { console.log(`golden run in Chromium broke: ${result.error}`); process.exit(1); }
+console.log(result.line);
+console.log(`Chromium: ${result.userAgent}; SIMD ${result.simd ? 'on' : 'off'} (engine supports it: ${result.simdSupported}); ` +
+  `crossOriginIsolated ${result.crossOriginIsolated}, SharedArrayBuffer ${result.sharedArrayBuffer ? 'defined' : 'undefined'}; ` +
+  `${offsite} requests beyond 127.0.0.1 (aborted); run ${result.seconds.toFixed(1)} s in the page, ${((Date.now() - t0) / 1000).toFixed(1)} s in all`);
+const bad = [];
+if (result.unexpected.length) bad.push(`${result.unexpected.length} new failures`);
+if (pageErrors.length) bad.push(`${pageErrors.length} page errors`);
+if (!result.crossOriginIsolated) bad.push('the page is not crossOriginIsolated (COOP/COEP headers)');
+if (bad.length) { console.log(`FAILED: ${bad.join(', ')}`); process.exit(1); }
