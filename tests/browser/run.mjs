@@ -1,8 +1,8 @@
-// The golden run inside headless Chromium: Debian's chromium driven by playwright-core (installed by
+// The JS API's tests (tests/wasm/api_core.mjs) and the golden run (tests/wasm/golden_core.mjs) inside headless Chromium: Debian's chromium driven by playwright-core (installed by
 // tools/install-test-deps.sh into tests/browser/node_modules; no browser is downloaded), the page served from
 // 127.0.0.1 by server.mjs, requests anywhere else aborted and counted. Prints the page's lines, the engine's user
-// agent and whether SIMD and crossOriginIsolated were on; exits non-zero on a failure not in golden_known.json,
-// on a page error, or when the page is not cross-origin isolated.
+// agent and whether SIMD and crossOriginIsolated were on; exits non-zero on an API test failure, a golden failure not in golden_known.json,
+// on a page error or a refused request, or when the page is not cross-origin isolated.
 // Run: node tests/browser/run.mjs build/js [--nosimd] [--verbose] [-k substring]
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +26,8 @@ const profile = mkdtempSync(join(tmpdir(), 'wick-chromium-'));
 let context, result, pageErrors = [], offsite = 0;
 try {
   context = await chromium.launchPersistentContext(profile, { executablePath, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run',
+      '--js-flags=--expose-gc'] }); // globalThis.gc: the API tests' FinalizationRegistry leak check runs
   await context.route('**/*', (route) => {
     if (route.request().url().startsWith(server.url + '/')) return route.continue();
     offsite++;
@@ -34,25 +35,35 @@ try {
   });
   const page = context.pages()[0] || await context.newPage();
   page.on('console', (m) => { if (m.type() === 'log') console.log(m.text()); else console.log(`[page ${m.type()}] ${m.text()}`); });
-  page.on('pageerror', (e) => { pageErrors.push(String(e)); console.log(`[page error] ${e}`); });
+  // a page error or a file the server refused ends the wait at once (a module that fails to load sets no result)
+  let broke;
+  const brokeP = new Promise((_, fail) => { broke = fail; });
+  brokeP.catch(() => {});
+  page.on('pageerror', (e) => { pageErrors.push(String(e)); console.log(`[page error] ${e}`); broke(e); });
+  page.on('response', (r) => { if (r.status() >= 400) { pageErrors.push(`${r.status()} ${r.url()}`); broke(new Error(`${r.status()} for ${r.url()}`)); } });
   const q = new URLSearchParams();
   if (argv.includes('--nosimd')) q.set('simd', '0');
   if (argv.includes('--verbose')) q.set('verbose', '1');
   if (kIdx >= 0) q.set('k', argv[kIdx + 1]);
   await page.goto(`${server.url}/tests/browser/golden.html?${q}`);
-  await page.waitForFunction(() => window.goldenResult !== undefined, null, { timeout: 30 * 60 * 1000, polling: 250 });
-  result = await page.evaluate(() => window.goldenResult);
+  try {
+    await Promise.race([brokeP,
+      page.waitForFunction(() => window.goldenResult !== undefined, null, { timeout: 10 * 60 * 1000, polling: 250 })]);
+    result = await page.evaluate(() => window.goldenResult);
+  } catch (e) { result = { error: String(e && e.message || e) }; }
 } finally {
   if (context) await context.close();
   await server.close();
   rmSync(profile, { recursive: true, force: true });
 }
-if (result.error) { console.log(`golden run in Chromium broke: ${result.error}`); process.exit(1); }
+if (result.error) { console.log(`golden run in Chromium broke: ${result.error.split('\n')[0]}`); process.exit(1); }
+console.log(result.api.line + (result.api.leakTest ? '' : ' (no globalThis.gc: leak report untested)'));
 console.log(result.line);
 console.log(`Chromium: ${result.userAgent}; SIMD ${result.simd ? 'on' : 'off'} (engine supports it: ${result.simdSupported}); ` +
   `crossOriginIsolated ${result.crossOriginIsolated}, SharedArrayBuffer ${result.sharedArrayBuffer ? 'defined' : 'undefined'}; ` +
   `${offsite} requests beyond 127.0.0.1 (aborted); run ${result.seconds.toFixed(1)} s in the page, ${((Date.now() - t0) / 1000).toFixed(1)} s in all`);
 const bad = [];
+if (result.api.failed || !result.api.leakTest) bad.push(`${result.api.failed} JS API test failures${result.api.leakTest ? '' : ', leak test not run'}`);
 if (result.unexpected.length) bad.push(`${result.unexpected.length} new failures`);
 if (pageErrors.length) bad.push(`${pageErrors.length} page errors`);
 if (!result.crossOriginIsolated) bad.push('the page is not crossOriginIsolated (COOP/COEP headers)');

@@ -1,122 +1,17 @@
-// Tests of wick's JS API (build/js) under node: the API's own cases pinned under torch (api_cases.json, from
-// tests/wasm/api_cases.py), torch's repr text, lifetimes (scope/keep/dispose, a freed tensor raises, the
-// FinalizationRegistry counts leaks), errors and out-of-memory.
+// Tests of wick's JS API (build/js) under node; the tests themselves are tests/wasm/api_core.mjs (shared with the
+// browser run, tests/browser/run.mjs): the cases pinned under torch, reprs, lifetimes, errors, out-of-memory.
 // Run: node --expose-gc tests/wasm/test_js.mjs build/js [--nosimd]
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
-import { makeCapture, captureError, compare } from './capture.mjs';
+import { runApiTests, apiSummary } from './api_core.mjs';
 
 const dir = resolve(process.argv[2] || 'build/js');
 const nosimd = process.argv.includes('--nosimd');
 const w = await import(pathToFileURL(resolve(dir, 'wick.mjs')).href);
 const info = await w.init({ simd: !nosimd });
 console.log(`wick JS API on ${info.engine}: ${nosimd ? 'wick-nosimd.wasm' : 'wick.wasm'} (SIMD ${info.simd ? 'on' : 'off'}, ${info.wasmBytes} bytes), ${w.OP_COUNTS.functions} functions, ${w.OP_COUNTS.methods} methods`);
-const { capture } = makeCapture(w);
 const fixture = JSON.parse(readFileSync(new URL('./api_cases.json', import.meta.url)));
-const KIND_ONLY = new Set(['bad_kwarg_type']); // the arg parser's text names Python types (see js/README.md)
-
-let passed = 0, failed = 0;
-function report(name, ok, why) {
-  if (ok) passed++;
-  else { failed++; console.log(`FAIL ${name}: ${why}`); }
-}
-
-for (const c of fixture.cases) {
-  w.manualSeed(12345);
-  let lib;
-  const live = w.liveTensors();
-  try {
-    lib = w.scope(() => {
-      const v = new Function('w', `return (${c.js});`)(w);
-      return { ok: capture(v) };
-    });
-  } catch (e) { lib = { raised: captureError(e) }; }
-  const { n, diffs } = compare(c.outcome, lib, { kindOnly: KIND_ONLY.has(c.name) });
-  report(c.name, diffs.length === 0 && n > 0, diffs.join('; ') || 'compared nothing');
-  report(c.name + ' (no tensor outlives its scope)', w.liveTensors() === live, `${w.liveTensors() - live} tensors left`);
-}
-for (const c of fixture.reprs) {
-  const got = w.scope(() => String(new Function('w', `return (${c.js});`)(w)));
-  report(c.name, got === c.repr, `want ${JSON.stringify(c.repr)} got ${JSON.stringify(got)}`);
-}
-
-// ---- typed arrays in and out
-w.scope(() => {
-  const t = w.Tensor.from(new Float64Array([1.5, -2, 3]), [3]);
-  const a = t.toTypedArray();
-  report('typed out float64', a instanceof Float64Array && a[0] === 1.5 && a[2] === 3, String(a));
-  const i = w.Tensor.from(new BigInt64Array([1n, -(2n ** 60n)])).toTypedArray();
-  report('typed out int64', i instanceof BigInt64Array && i[1] === -(2n ** 60n), String(i));
-  report('toArray int64 beyond 2^53 is a BigInt', w.Tensor.from(new BigInt64Array([2n ** 60n])).toArray()[0] === 2n ** 60n, '');
-  const h = w.tensor([1.1, 2.2], { dtype: 'float16' }).toTypedArray();
-  report('typed out float16 widens to Float32Array', h instanceof Float32Array && Math.abs(h[0] - 1.099609375) < 1e-9, String(h));
-  const nc = w.arange(6).view(2, 3).t();
-  report('non-contiguous out', nc.isContiguous() === false && JSON.stringify(nc.toArray()) === '[[0,3],[1,4],[2,5]]', JSON.stringify(nc.toArray()));
-});
-
-// ---- lifetimes
-{
-  const a = w.tensor([1, 2, 3]);
-  a.dispose();
-  let err = null;
-  try { a.add(1); } catch (e) { err = e; }
-  report('a disposed tensor raises on use', err instanceof w.RuntimeError && /disposed/.test(err.message), String(err));
-  err = null;
-  try { a.toString(); } catch (e) { err = e; }
-  report('a disposed tensor raises on print', err instanceof w.RuntimeError, String(err));
-  a.dispose(); // twice is a no-op
-
-  const before = w.liveTensors();
-  let kept;
-  const out = w.scope(() => {
-    const x = w.ones(3), y = x.mul(2);
-    kept = w.keep(x.add(1));
-    return y.sum();
-  });
-  const liveAfter = w.liveTensors();
-  report('scope frees all but its result and kept tensors', liveAfter === before + 2 && out.item() === 6 &&
-    w.scope(() => kept.sum().item()) === 6, `live ${liveAfter - before}`);
-  w.dispose([out, kept]);
-  const nested = w.scope(() => { const inner = w.scope(() => w.ones(2)); return inner.add(1); });
-  report('nested scopes', w.liveTensors() === before + 1 && w.scope(() => nested.sum().item()) === 4, `live ${w.liveTensors() - before}`);
-  nested.dispose();
-  // a forgotten tensor is freed by the FinalizationRegistry, and counted as a leak
-  if (globalThis.gc) {
-    const leaks0 = w.leakCount();
-    (() => { w.ones(1000); })();
-    for (let i = 0; i < 10 && w.leakCount() === leaks0; i++) { globalThis.gc(); await new Promise((r) => setTimeout(r, 10)); }
-    report('the FinalizationRegistry reports a leaked tensor', w.leakCount() === leaks0 + 1, `leaks ${w.leakCount() - leaks0}`);
-  } else console.log('note: run with --expose-gc to test the leak report');
-}
-
-// ---- errors keep torch's kind; out-of-memory raises and the module stays usable
-{
-  let err = null;
-  try { w.mm(w.ones(2, 3), w.ones(2, 3)); } catch (e) { err = e; }
-  report('C errors become JS exceptions with kind', err instanceof w.RuntimeError && err.kind === 'RuntimeError', String(err));
-  err = null;
-  try { w.zeros(1 << 20, 1 << 20); } catch (e) { err = e; }
-  report('out of memory raises (4 TiB on wasm32: no size_t wrap)', err instanceof w.RuntimeError && /can't allocate memory/.test(err.message), String(err));
-  err = null;
-  try { w.zeros(1 << 28, 4); } catch (e) { err = e; } // 4 GiB: past wasm32's whole address space
-  report('out of memory raises (4 GiB)', err instanceof w.RuntimeError && /can't allocate memory/.test(err.message), String(err));
-  const after = w.scope(() => w.ones(4).sum().item());
-  report('the module stays usable after out-of-memory', after === 4, String(after));
-  err = null;
-  try { w.Tensor.from(new Float32Array(4), [2, 3]); } catch (e) { err = e; }
-  report('shape mismatch in Tensor.from', err instanceof w.RuntimeError, String(err));
-}
-
-// ---- autograd across the API
-w.scope(() => {
-  const x = w.tensor([1, 2, 3], { dtype: 'float32', requiresGrad: true });
-  const y = w.noGrad(() => x.mul(2));
-  report('noGrad', y.requiresGrad === false && w.isGradEnabled() === true, '');
-  const z = x.mul(x).sum();
-  z.backward();
-  report('backward fills .grad', JSON.stringify(x.grad.toArray()) === '[2,4,6]' && x.gradFn === null && z.gradFn === 'SumBackward0', z.gradFn);
-});
-
-console.log(`${passed} passed, ${failed} failed (JS API, ${fixture.cases.length} pinned cases, ${fixture.reprs.length} reprs, SIMD ${info.simd ? 'on' : 'off'})`);
-process.exit(failed ? 1 : 0);
+const r = await runApiTests(w, { fixture, log: console.log });
+console.log(apiSummary(info, fixture, r));
+process.exit(r.failed ? 1 : 0);
