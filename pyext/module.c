@@ -512,6 +512,7 @@ static int exec_module(PyObject *m) {
     if (add_functions(m, wk_py_storage_functions) < 0) return -1;
     if (add_functions(m, wk_py_vmap_functions) < 0) return -1;
     if (add_functions(m, wk_py_saved_hooks_functions) < 0) return -1;
+    if (add_functions(m, wk_py_webgpu_functions) < 0) return -1;
     /* torch._C._nn: the ops whose table entry says `python_module: nn` (F.* call them; not in the torch namespace) */
     PyObject *nn = PyModule_New("wick._C._nn");
     if (!nn || add_functions(nn, wk_generated_nn_functions) < 0 || PyModule_AddObject(m, "_nn", nn) < 0) {

@@ -124,6 +124,7 @@ bool wk_py_vmap_involved(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *wk_py_vmap_call(PyObject *self, const char *name, PyObject *args, PyObject *kwargs);
 extern PyMethodDef wk_py_vmap_functions[]; /* _set_vmap_hook, _vmap_dummy (vmap.c) */
 extern PyMethodDef wk_py_saved_hooks_functions[]; /* _set_saved_tensor_hooks (saved_hooks.c) */
+extern PyMethodDef wk_py_webgpu_functions[];      /* _webgpu_open and test hooks (webgpu.c) */
 
 int wk_parse_args(wk_sig *sigs, PyObject *self, PyObject *args, PyObject *kwargs, wk_pyval *out, wk_argscope *sc);
 void wk_argscope_free(wk_argscope *sc);

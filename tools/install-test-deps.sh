@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs what wick's tests need, where missing: real PyTorch (the 2.13.0 CPU build), numpy, pytest and the
-# ecosystem packages below from PyPI; clang/lld with the WASI sysroot (the WebAssembly build check) from Debian. Safe to run repeatedly.
+# ecosystem packages below from PyPI, wgpu 0.32.0 (wgpu-native); clang/lld with the WASI sysroot (the WebAssembly build check) and mesa-vulkan-drivers (lavapipe) from Debian. Safe to run repeatedly.
 set -e
 PYTHON=${PYTHON:-python3}
 need_pip=""
@@ -13,6 +13,8 @@ $PYTHON -c 'import safetensors' 2>/dev/null || need_pip="$need_pip safetensors" 
 for mod_pkg in onnx:onnx onnxruntime:onnxruntime tensorboard:tensorboard PIL:pillow tqdm:tqdm matplotlib:matplotlib; do
     $PYTHON -c "import ${mod_pkg%%:*}" 2>/dev/null || need_pip="$need_pip ${mod_pkg#*:}"
 done
+# wgpu-native for the webgpu device (issue 20; tests/test_webgpu.py): the library inside the wgpu wheel, pinned
+$PYTHON -c 'import importlib.metadata as m, sys; sys.exit(m.version("wgpu") != "0.32.0")' 2>/dev/null || need_pip="$need_pip wgpu==0.32.0"
 if [ -n "$need_pip" ]; then
     echo "installing from PyPI:$need_pip"
     # torch is pinned: never let pip pick a newer (multi-GB CUDA) build
@@ -27,6 +29,8 @@ command -v npm >/dev/null || need_apt="$need_apt npm"  # installs playwright-cor
 [ -f /usr/lib/wasm32-wasi/libc.a ] || need_apt="$need_apt wasi-libc"
 [ -f /usr/lib/llvm-14/lib/clang/14.0.6/lib/wasi/libclang_rt.builtins-wasm32.a ] || need_apt="$need_apt libclang-rt-14-dev-wasm32"
 command -v wasm-opt >/dev/null || need_apt="$need_apt binaryen"
+# lavapipe, a software Vulkan adapter (with the Vulkan loader), so the webgpu device runs on any CI machine
+ls /usr/share/vulkan/icd.d/lvp_icd.*.json >/dev/null 2>&1 || need_apt="$need_apt mesa-vulkan-drivers"
 if [ -n "$need_apt" ]; then
     echo "installing from Debian:$need_apt"
     SUDO=""

@@ -1,0 +1,18 @@
+/* device.h — the WebGPU device (Note [Device table] in core/device.h; issue 20): GPU buffers from wgpu-native,
+ * loaded with dlopen at run time (no link-time dependency: the core stays libc + libm + threads). Step 1: memory
+ * only (allocate/free with a size-bucketed pool, host<->device and device<->device copies, fill, synchronise);
+ * the kernel table is empty, so every op raises NotImplementedError naming the op and "webgpu". */
+#ifndef WK_WEBGPU_DEVICE_H
+#define WK_WEBGPU_DEVICE_H
+
+#include "core/device.h"
+
+/* Opens wgpu-native and the first adapter/device, once (later calls return the first answer). The library is
+ * $WICK_WGPU_LIB when set, else `lib_path` when not NULL (the Python layer passes the wgpu wheel's copy), else
+ * "libwgpu_native.so" on the loader's path. Returns the device, or NULL with the reason in wk__webgpu_reason(). */
+__attribute__((visibility("hidden"))) wk_device *wk__webgpu_open(const char *lib_path);
+__attribute__((visibility("hidden"))) const char *wk__webgpu_reason(void);      /* why open failed; "" if not */
+__attribute__((visibility("hidden"))) const char *wk__webgpu_device_name(void); /* the adapter's name; "" if none */
+__attribute__((visibility("hidden"))) const char *wk__webgpu_backend(void);     /* "Vulkan", "Metal", ...; "" */
+
+#endif
