@@ -128,7 +128,8 @@ Tensor.new = new
 for _name, _fields in [('frexp', ('mantissa', 'exponent')), ('linalg_inv_ex', ('inverse', 'info')),
                        ('linalg_slogdet', ('sign', 'logabsdet')), ('slogdet', ('sign', 'logabsdet')),
                        ('linalg_solve_ex', ('result', 'info')), ('linalg_cholesky_ex', ('L', 'info')),
-                       ('linalg_qr', ('Q', 'R')), ('qr', ('Q', 'R'))]:
+                       ('linalg_qr', ('Q', 'R')), ('qr', ('Q', 'R')),
+                       ('linalg_eigh', ('eigenvalues', 'eigenvectors'))]:
     setattr(_wick.return_types, _name, _C._register_return_type(_name, _fields))
     setattr(_wick.return_types, _name + '_out', _C._register_return_type(_name + '_out', _fields))
 
@@ -146,6 +147,8 @@ _wick.linalg.cholesky = _C._linalg.linalg_cholesky
 _wick.linalg.cholesky_ex = _C._linalg.linalg_cholesky_ex
 _wick.linalg.solve_triangular = _C._linalg.linalg_solve_triangular
 _wick.linalg.qr = _C._linalg.linalg_qr
+_wick.linalg.eigh = _C._linalg.linalg_eigh
+_wick.linalg.eigvalsh = _C._linalg.linalg_eigvalsh
 
 
 def _matrix_power(A, n, api):

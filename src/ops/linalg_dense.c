@@ -945,3 +945,173 @@ wk_tensor *wk_impl__linalg_qr_backward(wk_tensor *gQ, wk_tensor *gR, wk_tensor *
     wk_tensor *gp = P_(wk_constant_pad_nd(g, wk_ints((int64_t[]){0, n - m}, 2), wk_int(0)));
     return wk_cpool_end(&pool, P_(wk_add(gp, P_(wk_matmul(Q, gR)), wk_int(1))));
 }
+
+/* ---- symmetric eigendecomposition (cyclic Jacobi) ----
+ * Note [eigh by Jacobi]: torch's linalg.eigh is LAPACK's syevd; here the symmetric matrix read from one triangle
+ * (UPLO 'L' or 'U', the other triangle is never read) is diagonalised by cyclic Jacobi rotations in float64 for
+ * both dtypes, sweeps until the off-diagonal part is below 1e-16 of the matrix's norm (at most 64). Eigenvalues
+ * are sorted ascending, eigenvectors are the columns of the accumulated rotations, orthonormal to rounding. The
+ * eigenvalues agree with LAPACK's to rounding; each eigenvector's sign (and the basis of a repeated eigenvalue's
+ * space) is not determined and differs from syevd's, so the parity cases compare invariants for V. A non-finite
+ * entry in the triangle read gives NaN for every value, as torch's syevd does. */
+/* s [n, n] row-major symmetric, destroyed; w [n] ascending; v [n, n] (columns: eigenvectors) */
+static void jacobi_eigh(double *s, int64_t n, double *w, double *v) {
+    double norm2 = 0;
+    for (int64_t i = 0; i < n * n; i++) norm2 += s[i] * s[i];
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = 0; j < n; j++) v[i * n + j] = i == j;
+    if (!isfinite(norm2)) {
+        for (int64_t i = 0; i < n; i++) w[i] = NAN;
+        for (int64_t i = 0; i < n * n; i++) v[i] = NAN;
+        return;
+    }
+    for (int sweep = 0; sweep < 64; sweep++) {
+        double off = 0;
+        for (int64_t p = 0; p < n; p++)
+            for (int64_t q = p + 1; q < n; q++) off += 2 * s[p * n + q] * s[p * n + q];
+        if (off <= norm2 * 1e-32) break;
+        for (int64_t p = 0; p < n; p++)
+            for (int64_t q = p + 1; q < n; q++) {
+                double apq = s[p * n + q];
+                if (apq == 0) continue;
+                /* J = [[c, s], [-s, c]] in the (p, q) plane; S := J^T S J zeroes s_pq, t the smaller root */
+                double theta = (s[q * n + q] - s[p * n + p]) / (2 * apq);
+                double t = (theta >= 0 ? 1.0 : -1.0) / (fabs(theta) + hypot(theta, 1.0));
+                double c = 1 / hypot(t, 1.0), sn = t * c;
+                for (int64_t k = 0; k < n; k++) { /* columns p, q */
+                    double kp = s[k * n + p], kq = s[k * n + q];
+                    s[k * n + p] = c * kp - sn * kq;
+                    s[k * n + q] = sn * kp + c * kq;
+                }
+                for (int64_t k = 0; k < n; k++) { /* rows p, q */
+                    double pk = s[p * n + k], qk = s[q * n + k];
+                    s[p * n + k] = c * pk - sn * qk;
+                    s[q * n + k] = sn * pk + c * qk;
+                }
+                s[p * n + q] = s[q * n + p] = 0;
+                for (int64_t k = 0; k < n; k++) { /* V := V J */
+                    double kp = v[k * n + p], kq = v[k * n + q];
+                    v[k * n + p] = c * kp - sn * kq;
+                    v[k * n + q] = sn * kp + c * kq;
+                }
+            }
+    }
+    for (int64_t i = 0; i < n; i++) w[i] = s[i * n + i];
+    for (int64_t i = 1; i < n; i++) /* insertion sort, stable, the columns of v with their eigenvalue */
+        for (int64_t j = i; j > 0 && w[j - 1] > w[j]; j--) {
+            double t = w[j];
+            w[j] = w[j - 1], w[j - 1] = t;
+            for (int64_t k = 0; k < n; k++) {
+                t = v[k * n + j];
+                v[k * n + j] = v[k * n + j - 1], v[k * n + j - 1] = t;
+            }
+        }
+}
+
+/* torch's squareCheckInputs + checkUplo; *upper set from UPLO ('l' and 'u' accepted, as torch upper-cases it) */
+static int eigh_checks(const wk_tensor *A, const char *UPLO, bool *upper) {
+    if (A->ndim < 2) {
+        wk__error(WK_RUNTIME_ERROR, "linalg.eigh: The input tensor A must have at least 2 dimensions.");
+        return -1;
+    }
+    int64_t m = A->sizes[A->ndim - 2], n = A->sizes[A->ndim - 1];
+    if (m != n) {
+        wk__error(WK_RUNTIME_ERROR, "linalg.eigh: A must be batches of square matrices, but they are %lld by %lld "
+                  "matrices", (long long)m, (long long)n);
+        return -1;
+    }
+    char u = UPLO[0] && !UPLO[1] ? UPLO[0] : 0;
+    if (u != 'L' && u != 'l' && u != 'U' && u != 'u') {
+        wk__error(WK_RUNTIME_ERROR, "Expected UPLO argument to be 'L' or 'U', but got %s", UPLO);
+        return -1;
+    }
+    *upper = u == 'U' || u == 'u';
+    return check_kernel_dtype(A, "linalg_eigh_cpu");
+}
+
+int wk_impl_linalg_eigh(wk_tensor *A, const char *UPLO, wk_tensor **outs) {
+    bool upper;
+    if (eigh_checks(A, UPLO, &upper) < 0) return -1;
+    int nd = A->ndim;
+    int64_t n = A->sizes[nd - 1], nb = wk__prod(A->sizes, nd - 2);
+    if (wk__numel(A) == 0) { /* no kernel runs: empty results in A's dtype (integers too, as torch) */
+        outs[0] = wk__zeros(nd - 1, A->sizes, A->dtype);
+        outs[1] = outs[0] ? wk__zeros(nd, A->sizes, A->dtype) : NULL;
+        if (!outs[1]) wk_release(outs[0]);
+        return outs[1] ? 0 : -1;
+    }
+    wk_tensor *a = wk__to_dtype(A, WK_FLOAT64), *ac = a ? wk__clone(a) : NULL; /* [*, n, n] float64 */
+    wk_release(a);
+    wk_tensor *w = ac ? wk__zeros(nd - 1, A->sizes, WK_FLOAT64) : NULL;       /* [*, n] */
+    wk_tensor *v = w ? wk__zeros(nd, A->sizes, WK_FLOAT64) : NULL;            /* [*, n, n] */
+    double *s = v ? malloc(sizeof(double) * (size_t)(n * n)) : NULL;           /* [n, n] scratch */
+    if (!s) {
+        if (v) wk__error(WK_RUNTIME_ERROR, "linalg.eigh: out of memory");
+        wk_release(ac);
+        wk_release(w);
+        wk_release(v);
+        return -1;
+    }
+    const double *pa = (const double *)wk__data(ac);
+    double *pw = (double *)wk__data(w), *pv = (double *)wk__data(v);
+    for (int64_t b = 0; b < nb; b++) {
+        const double *ab = pa + b * n * n;
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t j = 0; j <= i; j++) /* the triangle read, mirrored */
+                s[i * n + j] = s[j * n + i] = upper ? ab[j * n + i] : ab[i * n + j];
+        jacobi_eigh(s, n, pw + b * n, pv + b * n * n);
+    }
+    free(s);
+    wk_release(ac);
+    outs[0] = wk__to_dtype(w, A->dtype);
+    outs[1] = outs[0] ? wk__to_dtype(v, A->dtype) : NULL;
+    wk_release(w);
+    wk_release(v);
+    if (!outs[1]) {
+        wk_release(outs[0]);
+        return -1;
+    }
+    return 0;
+}
+
+/* linalg.eigvalsh: linalg.eigh's eigenvalues (torch runs _linalg_eigh too; its grad_fn is LinalgEighBackward0) */
+wk_tensor *wk_impl_linalg_eigvalsh(wk_tensor *A, const char *UPLO) {
+    wk_tensor *outs[2];
+    if (wk_linalg_eigh(A, UPLO, outs) < 0) return NULL;
+    wk_release(outs[1]);
+    return outs[0];
+}
+
+/* exactly zero (an output whose gradient was not defined, materialised as zeros) */
+static int all_zero(wk_tensor *t, bool *zero) {
+    wk_tensor *d = wk__to_dtype(t, WK_FLOAT64), *c = d ? wk__clone(d) : NULL; /* same shape, float64, contiguous */
+    wk_release(d);
+    if (!c) return -1;
+    const double *p = (const double *)wk__data(c);
+    int64_t k = wk__numel(c), i = 0;
+    while (i < k && p[i] == 0) i++;
+    *zero = i == k;
+    wk_release(c);
+    return 0;
+}
+
+/* torch's linalg_eig_backward, is_hermitian = true (real case):
+ *   gV undefined (here: exactly zero, see below): gA = (V * gL.unsqueeze(-2)) V^T
+ *   otherwise: gA = V (diag(gL) + skew(V^T gV) / E) V^T, skew(X) = (X - X^T) / 2, E_ij = L_j - L_i, E_ii = 1.
+ * torch takes the first form when the eigenvectors' gradient is undefined (eigvalsh, or only L used); wick's
+ * node receives it materialised as zeros, so an exactly zero gV takes that form (else a repeated eigenvalue
+ * would give 0/0 where torch's result is finite). */
+wk_tensor *wk_impl__linalg_eigh_backward(wk_tensor *gL, wk_tensor *gV, wk_tensor *L, wk_tensor *V) {
+    bool zero;
+    if (all_zero(gV, &zero) < 0) return NULL;
+    wk_cpool pool = {0};
+    wk_tensor *Vt = P_(wk_transpose(V, -2, -1));
+    if (zero) return wk_cpool_end(&pool, P_(wk_matmul(P_(wk_mul(V, P_(wk_unsqueeze(gL, -2)))), Vt)));
+    wk_tensor *X = P_(wk_matmul(Vt, gV));
+    wk_tensor *S = P_(wk_mul_Scalar(P_(wk_sub(X, P_(wk_transpose(X, -2, -1)), wk_int(1))), wk_float(0.5)));
+    wk_tensor *E = P_(wk_sub(P_(wk_unsqueeze(L, -2)), P_(wk_unsqueeze(L, -1)), wk_int(1)));
+    wk_tensor *Id = P_(wk_eye(L->sizes[L->ndim - 1], L->dtype, false));
+    wk_tensor *M = P_(wk_add(P_(wk_div(S, P_(wk_add(E, Id, wk_int(1))), NULL)), P_(wk_diag_embed(gL, 0, -2, -1)),
+                             wk_int(1)));
+    return wk_cpool_end(&pool, P_(wk_matmul(V, P_(wk_matmul(M, Vt)))));
+}

@@ -1,6 +1,8 @@
 /* test_linalg_dense.c — src/ops/linalg_dense.c against naive references: det by the Leibniz (permutation) sum for
  * n <= 6, inv by A @ inv(A) = I, solve by its residual, cholesky by L L^T = A, slogdet against log|det|; float64
- * and float32, batched, singular inputs (info and the LinAlgError kind). Run by `make test-c` (ASan/UBSan). */
+ * and float32, batched, singular inputs (info and the LinAlgError kind); eigh by A V = V diag(w), V^T V = I, the
+ * ascending order, trace and (n <= 6) the Leibniz det, and the closed form 2 - 2 cos(k pi / (n + 1)) of the
+ * second-difference matrix. Run by `make test-c` (ASan/UBSan). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,6 +162,83 @@ static void singular(void) {
     wk_release(A);
 }
 
+/* eigh of a random symmetric matrix (read from the lower triangle; the upper one holds garbage) */
+static void eigh_one(int n, int batch, wk_dtype dt) {
+    int64_t nn = (int64_t)n * n, total = nn * batch;
+    double *a = malloc(sizeof(double) * (size_t)(total + 1)), *w = malloc(sizeof(double) * (size_t)(n * batch + 1));
+    double *v = malloc(sizeof(double) * (size_t)(total + 1)), *sym = malloc(sizeof(double) * (size_t)(total + 1));
+    for (int64_t i = 0; i < total; i++) a[i] = urand();
+    for (int b = 0; b < batch; b++)
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) sym[b * nn + i * n + j] = a[b * nn + (i >= j ? i * n + j : j * n + i)];
+    int64_t sz[3] = {batch, n, n};
+    wk_tensor *A64 = wk_from_data(a, WK_FLOAT64, 3, sz), *A = wk_to_dtype(A64, dt, false, false);
+    wk_tensor *outs[2] = {NULL, NULL};
+    int rc = wk_linalg_eigh(A, "L", outs);
+    check(rc == 0, "eigh runs", n, 0);
+    if (rc == 0) {
+        wk_copy_to_buffer(outs[0], WK_FLOAT64, w);
+        wk_copy_to_buffer(outs[1], WK_FLOAT64, v);
+        double tol = dt == WK_FLOAT64 ? 1e-12 * n : 1e-5 * n, res = 0, orth = 0, ord = 0, tr = 0;
+        for (int b = 0; b < batch; b++) {
+            const double *S = sym + b * nn, *V = v + b * nn, *W = w + b * n;
+            for (int i = 0; i < n; i++) {
+                tr += S[i * n + i] - W[i];
+                if (i && W[i] < W[i - 1]) ord = W[i - 1] - W[i];
+                for (int k = 0; k < n; k++) {
+                    double av = 0, vv = 0;
+                    for (int j = 0; j < n; j++) av += S[i * n + j] * V[j * n + k], vv += V[j * n + i] * V[j * n + k];
+                    res = fmax(res, fabs(av - W[k] * V[i * n + k]));
+                    orth = fmax(orth, fabs(vv - (i == k)));
+                }
+            }
+            if (n <= 6) {
+                double p = 1, d = leibniz(S, n);
+                for (int i = 0; i < n; i++) p *= W[i];
+                check(fabs(p - d) <= tol * (1 + fabs(d)), "eigh prod(w) = det", n, p - d);
+            }
+        }
+        check(res <= tol, "eigh A V = V diag(w)", n, res);
+        check(orth <= tol, "eigh V^T V = I", n, orth);
+        check(ord == 0, "eigh ascending", n, ord);
+        check(fabs(tr) <= tol * batch, "eigh sum(w) = trace", n, tr);
+    }
+    wk_release(outs[0]);
+    wk_release(outs[1]);
+    wk_release(A);
+    wk_release(A64);
+    free(a);
+    free(w);
+    free(v);
+    free(sym);
+}
+
+/* the second-difference matrix tridiag(-1, 2, -1), eigenvalues 2 - 2 cos(k pi / (n + 1)), through UPLO='U' */
+static void eigh_closed_form(int n) {
+    double *a = calloc((size_t)(n * n), sizeof(double)), *w = malloc(sizeof(double) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        a[i * n + i] = 2;
+        if (i + 1 < n) a[i * n + i + 1] = -1, a[(i + 1) * n + i] = 99; /* the lower triangle is not read */
+    }
+    int64_t sz[2] = {n, n};
+    wk_tensor *A = wk_from_data(a, WK_FLOAT64, 2, sz), *L = wk_linalg_eigvalsh(A, "U");
+    check(L != NULL, "eigvalsh runs", n, 0);
+    double err = 0;
+    if (L) {
+        wk_copy_to_buffer(L, WK_FLOAT64, w);
+        for (int k = 1; k <= n; k++)
+            err = fmax(err, fabs(w[k - 1] - (2 - 2 * cos(k * 3.14159265358979323846 / (n + 1)))));
+    }
+    check(err <= 1e-13 * n, "eigvalsh closed form", n, err);
+    wk_tensor *bad = wk_linalg_eigvalsh(A, "X");
+    check(!bad && wk_error_kind() == WK_RUNTIME_ERROR, "eigvalsh bad UPLO", n, 0);
+    wk_error_clear();
+    wk_release(L);
+    wk_release(A);
+    free(a);
+    free(w);
+}
+
 int main(void) {
     for (int n = 1; n <= 9; n++) {
         one(n, 1, WK_FLOAT64);
@@ -168,6 +247,12 @@ int main(void) {
     }
     one(40, 2, WK_FLOAT64);
     singular();
+    for (int n = 1; n <= 12; n++) {
+        eigh_one(n, 2, WK_FLOAT64);
+        eigh_one(n, 1, WK_FLOAT32);
+        eigh_closed_form(n);
+    }
+    eigh_one(40, 1, WK_FLOAT64);
     printf("linalg_dense: %d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;
 }
