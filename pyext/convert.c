@@ -417,6 +417,77 @@ static void release_buffer(void *ctx) {
     PyGILState_Release(g);
 }
 
+/* torch.frombuffer(buffer, *, dtype, count=-1, offset=0): a 1-d tensor over a buffer-protocol object's bytes
+ * (torch's tensor_frombuffer, its checks and messages in its order). Unlike torch, which drops the buffer export
+ * and keeps only a reference to the object, the export is held for the tensor's life, so the owner cannot resize
+ * or free the memory under it (a bytearray refuses to grow with BufferError instead of leaving a dangling tensor). */
+wk_tensor *wk_py_frombuffer(PyObject *buffer, wk_dtype dt, int64_t count, int64_t offset) {
+    if (!PyObject_CheckBuffer(buffer)) {
+        PyErr_SetString(PyExc_ValueError, "object does not implement Python buffer protocol.");
+        return NULL;
+    }
+    Py_buffer *v = PyMem_Calloc(1, sizeof *v);
+    if (!v) return (wk_tensor *)PyErr_NoMemory();
+    if (PyObject_GetBuffer(buffer, v, PyBUF_WRITABLE) < 0) {
+        PyErr_Clear();
+        if (PyObject_GetBuffer(buffer, v, PyBUF_SIMPLE) < 0) {
+            PyErr_Clear();
+            PyMem_Free(v);
+            PyErr_SetString(PyExc_RuntimeError, "could not retrieve buffer from object");
+            return NULL;
+        }
+        static bool warned = false; /* torch's TORCH_WARN_ONCE: once per process */
+        if (!warned) {
+            warned = true;
+            if (PyErr_WarnEx(PyExc_UserWarning,
+                             "The given buffer is not writable, and PyTorch does not support non-writable tensors. "
+                             "This means you can write to the underlying (supposedly non-writable) buffer using the "
+                             "tensor. You may want to copy the buffer to protect its data or make it writable before "
+                             "converting it to a tensor. This type of warning will be suppressed for the rest of this "
+                             "program.",
+                             1) < 0)
+                goto fail;
+        }
+    }
+    int64_t len = (int64_t)v->len, elsize = (int64_t)wk_dtype_size(dt);
+    if (len <= 0 || count == 0) {
+        PyErr_Format(PyExc_ValueError, "both buffer length (%lld) and count (%lld) must not be 0", (long long)len,
+                     (long long)count);
+        goto fail;
+    }
+    if (offset < 0 || offset >= len) {
+        PyErr_Format(PyExc_ValueError,
+                     "offset (%lld bytes) must be non-negative and no greater than buffer length (%lld bytes) minus 1",
+                     (long long)offset, (long long)len);
+        goto fail;
+    }
+    if (count < 0 && (len - offset) % elsize != 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "buffer length (%lld bytes) after offset (%lld bytes) must be a multiple of element size (%lld)",
+                     (long long)(len - offset), (long long)offset, (long long)elsize);
+        goto fail;
+    }
+    int64_t n = count < 0 ? (len - offset) / elsize : count, nbytes; /* [n] elements after offset */
+    if (__builtin_mul_overflow(n, elsize, &nbytes) || nbytes > len - offset) {
+        PyErr_Format(PyExc_ValueError,
+                     "requested buffer length (%lld * %lld bytes) after offset (%lld bytes) must not be greater than "
+                     "actual buffer length (%lld bytes)",
+                     (long long)n, (long long)elsize, (long long)offset, (long long)len);
+        goto fail;
+    }
+    int64_t one = 1;
+    wk_tensor *t = wk_from_blob((char *)v->buf + offset, dt, 1, &n, &one, (size_t)nbytes, release_buffer, v);
+    if (!t) {
+        wk_py_raise();
+        goto fail;
+    }
+    return t;
+fail:
+    PyBuffer_Release(v);
+    PyMem_Free(v);
+    return NULL;
+}
+
 /* torch.from_numpy: a tensor sharing the array's memory (torch's tensor_from_numpy). */
 wk_tensor *wk_py_from_numpy(PyObject *arr, bool warn_if_not_writeable) {
     if (!wk_py_is_ndarray(arr)) {

@@ -313,6 +313,27 @@ static PyObject *m_from_numpy(PyObject *m, PyObject *arr) {
     return wk_py_wrap(wk_py_from_numpy(arr, true));
 }
 
+/* torch.frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False) */
+static const wk_param FROMBUFFER_PARAMS[] = {{"buffer", PT_OBJECT, 0, 0, NULL},
+                                             {"dtype", PT_DTYPE, 0, 1, NULL},
+                                             {"count", PT_INT, 0, 1, "-1"},
+                                             {"offset", PT_INT, 0, 1, "0"},
+                                             {"requires_grad", PT_BOOL, 0, 1, "False"},
+                                             {NULL, 0, 0, 0, NULL}};
+static PyObject *m_frombuffer(PyObject *m, PyObject *args, PyObject *kwargs) {
+    (void)m;
+    wk_sig sigs[2] = {{"frombuffer", FROMBUFFER_PARAMS, 0, 0}, {NULL, NULL, 0, 0}};
+    wk_pyval a[WK_PY_MAXARGS];
+    wk_argscope sc = {0};
+    int rc = wk_parse_args(sigs, NULL, args, kwargs, a, &sc);
+    if (rc < 0) return rc == WK_PARSE_HOOKED ? sc.hooked : NULL;
+    wk_argscope_free(&sc);
+    wk_tensor *t = wk_py_frombuffer(a[0].obj, a[1].dt, a[2].i, a[3].i);
+    if (!t) return NULL;
+    if (a[4].b && wk__finish_factory(t, true) == NULL) return wk_py_raise();
+    return wk_py_wrap(t);
+}
+
 static PyObject *m_set_tensor_class(PyObject *m, PyObject *cls) {
     (void)m;
     if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, wk_TensorType))
@@ -470,6 +491,7 @@ static PyMethodDef module_functions[] = {
     {"as_tensor", (PyCFunction)(void (*)(void))m_as_tensor, METH_VARARGS | METH_KEYWORDS, NULL},
     {"_new_tensor", (PyCFunction)(void (*)(void))m_new_tensor, METH_VARARGS | METH_KEYWORDS, NULL},
     {"from_numpy", m_from_numpy, METH_O, NULL},
+    {"frombuffer", (PyCFunction)(void (*)(void))m_frombuffer, METH_VARARGS | METH_KEYWORDS, NULL},
     {"_set_tensor_class", m_set_tensor_class, METH_O, NULL},
     {"_register_return_type", m_register_return_type, METH_VARARGS, NULL},
     {"get_default_dtype", m_get_default_dtype, METH_NOARGS, NULL},

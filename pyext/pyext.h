@@ -62,6 +62,7 @@ wk_tensor *wk_py_tensor_from_data(PyObject *data, wk_dtype dtype, bool *inferred
 int wk_py_check_device(PyObject *o); /* 0 ok (cpu or None), 1 not a device (no error), -1 error raised */
 wk_tensor *wk_py_tensor_new(PyObject *data, wk_dtype dtype, bool copy); /* tensor() (copy) / as_tensor() */
 wk_tensor *wk_py_from_numpy(PyObject *arr, bool warn_if_not_writeable);  /* shares the array's memory */
+wk_tensor *wk_py_frombuffer(PyObject *buffer, wk_dtype dt, int64_t count, int64_t offset); /* shares its bytes */
 bool wk_py_is_ndarray(PyObject *o);
 
 /* ---- the argument parser (argparse.c), driven by the signatures gen.py emits ---- */

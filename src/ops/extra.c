@@ -8,6 +8,7 @@
 #include "ops_impl.h"
 #include "ops/ops_support.h"
 #include "ops/pointwise.h"
+#include "ops/reduce.h"
 
 #define VEC_FAIL ((wk_tensorvec){NULL, 0})
 
@@ -2044,4 +2045,76 @@ wk_tensor *wk_impl_empty_strided(wk_intlist size, wk_intlist stride, wk_dtype dt
 }
 wk_tensor *wk_impl_new_empty_strided(wk_tensor *self, wk_intlist size, wk_intlist stride, wk_dtype dtype, bool requires_grad) {
     return wk_impl_empty_strided(size, stride, dtype == WK_DTYPE_NONE ? self->dtype : dtype, requires_grad);
+}
+
+/* ---- mvlgamma: torch's composite (UnaryOps.cpp), step by step in its order and dtypes -------------------------- */
+#define MP_(x) wk_cpool_add(&mp, (mp.failed ? NULL : (x))) /* P_ over a pool named mp (extra.c has a global pool) */
+static int mvlgamma_check(const wk_tensor *self, int64_t p) {
+    if (self->dtype == WK_BOOL) {
+        wk__error(WK_RUNTIME_ERROR, "The input tensor may not be a boolean tensor.");
+        return -1;
+    }
+    if (p < 1) {
+        wk__error(WK_RUNTIME_ERROR, "p has to be greater than or equal to 1");
+        return -1;
+    }
+    return 0;
+}
+
+static wk_dtype mvlgamma_dtype(const wk_tensor *self) {
+    return wk_dtype_is_integral(self->dtype, true) ? wk_get_default_dtype() : self->dtype;
+}
+
+/* arange((1 - p) / 2, 1/2, 1/2) + self[..., None]: [*self.shape, p] (recorded ops) */
+static wk_tensor *mvlgamma_args(wk_tensor *self, int64_t p, wk_dtype dt) {
+    wk_cpool mp = {0};
+    wk_tensor *a = MP_(wk_arange_start_step(wk_float((double)-p * 0.5 + 0.5), wk_float(0.5), wk_float(0.5), dt, false));
+    wk_tensor *r = MP_(wk_add(a, MP_(wk_unsqueeze(self, -1)), wk_int(1)));
+    return wk_cpool_end(&mp, r);
+}
+
+wk_tensor *wk_impl_mvlgamma(wk_tensor *self, int64_t p) {
+    if (mvlgamma_check(self, p) < 0) return NULL;
+    bool prev = wk_set_grad_enabled(false);
+    wk_cpool mp = {0};
+    int64_t last = -1;
+    wk_tensor *args = MP_(mvlgamma_args(self, p, mvlgamma_dtype(self)));
+    wk_tensor *s = MP_(wk_sum_dim(MP_(wk_lgamma(args)), wk_ints(&last, 1), false, WK_DTYPE_NONE));
+    const double p2_sub_p = (double)p * (double)(p - 1); /* exact below 2^26; in double, no int64 overflow */
+    wk_tensor *r = MP_(wk_add_Scalar(s, wk_float(p2_sub_p * log(3.14159265358979323846) * 0.25), wk_int(1)));
+    r = wk_cpool_end(&mp, r);
+    wk_set_grad_enabled(prev);
+    return r;
+}
+
+/* torch's mvlgamma_out: the result's dtype must cast to out's; its message names self's dtype first */
+static int mvlgamma_cast_check(const wk_tensor *self, wk_dtype result, wk_dtype dest) {
+    if (wk_can_cast(result, dest)) return 0;
+    wk__error(WK_RUNTIME_ERROR, "mvlgamma: result type %s can't be cast to the desired output type %s",
+              wk_dtype_scalar_name(self->dtype), wk_dtype_scalar_name(result));
+    return -1;
+}
+
+wk_tensor *wk_impl_mvlgamma_out(wk_tensor *out, wk_tensor *self, int64_t p) {
+    wk_tensor *r = wk_impl_mvlgamma(self, p);
+    if (!r) return NULL;
+    int rc = mvlgamma_cast_check(self, r->dtype, out->dtype);
+    if (rc == 0) rc = wk__write_out(out, r);
+    wk_release(r);
+    return rc < 0 ? NULL : wk_retain(out);
+}
+
+int wk_impl__mvlgamma_inplace_check(wk_tensor *self, int64_t p, bool *result) {
+    *result = true;
+    if (mvlgamma_check(self, p) < 0) return -1;
+    return mvlgamma_cast_check(self, mvlgamma_dtype(self), self->dtype);
+}
+
+/* torch's mvlgamma_backward (FunctionsManual.cpp): grad * digamma(arange(-p/2 + 1/2, 1/2, 1/2) + self[..., None]).sum(-1) */
+wk_tensor *wk_impl_mvlgamma_backward(wk_tensor *grad, wk_tensor *self, int64_t p) {
+    wk_cpool mp = {0};
+    int64_t last = -1;
+    wk_tensor *args = MP_(mvlgamma_args(self, p, self->dtype));
+    wk_tensor *s = MP_(wk_sum_dim(MP_(wk_digamma(args)), wk_ints(&last, 1), false, WK_DTYPE_NONE));
+    return wk_cpool_end(&mp, MP_(wk_mul(grad, s)));
 }

@@ -1121,6 +1121,27 @@ wk_tensor *wk_impl_diagonal_scatter(wk_tensor *self, wk_tensor *src, int64_t off
     return scatter_into(self, src, diagonal_part, &s);
 }
 
+typedef struct {
+    wk_intlist size, stride;
+    wk_optint storage_offset;
+} strided_args;
+static wk_tensor *strided_part(wk_tensor *out, void *ctx) {
+    strided_args *s = ctx;
+    return wk_impl_as_strided(out, s->size, s->stride, s->storage_offset);
+}
+
+/* torch (TensorShape.cpp) asserts a contiguous self when it requires grad: its backward reads grad contiguously */
+wk_tensor *wk_impl_as_strided_scatter(wk_tensor *self, wk_tensor *src, wk_intlist size, wk_intlist stride,
+                                      wk_optint storage_offset) {
+    if (wk__tensor_requires_grad(self) && !wk__is_contiguous(self))
+        return WK_FAIL(WK_RUNTIME_ERROR,
+                       "!self.requires_grad() || self.is_contiguous() INTERNAL ASSERT FAILED at "
+                       "\"/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp\":4754, please report a bug to "
+                       "PyTorch. as_strided_scatter is currently only supported for contiguous inputs");
+    strided_args s = {.size = size, .stride = stride, .storage_offset = storage_offset};
+    return scatter_into(self, src, strided_part, &s);
+}
+
 /* ---------------------------------------------------------------------------------------------------------------
  * unfold: windows of `size` every `step` along a dim, as a new last dim (a view) */
 
