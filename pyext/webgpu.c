@@ -131,7 +131,28 @@ static PyObject *m_webgpu_neg(PyObject *m, PyObject *o) {
     return wk_py_raise();
 }
 
+/* _webgpu_memory() -> (allocated bytes, reserved bytes, buffers made, live blocks); zeros before the device opens */
+static PyObject *m_webgpu_memory(PyObject *m, PyObject *unused) {
+    (void)m, (void)unused;
+    int64_t v[4];
+    wk__webgpu_memory(v);
+    return Py_BuildValue("(LLLL)", (long long)v[0], (long long)v[1], (long long)v[2], (long long)v[3]);
+}
+
+/* _webgpu_synchronize(): waits for the device's queued work; raises if it is not available */
+static PyObject *m_webgpu_synchronize(PyObject *m, PyObject *unused) {
+    (void)m, (void)unused;
+    wk_device *d = need_device();
+    if (!d) return NULL;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS rc = d->synchronize();
+    Py_END_ALLOW_THREADS if (rc) return wk_py_raise();
+    Py_RETURN_NONE;
+}
+
 PyMethodDef wk_py_webgpu_functions[] = {
+    {"_webgpu_memory", m_webgpu_memory, METH_NOARGS, NULL},
+    {"_webgpu_synchronize", m_webgpu_synchronize, METH_NOARGS, NULL},
     {"_webgpu_open", m_webgpu_open, METH_O, NULL},
     {"_webgpu_roundtrip", m_webgpu_roundtrip, METH_VARARGS, NULL},
     {"_webgpu_fill", m_webgpu_fill, METH_VARARGS, NULL},

@@ -94,6 +94,21 @@ def test_pool_reuses_and_large_buffers():
 
 
 @needs_device
+def test_pool_no_leak_and_reuse():
+    wick.webgpu.synchronize()
+    t = torch.arange(1000, dtype=torch.float32)
+    w = wick.from_numpy(t.numpy().copy())
+    _same_bytes(t, wick._C._webgpu_roundtrip(w, 0, 3))  # warms the pool: 3 blocks of the 4096-byte bucket
+    allocated, reserved, made, live = wick._C._webgpu_memory()
+    assert live == 0 and allocated == 0 == wick.webgpu.memory_allocated()
+    assert reserved == wick.webgpu.memory_reserved() >= 3 * 4096
+    for _ in range(1000):
+        wick._C._webgpu_roundtrip(w, 0, 3)
+    assert wick._C._webgpu_memory() == (0, reserved, made, 0)  # no leak, and no new buffer: all from the pool
+    wick.webgpu.synchronize()
+
+
+@needs_device
 def test_op_without_kernel_names_op_and_device():
     with pytest.raises(NotImplementedError) as e:
         wick._C._webgpu_neg(wick.ones(3))
@@ -104,7 +119,8 @@ def test_unavailable_when_library_missing():
     out = _run('import wick, wick.webgpu as w; print(w.is_available()); print(w.device_count()); '
                'print(w.unavailable_reason())\n'
                'try:\n    w.get_device_name()\nexcept RuntimeError as e:\n    print("RuntimeError:", e)\n'
-               'print((wick.ones(3) * 2).sum().item())',
+               'print((wick.ones(3) * 2).sum().item()); print(w.memory_allocated(), w.memory_reserved())\n'
+               'try:\n    w.synchronize()\nexcept RuntimeError as e:\n    print("RuntimeError:", e)',
                WICK_WGPU_LIB='/nonexistent/libwgpu_native-release.so')
     lines = out.splitlines()
     assert lines[0] == 'False' and lines[1] == '0', out
@@ -112,6 +128,7 @@ def test_unavailable_when_library_missing():
     assert 'pip install wgpu==0.32.0' in lines[2], out
     assert lines[3] == 'RuntimeError: webgpu is not available: ' + lines[2], out
     assert lines[4] == '6.0', out  # nothing else changes
+    assert lines[5] == '0 0' and lines[6] == lines[3], out
 
 
 def test_unavailable_when_library_is_not_wgpu():

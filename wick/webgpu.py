@@ -10,7 +10,8 @@ import os
 
 from . import _C
 
-__all__ = ['is_available', 'unavailable_reason', 'get_device_name', 'device_count']
+__all__ = ['is_available', 'unavailable_reason', 'get_device_name', 'device_count', 'synchronize', 'memory_allocated',
+           'memory_reserved']
 
 _state = None  # (available, reason, adapter name, backend), decided once per process, as the C side decides
 
@@ -62,3 +63,18 @@ def get_device_name(device=None):
 
 def _backend():
     return _open()[3]
+
+
+def synchronize(device=None):
+    """Waits for all work queued on the device (torch.cuda.synchronize)."""
+    _C._webgpu_synchronize()
+
+
+def memory_allocated(device=None):
+    """Bytes of device memory held by live storages, counted in whole pool buckets (torch.cuda.memory_allocated)."""
+    return _C._webgpu_memory()[0]
+
+
+def memory_reserved(device=None):
+    """memory_allocated() plus the idle buffers kept in the pool (torch.cuda.memory_reserved)."""
+    return _C._webgpu_memory()[1]

@@ -7,7 +7,7 @@
  * pointer faults at once instead of reading garbage. A pointer maps back to (buffer, offset) by binary search in
  * the block table (sorted: ranges are handed out in increasing order and never reused by another buffer).
  * Pool: sizes round up to a power of two (>= 256 bytes); a freed block keeps its buffer and range for the next
- * alloc of its bucket, up to POOL_MAX idle bytes in all, beyond which freed buffers are destroyed.
+ * alloc of its bucket, up to POOL_MAX idle bytes in all: to make room the largest idle buffers are destroyed.
  * Transfers: WebGPU copies need 4-byte offsets and sizes, so an unaligned head or tail is read, patched and
  * written back (reads go through one reusable MapRead staging buffer). Every call waits for its work (step 1
  * has no kernels to overlap with); wgpu errors and device loss come back as wick RuntimeErrors. */
@@ -29,6 +29,7 @@ wk_device *wk__webgpu_open(const char *lib_path) {
 const char *wk__webgpu_reason(void) { return "the webgpu device is not supported yet in the WebAssembly build"; }
 const char *wk__webgpu_device_name(void) { return ""; }
 const char *wk__webgpu_backend(void) { return ""; }
+void wk__webgpu_memory(int64_t out[4]) { out[0] = out[1] = out[2] = out[3] = 0; }
 #else
 
 #include <dlfcn.h>
@@ -168,7 +169,8 @@ typedef struct {
     bool idle; /* in the pool, free for the next alloc of this size */
 } block;
 static block *blocks; /* [nblocks], sorted by base */
-static size_t nblocks, cap_blocks, idle_bytes;
+static size_t nblocks, cap_blocks, idle_bytes, live_bytes; /* bucket bytes idle in the pool / handed out */
+static int64_t buffers_made;                               /* GPU buffers ever created for blocks */
 #define POOL_MAX ((size_t)256 << 20)
 #define RESERVE ((size_t)1 << 40) /* fake address space: 1 TiB, PROT_NONE, never backed */
 static uintptr_t space, space_next;
@@ -357,6 +359,12 @@ static void drop_buffer(WGPUBuffer b) {
     G.wgpuBufferRelease(b);
 }
 
+static void drop_block(size_t i) { /* destroys block i's buffer and removes it from the table */
+    drop_buffer(blocks[i].buf);
+    memmove(&blocks[i], &blocks[i + 1], (nblocks - i - 1) * sizeof *blocks);
+    nblocks--;
+}
+
 static void *gpu_alloc(size_t nbytes) {
     if (nbytes > MAX_BUFFER) return NULL; /* beyond the device's maxBufferSize: out of memory for wick */
     size_t size = 256;
@@ -367,6 +375,7 @@ static void *gpu_alloc(size_t nbytes) {
         if (blocks[i].idle && blocks[i].size == size) {
             blocks[i].idle = false;
             idle_bytes -= size;
+            live_bytes += size;
             p = (void *)blocks[i].base;
             goto out;
         }
@@ -383,6 +392,8 @@ static void *gpu_alloc(size_t nbytes) {
         goto out;
     }
     blocks[nblocks++] = (block){space_next, size, b, false};
+    buffers_made++;
+    live_bytes += size;
     p = (void *)space_next;
     space_next += size;
 out:
@@ -399,14 +410,21 @@ static void gpu_free(void *p, size_t nbytes) {
         fprintf(stderr, "webgpu: freeing %p (%zu bytes), not a live block of this device\n", p, nbytes);
         abort();
     }
-    if (idle_bytes + b->size <= POOL_MAX) {
-        b->idle = true;
-        idle_bytes += b->size;
+    live_bytes -= b->size;
+    size_t i = (size_t)(b - blocks);
+    while (blocks[i].size <= POOL_MAX && idle_bytes + blocks[i].size > POOL_MAX) { /* evict the largest idle */
+        size_t v = SIZE_MAX;
+        for (size_t j = 0; j < nblocks; j++)
+            if (blocks[j].idle && (v == SIZE_MAX || blocks[j].size > blocks[v].size)) v = j;
+        idle_bytes -= blocks[v].size;
+        drop_block(v);
+        if (v < i) i--;
+    }
+    if (blocks[i].size <= POOL_MAX) {
+        blocks[i].idle = true;
+        idle_bytes += blocks[i].size;
     } else {
-        drop_buffer(b->buf);
-        size_t i = (size_t)(b - blocks);
-        memmove(b, b + 1, (nblocks - i - 1) * sizeof *b);
-        nblocks--;
+        drop_block(i);
     }
     pthread_mutex_unlock(&lock);
 }
@@ -589,6 +607,15 @@ static int gpu_synchronize(void) {
     int rc = check_gpu("synchronize");
     pthread_mutex_unlock(&lock);
     return rc;
+}
+
+void wk__webgpu_memory(int64_t out[4]) {
+    pthread_mutex_lock(&lock);
+    int64_t pooled = 0;
+    for (size_t i = 0; i < nblocks; i++) pooled += blocks[i].idle;
+    out[0] = (int64_t)live_bytes, out[1] = (int64_t)(live_bytes + idle_bytes), out[2] = buffers_made;
+    out[3] = (int64_t)nblocks - pooled;
+    pthread_mutex_unlock(&lock);
 }
 
 static const wk_kernel_fn no_kernels[WK_NUM_OPS]; /* step 1: none; every op raises NotImplementedError */

@@ -15,4 +15,8 @@ __attribute__((visibility("hidden"))) const char *wk__webgpu_reason(void);      
 __attribute__((visibility("hidden"))) const char *wk__webgpu_device_name(void); /* the adapter's name; "" if none */
 __attribute__((visibility("hidden"))) const char *wk__webgpu_backend(void);     /* "Vulkan", "Metal", ...; "" */
 
+/* Memory in bytes of whole pool buckets: out[0] handed out, out[1] that plus the idle pool (torch.cuda's
+ * memory_allocated / memory_reserved), out[2] GPU buffers ever created for blocks, out[3] blocks handed out now. */
+__attribute__((visibility("hidden"))) void wk__webgpu_memory(int64_t out[4]);
+
 #endif
