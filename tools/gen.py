@@ -451,11 +451,18 @@ def emit_impl_header(ops):
 
 
 def arg_null_checks(op, indent='    '):
+    """The C API's contract from the schema (issue 25): a required Tensor is not NULL; a list has len >= 0 (or is
+    None: NULL data, len -1), data unless it is empty, and a Tensor[] no NULL entry; else an error."""
     o = []
     for p in op.cparams:
         if p.type == 'Tensor':
             o.append('%sif (!%s) return wk__null_arg("%s", "%s"), %s;' % (indent, cident(p.name), op.name, p.name,
                                                                          fail_value(op)))
+        elif p.type in ('int[]', 'int[]?', 'float[]', 'float[]?', 'Tensor[]', 'Tensor?[]'):
+            c = cident(p.name)
+            o.append('%sif (wk__check_list("%s", "%s", %s.data, %s.len, %s, %s) < 0) return %s;'
+                     % (indent, op.name, p.name, c, c, 'true' if p.type in ('int[]?', 'float[]?', 'Tensor?[]') else 'false',
+                        'true' if p.type == 'Tensor[]' else 'false', fail_value(op)))
     return o
 
 

@@ -54,6 +54,25 @@ void wk__null_arg(const char *op, const char *arg) {
     if (!wk__error_set()) wk__error(WK_TYPE_ERROR, "%s(): argument '%s' must be Tensor, not None", op, arg);
 }
 
+int wk__check_list(const char *op, const char *arg, const void *data, int64_t len, bool optional, bool tensors) {
+    /* None, as wick.h spells it; also taken for a non-optional list (js/core.mjs passes it for an omitted int[]) */
+    if (len == -1 && !data) return 0;
+    (void)optional;
+    if (len < 0 || (len > 0 && !data)) {
+        wk__error(WK_VALUE_ERROR, "%s(): argument '%s' is not a valid list (length %lld, data %s)", op, arg,
+                  (long long)len, data ? "set" : "NULL");
+        return -1;
+    }
+    if (tensors)   /* Tensor[]: every entry is a tensor */
+        for (int64_t i = 0; i < len; i++)
+            if (!((wk_tensor *const *)data)[i]) {
+                wk__error(WK_TYPE_ERROR, "%s(): argument '%s' must be tuple of Tensors, not None at index %lld", op,
+                          arg, (long long)i);
+                return -1;
+            }
+    return 0;
+}
+
 void wk__not_differentiable(const char *op, const char *arg) {
     wk__error(WK_NOT_IMPLEMENTED_ERROR, "the derivative for '%s' is not implemented (op %s).", arg, op);
 }

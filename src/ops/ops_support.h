@@ -52,6 +52,10 @@ WK_INTERNAL int wk__pool_end(wk_pool *p, int rc);
 #define A(x) wk__pool_add(&pool, (x))
 
 WK_INTERNAL void wk__null_arg(const char *op, const char *arg);
+/* A list argument of an exported op (issue 25): len >= 0 (or None: NULL data, len -1), data unless empty, Tensor[] entries
+ * not NULL; else an error naming op and arg, -1. */
+WK_INTERNAL int wk__check_list(const char *op, const char *arg, const void *data, int64_t len, bool optional,
+                               bool tensors);
 WK_INTERNAL void wk__not_differentiable(const char *op, const char *arg);
 WK_INTERNAL bool wk__list_requires_grad(wk_tensorlist l);
 WK_INTERNAL int wk__copy_intlist(wk_intlist l, int64_t **data, int64_t *len);

@@ -767,17 +767,19 @@ wk_tensor *wk_impl_as_strided(wk_tensor *self, wk_intlist size, wk_intlist strid
 static int64_t *geometry_positions(int n, const int64_t *sizes, const int64_t *strides, int64_t offset, int64_t *numel) {
     int64_t total = wk__prod(sizes, n);
     *numel = total;
-    int64_t *pos = wk__malloc(sizeof(int64_t) * (size_t)(total ? total : 1));
+    int64_t *pos = wk__calloc((size_t)(total ? total : 1), sizeof(int64_t)); /* [total]; calloc checks n * 8 */
     if (!pos) return NULL;
     int64_t idx[WK_MAX_DIM] = {0};
     int64_t p = offset;
     for (int64_t k = 0; k < total; k++) {
         pos[k] = p;
-        for (int d = n - 1; d >= 0; d--) { /* odometer */
-            idx[d]++;
-            p += strides[d];
-            if (idx[d] < sizes[d]) break;
-            p -= strides[d] * sizes[d];
+        for (int d = n - 1; d >= 0; d--) { /* odometer; p stays within offset + sum((size - 1) * stride) */
+            if (idx[d] + 1 < sizes[d]) {
+                idx[d]++;
+                p += strides[d];
+                break;
+            }
+            p -= strides[d] * (sizes[d] - 1);
             idx[d] = 0;
         }
     }
@@ -786,11 +788,42 @@ static int64_t *geometry_positions(int n, const int64_t *sizes, const int64_t *s
 
 /* The gradient of as_strided: scatter-add grad over the storage positions of the output geometry, then gather it
  * back at the input geometry's positions (divided by how often the input itself visits a position). */
+/* A geometry as_strided_backward may walk (issue 25: it is exported, so its lists come from any caller): lengths
+ * agree, at most WK_MAX_DIM dims, sizes/strides/offset >= 0, and every storage position it visits, offset +
+ * sum((size - 1) * stride), fits in int64 (the overflow-checked arithmetic of src/core/sizes.c). */
+static int strided_geometry_ok(wk_intlist sizes, wk_intlist strides, int64_t offset) {
+    if (sizes.len != strides.len) {
+        wk__error(WK_RUNTIME_ERROR, "mismatch in length of strides and shape");
+        return -1;
+    }
+    if (sizes.len > WK_MAX_DIM) {
+        wk__error(WK_RUNTIME_ERROR, "wick supports tensors of at most %d dimensions", WK_MAX_DIM);
+        return -1;
+    }
+    for (int64_t i = 0; i < sizes.len; i++)
+        if (sizes.data[i] < 0) {
+            wk__error(WK_RUNTIME_ERROR, "as_strided_backward: negative size %lld in dimension %lld",
+                      (long long)sizes.data[i], (long long)i);
+            return -1;
+        }
+    int64_t reach;
+    if (wk__storage_nbytes((int)sizes.len, sizes.data, strides.data, offset, 1, &reach) < 0) return -1;
+    return wk__numel_checked((int)sizes.len, sizes.data, NULL);
+}
+
 wk_tensor *wk_impl_as_strided_backward(wk_tensor *grad, wk_intlist input_sizes, wk_intlist input_strides,
                                        int64_t input_storage_offset, wk_intlist size, wk_intlist stride,
                                        wk_optint storage_offset) {
     int64_t out_off = storage_offset.has ? storage_offset.v : input_storage_offset;
-    int64_t n_out, n_in;
+    if (strided_geometry_ok(size, stride, out_off) < 0 ||
+        strided_geometry_ok(input_sizes, input_strides, input_storage_offset) < 0)
+        return NULL;
+    int64_t n_out;
+    wk__numel_checked((int)size.len, size.data, &n_out);
+    if (wk_numel(grad) != n_out)
+        return WK_FAIL(WK_RUNTIME_ERROR, "as_strided_backward: grad has %lld elements, the geometry (size, stride) has "
+                       "%lld", (long long)wk_numel(grad), (long long)n_out);
+    int64_t n_in;
     int64_t *pout = geometry_positions((int)size.len, size.data, stride.data, out_off, &n_out);
     int64_t *pin = pout ? geometry_positions((int)input_sizes.len, input_sizes.data, input_strides.data,
                                              input_storage_offset, &n_in) : NULL;

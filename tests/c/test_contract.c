@@ -1,0 +1,135 @@
+/* test_contract.c — the C API's contract (issue 25, point 3), run under ASan+UBSan with leak checking (make test-c):
+ * an exported op given a NULL required tensor, a list with len < 0, a list with NULL data and len > 0, or a Tensor[]
+ * with a NULL entry returns an error naming the op and the argument, never dereferences it. The checks are emitted by
+ * tools/gen.py (arg_null_checks) from each op's schema; this calls a sample of ops, public, private and backward. */
+#include <stdio.h>
+#include <string.h>
+
+#include "wick.h"
+
+static int failures = 0;
+enum { TOO_MANY = 33 }; /* dims: one past wick's limit (WK_MAX_DIM, src/core/core.h) */
+
+/* the call failed (r NULL / rc < 0) with error kind `kind` and a message naming op and arg; clears the error */
+static void expect(int failed, wk_error_kind kind, const char *op, const char *arg, int line) {
+    const char *m = failed ? wk_error_message() : "";
+    if (!failed || wk_error_kind() != kind || !strstr(m, op) || !strstr(m, arg)) {
+        printf("FAIL %s:%d: expected error %d naming %s and '%s', got %s (kind %d) \"%s\"\n", __FILE__, line,
+               (int)kind, op, arg, failed ? "an error" : "a result", failed ? (int)wk_error_kind() : -1, m);
+        failures++;
+    }
+    wk_error_clear();
+}
+static void expect_t(wk_tensor *r, wk_error_kind kind, const char *op, const char *arg, int line) {
+    expect(r == NULL, kind, op, arg, line);
+    wk_release(r);
+}
+static void expect_v(wk_tensorvec v, wk_error_kind kind, const char *op, const char *arg, int line) {
+    expect(v.data == NULL, kind, op, arg, line);
+    wk_tensorvec_free(v);
+}
+#define NULL_ARG(r, op, arg) expect_t((r), WK_TYPE_ERROR, op "(", "'" arg "'", __LINE__)
+#define BAD_LIST(r, op, arg) expect_t((r), WK_VALUE_ERROR, op "(", "'" arg "'", __LINE__)
+#define BAD_LIST_V(r, op, arg) expect_v((r), WK_VALUE_ERROR, op "(", "'" arg "'", __LINE__)
+
+int main(void) {
+    int64_t s22[2] = {2, 2}, s4 = 4, one = 1, zero = 0;
+    wk_tensor *a = wk_ones(wk_ints(s22, 2), WK_FLOAT32, false);
+    wk_tensor *b = wk_ones(wk_ints(s22, 2), WK_FLOAT32, false);
+    wk_tensor *c = wk_ones(wk_ints(s22, 2), WK_FLOAT32, false);
+    wk_tensor *v = wk_ones(wk_ints(&s4, 1), WK_FLOAT32, false);
+
+    /* NULL required tensors: public, private and backward ops */
+    NULL_ARG(wk_add(NULL, b, wk_int(1)), "add", "self");
+    NULL_ARG(wk_add(a, NULL, wk_int(1)), "add", "other");
+    NULL_ARG(wk__cdist_backward(NULL, a, b, 2.0, c), "_cdist_backward", "grad");
+    NULL_ARG(wk__cdist_backward(c, a, b, 2.0, NULL), "_cdist_backward", "cdist");
+    NULL_ARG(wk__linalg_det_backward(v, NULL, a), "_linalg_det_backward", "det");
+    NULL_ARG(wk__nn_pool_gather(NULL, a, 1), "_nn_pool_gather", "grad");
+    NULL_ARG(wk_as_strided_backward(NULL, wk_ints(s22, 2), wk_ints(s22, 2), 0, wk_ints(s22, 2), wk_ints(s22, 2),
+                                    wk_none_int()),
+             "as_strided_backward", "grad");
+
+    /* int[] with len < 0, or NULL data with len > 0 */
+    BAD_LIST(wk_reshape(a, wk_ints(s22, -1)), "reshape", "shape");
+    BAD_LIST(wk_reshape(a, wk_ints(NULL, 2)), "reshape", "shape");
+    BAD_LIST(wk_permute(a, wk_ints(s22, -3)), "permute", "dims");
+    BAD_LIST(wk_flip(a, wk_ints(NULL, 1)), "flip", "dims");
+    BAD_LIST(wk_zeros(wk_ints(s22, -1), WK_FLOAT32, false), "zeros", "size");
+    BAD_LIST(wk_as_strided_backward(a, wk_ints(s22, -1), wk_ints(s22, 2), 0, wk_ints(s22, 2), wk_ints(s22, 2),
+                                    wk_none_int()),
+             "as_strided_backward", "input_sizes");
+    BAD_LIST(wk_as_strided_backward(a, wk_ints(s22, 2), wk_ints(s22, 2), 0, wk_ints(s22, 2), wk_ints(NULL, 2),
+                                    wk_none_int()),
+             "as_strided_backward", "stride");
+    BAD_LIST_V(wk_split_with_sizes(a, wk_ints(s22, -5), 0), "split_with_sizes", "split_sizes");
+    /* None (NULL data, len -1) is accepted, any other negative length is not */
+    BAD_LIST(wk_amax(a, wk_ints(s22, -1), false), "amax", "dim"); /* len -1 is None only with NULL data */
+    BAD_LIST(wk_linalg_vector_norm(a, wk_int(2), wk_ints(&zero, -2), false, WK_DTYPE_NONE), "linalg_vector_norm", "dim");
+
+    /* Tensor[]: len < 0, NULL data, a NULL entry */
+    wk_tensor *two[2] = {a, b}, *holed[2] = {a, NULL};
+    wk_tensorlist tl_neg = {two, -1}, tl_null = {NULL, 2}, tl_hole = {holed, 2};
+    BAD_LIST(wk_cat(tl_neg, 0), "cat", "tensors");
+    BAD_LIST(wk_cat(tl_null, 0), "cat", "tensors");
+    NULL_ARG(wk_cat(tl_hole, 0), "cat", "tensors");
+    BAD_LIST(wk_stack(tl_neg, 0), "stack", "tensors");
+    /* Tensor?[]: entries may be NULL, but the list itself is checked */
+    const wk_tensor *idx[1] = {NULL};
+    wk_opttensorlist otl_neg = {idx, -2}, otl_null = {NULL, 1};
+    BAD_LIST(wk_index(a, otl_neg), "index", "indices");
+    BAD_LIST(wk_index(a, otl_null), "index", "indices");
+
+    /* as_strided_backward's geometries: overflowing reach, too many dims, lengths that disagree, a grad that does not
+     * match the output geometry (each once read or wrote out of bounds); RuntimeError, as torch's checks raise */
+    int64_t huge[2] = {1LL << 62, 1LL << 62}, s1[1] = {1}, many[TOO_MANY], s41[1] = {4};
+    for (int i = 0; i < TOO_MANY; i++) many[i] = 1;
+    wk_intlist L22 = wk_ints(s22, 2), L4 = wk_ints(s41, 1), L1 = wk_ints(s1, 1);
+    expect_t(wk_as_strided_backward(v, L4, L1, 0, L22, wk_ints(huge, 2), wk_none_int()), WK_RUNTIME_ERROR,
+             "Storage size calculation overflowed", "strides=[4611686018427387904, 4611686018427387904]", __LINE__);
+    expect_t(wk_as_strided_backward(v, L4, L1, 0, L4, L1, (wk_optint){true, INT64_MAX}), WK_RUNTIME_ERROR,
+             "Storage size calculation overflowed", "sizes=[4]", __LINE__);
+    expect_t(wk_as_strided_backward(v, L4, L1, 0, wk_ints(many, TOO_MANY), wk_ints(many, TOO_MANY),
+                                    wk_none_int()),
+             WK_RUNTIME_ERROR, "at most", "dimensions", __LINE__);
+    expect_t(wk_as_strided_backward(v, L4, L1, 0, L22, L1, wk_none_int()), WK_RUNTIME_ERROR, "mismatch in length",
+             "strides and shape", __LINE__);
+    expect_t(wk_as_strided_backward(v, L4, L1, 0, L1, L1, wk_none_int()), WK_RUNTIME_ERROR, "as_strided_backward",
+             "grad has 4 elements", __LINE__);
+    wk_tensor *g = wk_as_strided_backward(v, L4, L1, 0, wk_ints(s22, 2), wk_ints(s41, 1) /* bad */, wk_none_int());
+    expect_t(g, WK_RUNTIME_ERROR, "mismatch in length", "strides", __LINE__);
+    /* a valid call still works: the gradient of x.as_strided((2, 2), (1, 1)) for x of 4 elements */
+    int64_t st11[2] = {1, 1};
+    g = wk_as_strided_backward(v, L4, L1, 0, L22, wk_ints(st11, 2), wk_none_int());
+    if (!g || wk_numel(g) != 4) {
+        printf("FAIL %s:%d: valid as_strided_backward: %s\n", __FILE__, __LINE__, g ? "wrong numel" : wk_error_message());
+        failures++;
+        wk_error_clear();
+    } /* its values are torch's: the as_strided gradient cases of the parity suite */
+    wk_release(g);
+
+    /* the same ops with valid arguments still work (the checks refuse only what is invalid) */
+    wk_tensor *ok[6];
+    ok[0] = wk_reshape(a, wk_ints(&s4, 1));
+    ok[1] = wk_cat((wk_tensorlist){two, 2}, 0);
+    ok[2] = wk_linalg_vector_norm(a, wk_int(2), wk_none_ints(), false, WK_DTYPE_NONE);
+    ok[3] = wk_amax(a, wk_ints(&one, 1), false);
+    ok[4] = wk_flip(a, wk_ints(NULL, 0));
+    ok[5] = wk_zeros(wk_ints(NULL, 0), WK_FLOAT32, false);
+    if (ok[0] && wk_numel(ok[0]) != 4) failures++;
+    for (int i = 0; i < 6; i++) {
+        if (!ok[i]) {
+            printf("FAIL %s: valid call %d failed: %s\n", __FILE__, i, wk_error_message());
+            failures++;
+            wk_error_clear();
+        }
+        wk_release(ok[i]);
+    }
+
+    wk_release(a);
+    wk_release(b);
+    wk_release(c);
+    wk_release(v);
+    printf("test_contract: %s\n", failures ? "FAILED" : "ok");
+    return failures ? 1 : 0;
+}
