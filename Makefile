@@ -146,7 +146,7 @@ test-parity: all
 	$(PYTHON) -m tests.parity --check-golden
 	$(PYTHON) -m pytest -q tests/parity/test_harness.py tests/test_*.py
 # ASan grants huge requests (allocator_may_return_null only covers what it refuses); max_allocation_size_mb caps one
-# allocation at 8 GiB, so a missed size check on a hostile input is a clean allocation failure, not an OOM kill.
+# allocation at 4 GiB (4096 MB; a hostile 8 GiB request must hit it), so a missed size check on a hostile input is a clean allocation failure, not an OOM kill.
 ASAN_RUN_OPTIONS = detect_leaks=0:allocator_may_return_null=1:max_allocation_size_mb=4096
 # A slice of the parity suite with the extension built under ASan+UBSan, compared against the pinned goldens.
 test-asan:
