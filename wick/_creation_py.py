@@ -3,11 +3,14 @@
 The semantics live in C (factories, tensor(), conversions, type promotion); this file only wires names:
 Tensor.float()/double()/... are Tensor.to(dtype), Tensor.type(), .cpu()/.cuda(), .device, torch.finfo/iinfo,
 torch.is_tensor and the names of dtypes wick does not have."""
+import sys
+import warnings
+
 from . import _C
 from ._device import device
 from ._tensor import Tensor
 
-__all__ = ['is_tensor', 'finfo', 'iinfo', 'get_default_device', 'set_default_device', 'layout', 'memory_format',
+__all__ = ['is_tensor', 'asarray', 'finfo', 'iinfo', 'get_default_device', 'set_default_device', 'layout', 'memory_format',
            'strided', 'sparse_coo', 'sparse_csr', 'contiguous_format', 'preserve_format', 'channels_last',
            'channels_last_3d']
 
@@ -199,6 +202,104 @@ def _new_tensor(self, data, dtype=None, device=None, requires_grad=False):
 
 
 Tensor.new_tensor = _new_tensor
+
+
+# ---- torch.asarray: share obj's memory where it can (torch's tensor_new.cpp asarray, its cases in its order) ----
+_asarray_rg_warned = [False]
+
+
+def _asarray_check(name, v, ok, want):
+    if v is not None and not ok(v):
+        raise TypeError("asarray(): argument '%s' must be %s, not %s" % (name, want, type(v).__name__))
+
+
+def asarray(*args, **kwargs):
+    """torch.asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None)"""
+    if len(args) > 1:
+        raise TypeError('asarray() takes 1 positional argument but %d were given' % len(args))
+    bad = set(kwargs) - {'obj', 'dtype', 'device', 'copy', 'requires_grad'}
+    if bad:
+        raise TypeError('asarray() got an unexpected keyword argument \'%s\'' % sorted(bad)[0])
+    if args and 'obj' in kwargs:
+        raise TypeError("asarray() got multiple values for argument 'obj'")
+    if not args and 'obj' not in kwargs:
+        raise TypeError('asarray() missing 1 required positional arguments: "obj"')
+    obj = args[0] if args else kwargs['obj']
+    dtype, dev, copy, requires_grad = (kwargs.get(k) for k in ('dtype', 'device', 'copy', 'requires_grad'))
+    _asarray_check('dtype', dtype, lambda v: isinstance(v, _C.dtype), 'torch.dtype')
+    _asarray_check('copy', copy, lambda v: isinstance(v, bool), 'bool')
+    _asarray_check('requires_grad', requires_grad, lambda v: isinstance(v, bool), 'bool')
+    _asarray_check('device', dev, lambda v: isinstance(v, (str, int, device)) and not isinstance(v, bool),
+                   'torch.device')
+    if dev is not None:
+        dev = device(dev)
+    force_copy, force_alias = copy is True, copy is False
+    t = None
+    np = sys.modules.get('numpy')
+    if isinstance(obj, Tensor):
+        t = obj
+    elif np is not None and isinstance(obj, (np.ndarray, np.generic)):
+        if not isinstance(obj, np.ndarray):  # a NumPy scalar: never aliased, a 0-d copy
+            if force_alias:
+                raise RuntimeError("can't alias NumPy scalars. Either remove copy=False or transform it in a ndarray. ")
+            t = _C.from_numpy(np.asarray(obj)).clone()
+            force_copy = False
+        else:
+            t = _C.from_numpy(obj)
+    elif type(obj).__name__ == 'PyCapsule':
+        raise NotImplementedError('torch.asarray: DLPack capsules are not supported yet in wick')
+    else:
+        try:
+            memoryview(obj).release()
+            is_buffer = True
+        except TypeError:
+            is_buffer = False
+        if is_buffer:
+            t = _C.frombuffer(obj, dtype=dtype if dtype is not None else _C.get_default_dtype())
+    if t is None:  # a scalar or a sequence: always a new tensor
+        if force_alias:
+            raise ValueError("can't alias arbitrary sequence into a tensor.")
+        t = _C.tensor(obj, dtype=dtype, device=dev)
+        if requires_grad:
+            _asarray_set_requires_grad(t)
+        return t
+    rg = t.requires_grad if requires_grad is None else requires_grad
+    if requires_grad is None and t.requires_grad and not _asarray_rg_warned[0]:
+        _asarray_rg_warned[0] = True  # torch warns once per process
+        warnings.warn('torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of '
+                      'False. Pass requires_grad=False explicitly to get the old behavior and silence this warning.',
+                      UserWarning, stacklevel=2)
+    wrong_device = dev is not None and dev != t.device
+    wrong_dtype = dtype is not None and dtype != t.dtype
+    if force_copy or (copy is None and (wrong_device or wrong_dtype)):
+        if wrong_device or wrong_dtype:
+            t = t.to(device=dev if dev is not None else t.device, dtype=dtype if dtype is not None else t.dtype,
+                     copy=force_copy)
+        else:
+            t = t.clone()
+    else:
+        if wrong_device:
+            raise ValueError("can't alias tensor from device '%s' to '%s'." % (t.device, dev))
+        if wrong_dtype:
+            raise ValueError("can't alias tensor with dtype '%s' into dtype '%s'." % (_SCALAR_TYPE[repr(t.dtype)[6:]],
+                                                                                      _SCALAR_TYPE[repr(dtype)[6:]]))
+    if not rg and t.requires_grad:
+        if t.is_leaf:
+            t.requires_grad_(False)
+        else:
+            t = t.detach()
+    elif rg and not t.requires_grad:
+        _asarray_set_requires_grad(t)
+    return t
+
+
+def _asarray_set_requires_grad(t):  # torch's set_requires_grad, whose message differs from requires_grad_()'s
+    if not t.is_floating_point():
+        raise RuntimeError('Only Tensors of floating point and complex dtype can require gradients')
+    t.requires_grad_(True)
+
+
+_SCALAR_TYPE = dict(_SCALAR_NAMES, float16='Half', bfloat16='BFloat16', float32='Float', float64='Double')
 
 
 # ---- finfo / iinfo: machine limits, printed as torch prints them ----
