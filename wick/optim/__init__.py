@@ -1,5 +1,6 @@
 """torch.optim: optimizers (the update arithmetic runs in C, one call per param group) and lr schedulers."""
 from .optimizer import Optimizer  # noqa: F401
+from ._adafactor import Adafactor  # noqa: F401
 from .adadelta import Adadelta  # noqa: F401
 from .asgd import ASGD  # noqa: F401
 from .adagrad import Adagrad  # noqa: F401
@@ -19,5 +20,5 @@ from . import lr_scheduler  # noqa: F401
 del adadelta, adagrad, adam, adamax, adamw, asgd, lbfgs, nadam, optimizer, radam, rmsprop, rprop, sgd  # noqa: F821
 del sparse_adam  # noqa: F821
 
-__all__ = ['Adadelta', 'Adagrad', 'Adam', 'Adamax', 'AdamW', 'ASGD', 'LBFGS', 'lr_scheduler', 'NAdam', 'Optimizer',
+__all__ = ['Adafactor', 'Adadelta', 'Adagrad', 'Adam', 'Adamax', 'AdamW', 'ASGD', 'LBFGS', 'lr_scheduler', 'NAdam', 'Optimizer',
            'RAdam', 'RMSprop', 'Rprop', 'SGD', 'SparseAdam']
