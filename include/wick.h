@@ -170,6 +170,64 @@ WK_API wk_node *wk_grad_fn(const wk_tensor *t); /* borrowed, may be NULL */
 WK_API int wk_backward(wk_tensor *t, wk_tensor *gradient, bool retain_graph, bool create_graph);
 WK_API bool wk_is_grad_enabled(void);
 WK_API bool wk_set_grad_enabled(bool enabled); /* returns the previous mode */
+/* torch.inference_mode(): while on, nothing is recorded and new tensors are inference tensors. */
+WK_API bool wk_set_inference_mode(bool enabled); /* returns the previous mode */
+WK_API bool wk_is_inference_mode_enabled(void);
+WK_API wk_tensor *wk_detach(wk_tensor *t); /* x.detach(): shares storage and version counter, no history */
+WK_API int wk_detach_(wk_tensor *t);       /* x.detach_(): 0 / -1 (RuntimeError for a view) */
+WK_API uint32_t wk_version_get(const wk_tensor *t); /* x._version: the in-place write counter it shares with views */
+/* The engine (torch.autograd.backward / torch.autograd.grad): runs backward from roots[nroots] with grad_roots
+ * (NULL, or entries NULL: implicit ones for one-element roots).
+ * - inputs == NULL: every reachable leaf's .grad accumulates (Tensor.backward()).
+ * - inputs[ninputs] and grads_out[ninputs]: autograd.grad: the gradients of `inputs` are returned in grads_out (new
+ *   references, NULL where unreachable: an error unless allow_unused) and no .grad changes.
+ * - inputs without grads_out: backward(inputs=...): only the inputs' .grad accumulate (non-leaves too).
+ * 0 / -1. */
+WK_API int wk_run_backward(int nroots, wk_tensor *const *roots, wk_tensor *const *grad_roots, bool retain_graph,
+                           bool create_graph, int ninputs, wk_tensor *const *inputs, wk_tensor **grads_out,
+                           bool allow_unused);
+
+/* Tensor hooks (x.register_hook(fn)): fn(ctx, grad) returns a replacement gradient (a new reference) or NULL for
+ * "unchanged"; it signals an error by returning NULL with *err = 1 (and a wick error set). free_ctx(ctx), if not
+ * NULL, runs when the hook is removed or its tensor/node dies. Returns the hook's id (> 0), or -1. */
+typedef wk_tensor *(*wk_hook_fn)(void *ctx, wk_tensor *grad, int *err);
+WK_API int wk_tensor_register_hook(wk_tensor *t, wk_hook_fn fn, void *ctx, void (*free_ctx)(void *));
+WK_API int wk_tensor_remove_hook(wk_tensor *t, int id); /* an unknown id is not an error (torch's handle.remove()) */
+WK_API int wk_retain_grad(wk_tensor *t);                /* x.retain_grad() */
+WK_API bool wk_retains_grad(const wk_tensor *t);
+/* Tensor.register_post_accumulate_grad_hook, as a front keeps them: after a leaf whose flag is set has accumulated
+ * its .grad, the engine calls `cb(leaf)` (one callback per process; 0 / -1 with an error set). */
+WK_API void wk_set_post_accumulate_grad_callback(int (*cb)(wk_tensor *leaf));
+WK_API void wk_tensor_set_post_accumulate_grad_flag(wk_tensor *t, bool on);
+
+/* Graph nodes (x.grad_fn): opaque; borrowed from their tensor or from the node that points at them. */
+WK_API const char *wk_node_name(const wk_node *n); /* torch's class name: "MulBackward0" */
+/* Is this one of torch's hand-written C++ nodes, whose full names carry "torch::autograd::"? */
+WK_API bool wk_node_name_is_cpp(const char *name);
+WK_API uint32_t wk_node_num_next(const wk_node *n);                              /* len(next_functions) */
+WK_API wk_node *wk_node_next(const wk_node *n, uint32_t i, uint32_t *input_nr); /* borrowed, may be NULL */
+WK_API wk_tensor *wk_node_variable(const wk_node *n); /* AccumulateGrad's leaf (borrowed), else NULL */
+WK_API void wk_node_retain(wk_node *n);
+WK_API void wk_node_release(wk_node *n);
+/* grad_fn.register_hook(fn): fn(ctx, node, grad_inputs[n_in], n_in, grad_outputs[n_out], n_out) runs after the node;
+ * it may replace entries of grad_inputs (release the old, store a new reference). 0 / -1. Returns the id, or -1. */
+typedef int (*wk_node_hook_fn)(void *ctx, wk_node *node, wk_tensor **grad_inputs, int n_in, wk_tensor **grad_outputs,
+                               int n_out);
+WK_API int wk_node_register_hook(wk_node *n, wk_node_hook_fn fn, void *ctx, void (*free_ctx)(void *));
+
+/* Note [Saved-tensor hooks]: torch.autograd.graph.saved_tensors_hooks. While hooks are set (per thread), every tensor
+ * a node saves goes through pack (an output as its alias without history) and the node keeps only what pack returned;
+ * backward (or grad_fn._saved_*) gets the tensor back from unpack, once per use. drop frees a packed handle. The
+ * packed value is opaque to the core (the Python door keeps Python objects there). A packed tensor is not checked for
+ * in-place modification (the node no longer holds it). */
+typedef struct wk_saved_hooks {
+    void *(*pack)(const wk_tensor *t, void *ctx);  /* a handle, or NULL with an error set */
+    wk_tensor *(*unpack)(void *packed, void *ctx); /* a new reference, or NULL with an error set */
+    void (*drop)(void *packed, void *ctx);
+    void *ctx;
+} wk_saved_hooks;
+/* Sets this thread's hooks (NULL: none; `h` must outlive their use); returns the previous ones. */
+WK_API const wk_saved_hooks *wk_set_saved_tensor_hooks(const wk_saved_hooks *h);
 
 /* ---- indexing: Python's x[index] and x[index] = value (src/ops/index.c, Note [Python indexing]) ---- */
 typedef enum { WK_IDX_INT, WK_IDX_SLICE, WK_IDX_NONE, WK_IDX_ELLIPSIS, WK_IDX_BOOL, WK_IDX_TENSOR } wk_index_kind;
@@ -231,6 +289,15 @@ WK_API char *wk_repr(const wk_tensor *t); /* torch's repr(); free with wk_free_s
 /* torch.set_printoptions: sci_mode -1 None, 0 False, 1 True; threshold may be INFINITY ("full") */
 WK_API void wk_set_printoptions(int precision, double threshold, int edgeitems, int linewidth, int sci_mode);
 WK_API void wk_get_printoptions(int *precision, double *threshold, int *edgeitems, int *linewidth, int *sci_mode);
+/* set_printoptions(profile=name) alone: "default", "short" or "full" set precision, threshold, edgeitems and linewidth;
+ * sci_mode is reset to None. An unknown name is ignored, as torch does, but returns 1 (NULL: like None). */
+WK_API int wk_set_printoptions_profile(const char *profile);
+WK_API char *wk_str(const wk_tensor *t); /* str(t) (identical to repr for tensors) */
+/* repr with a custom prefix (a Tensor subclass prints "MySub(") and/or grad_fn name (a Python autograd.Function's
+ * class name). NULL prefix: "tensor("; NULL grad_fn_name: the node's name, if any. */
+WK_API char *wk_repr_ex(const wk_tensor *t, const char *prefix, const char *grad_fn_name);
+/* torch._tensor_str._tensor_str(t, indent): the body only ("[...]" / "[]" / a scalar), no suffixes. */
+WK_API char *wk_repr_body(const wk_tensor *t, int indent);
 WK_API void wk_free_string(char *s);
 
 #ifdef __cplusplus

@@ -151,14 +151,11 @@ static int post_hook(void *ctx, wk_node *node, wk_tensor **gin, int nin, wk_tens
 }
 
 static PyObject *n_register_hook(PyObject *self, PyObject *fn) {
-    wk_hook *h = calloc(1, sizeof *h);
-    if (!h) return PyErr_NoMemory();
     Py_INCREF(fn);
-    h->slot = -1;
-    h->post_fn = post_hook;
-    h->ctx = fn;
-    h->free_ctx = wk_py_hook_decref;
-    wk_node_register_hook(((wk_PyNode *)self)->node, false, h);
+    if (wk_node_register_hook(((wk_PyNode *)self)->node, post_hook, fn, wk_py_hook_decref) < 0) {
+        Py_DECREF(fn);
+        return wk_py_raise();
+    }
     Py_RETURN_NONE;
 }
 

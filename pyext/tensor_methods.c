@@ -218,8 +218,8 @@ static int py_post_acc(wk_tensor *leaf) {
 }
 static PyObject *m_set_post_acc(PyObject *self, PyObject *unused) {
     (void)unused;
-    wk_post_accumulate_grad_cb = py_post_acc;
-    SELF->post_acc_hooks = true;
+    wk_set_post_accumulate_grad_callback(py_post_acc);
+    wk_tensor_set_post_accumulate_grad_flag(SELF, true);
     Py_RETURN_NONE;
 }
 static PyObject *m_remove_hook_c(PyObject *self, PyObject *id) {

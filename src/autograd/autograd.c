@@ -112,6 +112,9 @@ static wk_tensor *accumulate_grad_leaf(wk_tensor *leaf, wk_tensor *grad, int64_t
 static wk_tensor *run_tensor_hooks(wk_hook *h, int slot, wk_tensor *grad);
 /* The engine hands the incoming gradient over (torch moves it into AccumulateGrad), so the leaf can keep the buffer
  * instead of copying it; with post hooks the engine keeps its reference for them, as torch keeps a copy. */
+/* called after a leaf with post_acc_hooks set has accumulated its .grad (a front sets it): 0 or -1 */
+static int (*post_accumulate_grad_cb)(wk_tensor *leaf) = NULL;
+
 static int accumulate_apply(wk_node *n, wk_tensor **gi, wk_tensor **go) {
     WK_UNUSED(go);
     if (!gi[0]) return 0;
@@ -126,11 +129,12 @@ static int accumulate_apply(wk_node *n, wk_tensor **gi, wk_tensor **go) {
     if (n->post_hooks) wk_retain(g);
     else gi[0] = NULL;
     if (!accumulate_grad_leaf(n->leaf, g, n->post_hooks ? 2 : 1)) return -1;
-    if (n->leaf->post_acc_hooks && wk_post_accumulate_grad_cb) return wk_post_accumulate_grad_cb(n->leaf);
+    if (n->leaf->post_acc_hooks && post_accumulate_grad_cb) return post_accumulate_grad_cb(n->leaf);
     return 0;
 }
 
-int (*wk_post_accumulate_grad_cb)(wk_tensor *leaf) = NULL;
+void wk_set_post_accumulate_grad_callback(int (*cb)(wk_tensor *leaf)) { post_accumulate_grad_cb = cb; }
+void wk_tensor_set_post_accumulate_grad_flag(wk_tensor *t, bool on) { t->post_acc_hooks = on; }
 static const wk_node_vtable ACCUMULATE_GRAD = {"AccumulateGrad", accumulate_apply, NULL, NULL, NULL};
 
 static wk_node *grad_accumulator(wk_tensor *leaf) {
@@ -1372,9 +1376,15 @@ wk_node *wk_node_next(const wk_node *n, uint32_t i, uint32_t *input_nr) {
 }
 wk_tensor *wk_node_variable(const wk_node *n) { return n->leaf; }
 
-int wk_node_register_hook(wk_node *n, bool pre, wk_hook *h) {
+int wk_node_register_hook(wk_node *n, wk_node_hook_fn fn, void *ctx, void (*free_ctx)(void *)) {
+    wk_hook *h = wk__calloc(1, sizeof *h);
+    if (!h) return -1;
     h->id = next_hook_id++;
-    wk_hook **pp = pre ? &n->pre_hooks : &n->post_hooks;
+    h->slot = -1;
+    h->post_fn = fn;
+    h->ctx = ctx;
+    h->free_ctx = free_ctx;
+    wk_hook **pp = &n->post_hooks;
     while (*pp) pp = &(*pp)->next;
     *pp = h;
     return h->id;

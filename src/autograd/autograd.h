@@ -26,17 +26,13 @@ typedef struct {
     int64_t *sizes; /* owned */
 } wk_input_meta;
 
-/* A hook. Tensor hooks return a replacement gradient (new reference) or NULL for "unchanged"; they signal an
- * error by returning NULL with *err = 1. */
-typedef wk_tensor *(*wk_hook_fn)(void *ctx, wk_tensor *grad, int *err);
-/* Called after a leaf with post_acc_hooks set has accumulated its .grad (the Python layer sets it): 0 or -1. */
-WK_API extern int (*wk_post_accumulate_grad_cb)(wk_tensor *leaf);
+/* A hook (wk_hook_fn, wk_node_hook_fn: include/wick.h), in its node's or leaf's list. */
 struct wk_hook {
     wk_hook *next;
     int id;
     int slot;                     /* which output of the node (pre-hooks), -1 for node post-hooks */
     wk_hook_fn fn;                /* tensor hook / pre-hook */
-    int (*post_fn)(void *ctx, wk_node *node, wk_tensor **grad_inputs, int n_in, wk_tensor **grad_outputs, int n_out);
+    wk_node_hook_fn post_fn;      /* node post-hook */
     void (*free_ctx)(void *ctx);
     void *ctx;
     wk_tensor *retain_target;     /* weak: retain_grad() hooks store the gradient here */
@@ -84,8 +80,6 @@ typedef struct {
 WK_INTERNAL bool wk__grad_enabled(void);
 WK_INTERNAL bool wk__inference_mode(void);
 WK_INTERNAL int wk__check_inference_write(const wk_tensor *t); /* -1: an inference tensor outside inference mode */
-WK_API bool wk_set_inference_mode(bool enabled); /* returns previous; also disables grad */
-WK_API bool wk_is_inference_mode_enabled(void);
 
 /* ---- nodes ---- */
 /* Allocates a node of `size` bytes (a struct that starts with wk_node) with num_next edges. */
@@ -106,19 +100,7 @@ WK_INTERNAL wk_edge wk__gradient_edge(wk_tensor *t);
 WK_INTERNAL void wk__autograd_meta_free(wk_tensor *t);
 
 /* ---- saved tensors ---- */
-/* Note [Saved-tensor hooks]: torch.autograd.graph.saved_tensors_hooks. While hooks are set (per thread), every tensor
- * a node saves goes through pack (an output as its alias without history) and the node keeps only what pack returned;
- * backward (or grad_fn._saved_*) gets the tensor back from unpack, once per use. drop frees a packed handle. The
- * packed value is opaque to the core (the Python door keeps Python objects there). A packed tensor is not checked for
- * in-place modification (the node no longer holds it). */
-typedef struct wk_saved_hooks {
-    void *(*pack)(const wk_tensor *t, void *ctx);     /* a handle, or NULL with an error set */
-    wk_tensor *(*unpack)(void *packed, void *ctx);    /* a new reference, or NULL with an error set */
-    void (*drop)(void *packed, void *ctx);
-    void *ctx;
-} wk_saved_hooks;
-/* Sets this thread's hooks (NULL: none); returns the previous ones. */
-WK_API const wk_saved_hooks *wk_set_saved_tensor_hooks(const wk_saved_hooks *h);
+/* Note [Saved-tensor hooks]: wk_saved_hooks and wk_set_saved_tensor_hooks are public (include/wick.h). */
 WK_INTERNAL int wk__save(wk_saved *s, const wk_tensor *t, bool is_output, wk_node *owner); /* -1: an inference tensor */
 /* An in-place op records its node after writing into `written`; torch saves the inputs before the write. A saved
  * input that shares written's version counter (written itself, or a view of it: `z.mul_(z)`) therefore expects
@@ -150,32 +132,6 @@ WK_INTERNAL void wk__mark_view(wk_tensor *view, const wk_tensor *base);
 /* The same for one output of an op that returns several views (unbind, split, ...). */
 WK_INTERNAL void wk__mark_view_multi(wk_tensor *view, const wk_tensor *base);
 
-/* ---- engine ---- */
-/* Runs backward from roots with the given gradients (NULL entries: implicit ones for scalars).
- * - inputs == NULL: every reachable leaf's .grad accumulates (Tensor.backward()).
- * - inputs and grads_out: autograd.grad: the gradients of `inputs` are returned in grads_out (new refs, NULL where
- *   unreachable) and no .grad changes.
- * - inputs without grads_out: backward(inputs=...): only the inputs' .grad accumulate (non-leaves too). */
-WK_API int wk_run_backward(int nroots, wk_tensor *const *roots, wk_tensor *const *grad_roots, bool retain_graph,
-                           bool create_graph, int ninputs, wk_tensor *const *inputs, wk_tensor **grads_out,
-                           bool allow_unused);
-
-/* ---- hooks (public for the fronts) ---- */
-WK_API int wk_tensor_register_hook(wk_tensor *t, wk_hook_fn fn, void *ctx, void (*free_ctx)(void *));
-WK_API int wk_tensor_remove_hook(wk_tensor *t, int id);
-WK_API int wk_retain_grad(wk_tensor *t);
-WK_API bool wk_retains_grad(const wk_tensor *t);
-WK_API const char *wk_node_name(const wk_node *n);
-/* Is this one of torch's hand-written C++ nodes, whose full names carry "torch::autograd::"? */
-WK_API bool wk_node_name_is_cpp(const char *name);
-WK_API uint32_t wk_node_num_next(const wk_node *n);
-WK_API wk_node *wk_node_next(const wk_node *n, uint32_t i, uint32_t *input_nr); /* borrowed, may be NULL */
-WK_API wk_tensor *wk_node_variable(const wk_node *n); /* AccumulateGrad's leaf (borrowed) */
-WK_API void wk_node_retain(wk_node *n);
-WK_API void wk_node_release(wk_node *n);
-WK_API int wk_node_register_hook(wk_node *n, bool pre, wk_hook *h); /* takes ownership of h (malloc'ed) */
-WK_API wk_tensor *wk_detach(wk_tensor *t);   /* shares storage, no history */
-WK_API int wk_detach_(wk_tensor *t);
-WK_API uint32_t wk_version_get(const wk_tensor *t);
+/* ---- engine, hooks, node accessors, detach, version: public (include/wick.h, "autograd") ---- */
 
 #endif

@@ -1,26 +1,8 @@
 /* print.c — torch's tensor printing (torch/_tensor_str.py, torch 2.13): repr()/str() and the print options.
  *
- * Public API defined here (lead: move these prototypes into include/wick.h, "printing" section):
- *
- *     // torch.set_printoptions(precision, threshold, edgeitems, linewidth, sci_mode): sets every field.
- *     // threshold is a double because profile="full" makes it inf (numel > threshold summarises).
- *     // sci_mode: -1 None (chosen per tensor), 0 False, 1 True. No validation, as torch: odd values
- *     // (precision < 0, edgeitems <= 0, tiny linewidth) are accepted and behave at print time as in torch.
- *     WK_API void wk_set_printoptions(int precision, double threshold, int edgeitems, int linewidth, int sci_mode);
- *     // torch._tensor_str.get_printoptions(); any pointer may be NULL.
- *     WK_API void wk_get_printoptions(int *precision, double *threshold, int *edgeitems, int *linewidth,
- *                                     int *sci_mode);
- *     // set_printoptions(profile=name) alone: "default", "short" or "full" set precision, threshold, edgeitems and
- *     // linewidth; sci_mode is reset to None in every case (torch always assigns sci_mode). Torch silently ignores
- *     // an unknown profile name: so do we (no error set), but we return 1 so C callers can tell. NULL: like None.
- *     WK_API int wk_set_printoptions_profile(const char *profile);
- *     // str(t) (identical to repr for tensors).
- *     WK_API char *wk_str(const wk_tensor *t);
- *     // repr with a custom prefix (a Tensor subclass prints "MySub(") and/or a grad_fn name (a Python
- *     // autograd.Function's class name). NULL prefix: "tensor("; NULL grad_fn_name: the node's name, if any.
- *     WK_API char *wk_repr_ex(const wk_tensor *t, const char *prefix, const char *grad_fn_name);
- *     // torch._tensor_str._tensor_str(t, indent): the body only ("[...]" / "[]" / a scalar), no suffixes.
- *     WK_API char *wk_repr_body(const wk_tensor *t, int indent);
+ * Public API defined here: include/wick.h, "printing" (wk_set_printoptions, wk_get_printoptions,
+ * wk_set_printoptions_profile, wk_str, wk_repr, wk_repr_ex, wk_repr_body). No validation of the options, as torch:
+ * odd values (precision < 0, edgeitems <= 0, tiny linewidth) are accepted and behave at print time as in torch.
  *
  * Every returned string is malloc'ed (free with wk_free_string); on error NULL with wk_error_kind()/message set:
  * ValueError "Format specifier missing precision" (precision < 0 where torch formats with it), RuntimeError
@@ -52,13 +34,6 @@
 
 #include <limits.h>
 #include <stdio.h>
-
-WK_API void wk_set_printoptions(int precision, double threshold, int edgeitems, int linewidth, int sci_mode);
-WK_API void wk_get_printoptions(int *precision, double *threshold, int *edgeitems, int *linewidth, int *sci_mode);
-WK_API int wk_set_printoptions_profile(const char *profile);
-WK_API char *wk_str(const wk_tensor *t);
-WK_API char *wk_repr_ex(const wk_tensor *t, const char *prefix, const char *grad_fn_name);
-WK_API char *wk_repr_body(const wk_tensor *t, int indent);
 
 /* ---- options (process-wide, like torch's PRINT_OPTS) ---- */
 typedef struct {
