@@ -30,7 +30,7 @@ PYOBJ = $(patsubst pyext/%.c,$(BUILD)/pyobj/%.o,$(PYSRC)) $(BUILD)/pyobj/gen_py_
 PYEXT_DIR ?= .
 PYEXT = $(PYEXT_DIR)/wick/_C$(EXT_SUFFIX)
 
-.PHONY: example examples all lib python pyc clean check deps test-c test-parity test-asan fuzz test-wasm test-install wasm js bench bench-quick
+.PHONY: example examples all lib python pyc clean check deps test-c test-parity test-asan fuzz test-wasm test-pyodide test-install wasm js bench bench-quick
 all: lib python examples
 examples: $(BUILD)/examples/mlp
 lib: $(BUILD)/libwick.a $(BUILD)/libwick.so
@@ -146,6 +146,10 @@ test-wasm: wasm js
 	node --no-warnings tests/wasm/golden.mjs $(BUILD)/js --nosimd
 	node --no-warnings tests/browser/run.mjs $(BUILD)/js
 	node --no-warnings tests/browser/run.mjs $(BUILD)/js --nosimd
+# wick/ in Pyodide (npm pyodide in tests/browser/node_modules) on the wasm core: tests/pyodide/programs/*.py, stdout
+# compared with what real torch printed (pinned by tests/pyodide/pin.py)
+test-pyodide: js
+	node --no-warnings tests/pyodide/run.mjs $(BUILD)/js
 test-parity: all
 	$(PYTHON) -m tests.parity
 	$(PYTHON) -m tests.parity --check-golden
@@ -174,6 +178,7 @@ deps:
 check: deps
 	$(MAKE) --no-print-directory WERROR=-Werror all
 	$(MAKE) --no-print-directory WERROR=-Werror test-wasm
+	$(MAKE) --no-print-directory test-pyodide
 	$(MAKE) --no-print-directory test-c
 	$(MAKE) --no-print-directory test-parity
 	$(MAKE) --no-print-directory test-asan

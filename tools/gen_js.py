@@ -208,7 +208,15 @@ def main(src, outdir):
                 dts.append('  ' + s)
         out.append('export const %s = Object.freeze({\n%s\n});' % (obj, '\n'.join(members)))
         dts.append('};')
+    # The table and every binding (private names too) as data, for the Pyodide _C (wick/_pyodide/_C.py), which
+    # calls callOp with these overloads under torch's Python names: {group: {name: [[op index, variant], ...]}}.
+    out.append('export { OPS };')
+    out.append('export const BINDINGS = %s;' % json.dumps(
+        {g: {n: [[e['op'], e['variant']] for e in lst] for n, lst in sorted(d['bindings'][g].items())}
+         for g in ('function', 'method', 'linalgfunction', 'nnfunction')}, separators=(',', ':')))
     out.append('export const OP_COUNTS = {functions: %d, methods: %d, overloads: %d};' % (nfun, nmeth, len(used)))
+    dts.append('export declare const OPS: object[];')
+    dts.append('export declare const BINDINGS: {[group: string]: {[name: string]: [number, string][]}};')
     dts.append('export declare const OP_COUNTS: {functions: number, methods: number, overloads: number};')
     os.makedirs(outdir, exist_ok=True)
     with open(os.path.join(outdir, 'ops.mjs'), 'w') as fh:

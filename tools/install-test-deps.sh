@@ -38,10 +38,12 @@ if [ -n "$need_apt" ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need_apt >/dev/null
 fi
-# playwright-core (the version pinned in tests/browser/package.json and its package-lock.json) into
-# tests/browser/node_modules; it drives Debian's chromium and downloads no browser
+# playwright-core and pyodide (the versions pinned in tests/browser/package.json and its package-lock.json) into
+# tests/browser/node_modules; playwright-core drives Debian's chromium and downloads no browser; pyodide carries
+# Python 3.14 for wasm (tests/pyodide) and loads offline
 HERE=$(cd "$(dirname "$0")/.." && pwd)
-if ! [ -f "$HERE/tests/browser/node_modules/playwright-core/package.json" ]; then
-    echo "installing from npm: playwright-core (tests/browser)"
+if ! [ -f "$HERE/tests/browser/node_modules/playwright-core/package.json" ] ||
+   ! [ -f "$HERE/tests/browser/node_modules/pyodide/package.json" ]; then
+    echo "installing from npm: playwright-core, pyodide (tests/browser)"
     (cd "$HERE/tests/browser" && npm ci --no-audit --no-fund --silent)
 fi

@@ -1,5 +1,11 @@
 """wick — PyTorch's shape in C. `import wick as torch`."""
-from . import _C
+import sys as _sys
+if _sys.platform == 'emscripten':  # Pyodide: _C over the wasm core through the JS bridge (wick/_pyodide/_C.py)
+    from ._pyodide import _C
+    _sys.modules[__name__ + '._C'] = _C
+else:
+    from . import _C
+del _sys
 from ._C import (  # noqa: F401
     dtype, Size, bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64,
     get_default_dtype, is_grad_enabled, is_inference_mode_enabled, tensor, get_num_threads, set_num_threads,

@@ -7,6 +7,7 @@ for _name in dir(_C):
     if _name.startswith('_') or _name in _skip:
         continue
     _obj = getattr(_C, _name)
-    if callable(_obj) and type(_obj).__name__ == 'builtin_function_or_method':
+    # the native _C's builtins, or the Pyodide _C's op functions (wick/_pyodide/_C.py marks them _wk_op)
+    if callable(_obj) and (type(_obj).__name__ == 'builtin_function_or_method' or getattr(_obj, '_wk_op', False)):
         globals()[_name] = _obj
         __all__.append(_name)

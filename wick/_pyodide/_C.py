@@ -1,0 +1,722 @@
+"""wick._C for Pyodide: the Python face of the wasm core, over the JS API (js/core.mjs, js/pyodide.mjs).
+
+wick/__init__.py selects this module when sys.platform == 'emscripten' (no CPython extension can be built for
+Pyodide here). A tensor is a JS Tensor (one reference to a C tensor in the wasm instance) held by a Python object;
+every op of the table is a Python function built from the signature data (ops.mjs's BINDINGS) that calls
+core.mjs's callOp, so overload resolution and torch's argument errors are the JS door's, shared, not re-written.
+A JS error carries torch's exception kind: it is re-raised as that Python exception with the same message.
+What the native _C has and this one does not yet raises NotImplementedError naming it.
+"""
+import builtins as _b
+import sys as _sys
+
+import _wickjs as _J
+from pyodide.ffi import JsArray as _JsArray, JsException as _JsException, JsProxy as _JsProxy, jsnull as _null, to_js
+
+_callOp = _J.callOp
+_f = _J.f
+_Object = None
+try:
+    import js as _js
+    _Object = _js.Object
+except ImportError:  # pragma: no cover
+    pass
+
+_KINDS = {'RuntimeError': RuntimeError, 'IndexError': IndexError, 'TypeError': TypeError, 'ValueError': ValueError,
+          'NotImplementedError': NotImplementedError, 'MemoryError': MemoryError, 'OverflowError': OverflowError,
+          'ZeroDivisionError': ZeroDivisionError}
+
+
+class _LinAlgError(RuntimeError):
+    pass
+
+
+_LinAlgError.__name__ = 'LinAlgError'
+_LinAlgError.__qualname__ = 'LinAlgError'
+_LinAlgError.__module__ = 'torch._C._linalg'
+_KINDS['LinAlgError'] = _LinAlgError
+
+
+def _raise(e):
+    kind = getattr(e, 'kind', None)
+    cls = _KINDS.get(kind)
+    if cls is None:
+        raise e
+    raise cls(str(e.message)) from None
+
+
+def _unsupported(what):
+    return NotImplementedError('wick in Pyodide: %s is not supported yet' % what)
+
+
+# ------------------------------------------------------------------------------------------------ dtypes
+class dtype:
+    __module__ = 'torch'
+    __slots__ = ('_name', 'is_floating_point', 'is_complex', 'is_signed', 'itemsize')
+
+    def __init__(self, *a, **k):
+        raise TypeError("cannot create 'torch.dtype' instances")
+
+    def __repr__(self):
+        return 'torch.' + self._name
+
+    def __reduce__(self):
+        return self._name
+
+    def to_real(self):
+        return self
+
+
+_DT = {}
+for _name, _fl, _sg, _sz in [('bool', False, False, 1), ('uint8', False, False, 1), ('int8', False, True, 1),
+                             ('int16', False, True, 2), ('int32', False, True, 4), ('int64', False, True, 8),
+                             ('float16', True, True, 2), ('bfloat16', True, True, 2), ('float32', True, True, 4),
+                             ('float64', True, True, 8)]:
+    _d = object.__new__(dtype)
+    _d._name, _d.is_floating_point, _d.is_complex, _d.is_signed, _d.itemsize = _name, _fl, False, _sg, _sz
+    _DT[_name] = _d
+    globals()[_name] = _d
+del _name, _fl, _sg, _sz, _d
+
+
+def _dtype(name):
+    return _DT[name]
+
+
+class Size(tuple):
+    __module__ = 'torch'
+
+    def __new__(cls, sizes=()):
+        return tuple.__new__(cls, sizes)
+
+    def __repr__(self):
+        return 'torch.Size([%s])' % ', '.join(str(s) for s in self)
+
+    __str__ = __repr__
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, i):
+        r = tuple.__getitem__(self, i)
+        return Size(r) if isinstance(i, slice) else r
+
+    def __add__(self, other):
+        return Size(tuple(self) + tuple(other))
+
+
+# ------------------------------------------------------------------------------------------------ conversion
+def _jsval(v):
+    """A Python argument as the JS API takes it (floats wrapped: JS has one number type)."""
+    if isinstance(v, TensorBase):
+        return v._t
+    if v is None:
+        return _null
+    if isinstance(v, _b.bool) or isinstance(v, _b.int) or isinstance(v, str):
+        return v
+    if isinstance(v, _b.float):
+        return _f(v)
+    if isinstance(v, dtype):
+        return v._name
+    if isinstance(v, (list, tuple)):
+        return to_js([_jsval(x) for x in v])
+    if isinstance(v, Generator):
+        return v._g
+    if hasattr(v, '__index__') and not isinstance(v, _JsProxy):
+        return v.__index__()
+    if hasattr(v, 'type') and type(v).__name__ == 'device':  # torch.device: the JS API takes 'cpu' (or raises)
+        return str(v)
+    return v
+
+
+def _kw(kw):
+    o = _Object.new()
+    for k, v in kw.items():
+        setattr(o, k, _jsval(v))
+    return o
+
+
+_TENSOR_CLS = None
+_RETURN_TYPES = {}
+
+
+def _wrap(t):
+    """A new JS Tensor -> a Python tensor of the class wick/_tensor.py registered."""
+    o = TensorBase.__new__(_TENSOR_CLS or TensorBase)
+    o._t = t
+    return o
+
+
+def _py(r, name):
+    if isinstance(r, _JsArray):
+        items = tuple(_wrap(x) if _J.isTensor(x) else _py(x, name) for x in r)
+        rt = _RETURN_TYPES.get(name)
+        if rt is not None and len(rt._fields) == len(items):
+            return rt(*items)
+        return items
+    if isinstance(r, _JsProxy):
+        if _J.isTensor(r):
+            return _wrap(r)
+        if str(r.typeof) == 'bigint':
+            return _b.int(str(r))
+        return r
+    if name in _DTYPE_RETURNS and isinstance(r, str):
+        return _DT[r]
+    return r
+
+
+_DTYPE_RETURNS = {'result_type', 'promote_types'}
+
+
+def _call(name, ovl, variant, args, kw, self=None):
+    jargs = [_jsval(a) for a in args]
+    out = kw.get('out')
+    if kw:
+        jargs.append(_kw(kw))
+    try:
+        r = _callOp(name, ovl, to_js(jargs), self._t if self is not None else None, variant)
+    except _JsException as e:
+        _raise(e)
+    if out is not None:
+        return out
+    if variant == 'inplace' and self is not None:
+        return self
+    return _py(r, name)
+
+
+def _make(name, group):
+    ovl, variant = _J.overloads(group, name)
+    if group == 'method':
+        def method(self, *args, **kw):
+            return _call(name, ovl, variant, args, kw, self)
+        method.__name__ = name
+        return method
+
+    def function(*args, **kw):
+        return _call(name, ovl, variant, args, kw)
+    function.__name__ = name
+    function.__qualname__ = name
+    function._wk_op = True
+    return function
+
+
+# ------------------------------------------------------------------------------------------------ Tensor
+def _index_item(i):
+    if i is None:
+        return _null
+    if i is Ellipsis:
+        return '...'
+    if isinstance(i, slice):
+        return _J.slice(*(_null if x is None else x.__index__() if not isinstance(x, TensorBase) else x.item()
+                          for x in (i.start, i.stop, i.step)))
+    if isinstance(i, (_b.bool, _b.int)):
+        return i
+    if isinstance(i, TensorBase):
+        return i._t
+    if isinstance(i, list):
+        return to_js([_index_item(x) for x in i])
+    if hasattr(i, '__index__'):
+        return i.__index__()
+    raise IndexError('only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid '
+                     'indices (got %s)' % type(i).__name__)
+
+
+def _index_args(idx):
+    if isinstance(idx, tuple):
+        items = [_index_item(i) for i in idx]
+        return [_J.tuple(to_js(items))] if len(items) == 1 else items
+    return [_index_item(idx)]
+
+
+def _scalar_like(v):
+    return isinstance(v, (_b.bool, _b.int, _b.float)) and not isinstance(v, TensorBase)
+
+
+class _GradFn:
+    """The node that made a tensor: torch's name and repr (its graph is not reachable from Pyodide yet)."""
+    __slots__ = ('_name',)
+
+    def __init__(self, name):
+        self._name = name
+
+    def name(self):
+        return self._name
+
+    def __repr__(self):
+        return '<%s object at 0x%012x>' % (self._name, id(self))
+
+    @property
+    def next_functions(self):
+        raise _unsupported('grad_fn.next_functions')
+
+
+_NODE_CLASSES = {}
+
+
+class TensorBase:
+    __module__ = 'torch._C'
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def __del__(self):
+        t = self.__dict__.get('_t')
+        if t is not None:
+            try:
+                t.dispose()
+                t.destroy()
+            except Exception:
+                pass
+
+    @staticmethod
+    def _make_subclass(cls, data, require_grad=False):
+        o = TensorBase.__new__(cls)
+        o._t = _FUNCTIONS['detach'](data).__dict__.pop('_t')
+        if require_grad:
+            _try(lambda: o._t.requiresGrad_(True))
+        return o
+
+    # ---- metadata
+    @property
+    def shape(self):
+        return Size(self._t.shape.to_py())
+
+    def size(self, dim=None):
+        if dim is None:
+            return self.shape
+        return _try(lambda: self._t.size(dim))
+
+    def stride(self, dim=None):
+        if dim is None:
+            return tuple(self._t.strides().to_py())
+        return _try(lambda: self._t.stride(dim))
+
+    @property
+    def dtype(self):
+        return _DT[self._t.dtype]
+
+    @property
+    def ndim(self):
+        return self._t.ndim
+
+    def dim(self):
+        return self._t.ndim
+
+    ndimension = dim
+
+    def numel(self):
+        return self._t.numel()
+
+    nelement = numel
+
+    def element_size(self):
+        return self._t.elementSize()
+
+    @property
+    def itemsize(self):
+        return self._t.elementSize()
+
+    def is_contiguous(self, memory_format=None):
+        return self._t.isContiguous()
+
+    def is_floating_point(self):
+        return self._t.isFloatingPoint()
+
+    def is_complex(self):
+        return False
+
+    @property
+    def device(self):
+        from .._device import device
+        return device('cpu')
+
+    is_cuda = False
+    is_sparse = False
+    is_quantized = False
+    is_meta = False
+    is_mps = False
+
+    # ---- data
+    def item(self):
+        v = _pyscalar(_try(lambda: self._t.item()))
+        d = self.dtype
+        return _b.float(v) if d.is_floating_point else _b.bool(v) if d is _DT['bool'] else _b.int(v)
+
+    def tolist(self):
+        # one bulk copy: the elements as a typed array, viewed from Python as a memoryview (never element by element
+        # through the bridge); float16/bfloat16 arrive widened to float32
+        d = self.dtype
+        flat = _try(lambda: self._t.toTypedArray()).to_py().tolist()
+        if d is _DT['bool']:
+            flat = [_b.bool(x) for x in flat]
+        shape = self.shape
+        if not shape:
+            return flat[0]
+        return _nest(flat, shape)
+
+    def __repr__(self, *, tensor_contents=None):
+        return str(_try(lambda: self._t.toString()))
+
+    def __bool__(self):
+        if self.numel() != 1:
+            raise RuntimeError('Boolean value of Tensor with more than one value is ambiguous')
+        return _b.bool(self.item())
+
+    def __float__(self):
+        if self.numel() != 1:
+            raise TypeError('only one element tensors can be converted to Python scalars')
+        return _b.float(self.item())
+
+    def __int__(self):
+        if self.numel() != 1:
+            raise TypeError('only one element tensors can be converted to Python scalars')
+        return _b.int(self.item())
+
+    def __index__(self):
+        if self.numel() != 1 or self.dtype.is_floating_point or self.dtype is _DT['bool']:
+            raise TypeError('only integer tensors of a single element can be converted to an index')
+        return _b.int(self.item())
+
+    def __hash__(self):
+        return id(self)
+
+    # ---- indexing
+    def __getitem__(self, idx):
+        return _wrap(_try(lambda: self._t.get(*_index_args(idx))))
+
+    def __setitem__(self, idx, value):
+        v = value._t if isinstance(value, TensorBase) else (_f(value) if isinstance(value, _b.float) else value)
+        _try(lambda: self._t.set(v, *_index_args(idx)))
+
+    # ---- autograd
+    @property
+    def requires_grad(self):
+        return self._t.requiresGrad
+
+    @requires_grad.setter
+    def requires_grad(self, v):
+        _try(lambda: self._t.requiresGrad_(_b.bool(v)))
+
+    def requires_grad_(self, requires_grad=True):
+        _try(lambda: self._t.requiresGrad_(_b.bool(requires_grad)))
+        return self
+
+    @property
+    def is_leaf(self):
+        return self._t.isLeaf
+
+    @property
+    def grad(self):
+        g = self._t.grad
+        return None if g is None else _wrap(g)
+
+    @grad.setter
+    def grad(self, g):
+        _try(lambda: setattr(self._t, 'grad', g._t if g is not None else _null))
+
+    @property
+    def grad_fn(self):
+        n = self._t.gradFn
+        if n is None:
+            return None
+        n = str(n)
+        cls = _NODE_CLASSES.get(n)
+        if cls is None:   # type(t.grad_fn).__name__ is the node's name, as torch's
+            cls = _NODE_CLASSES[n] = type(n, (_GradFn,), {'__slots__': (), '__module__': 'torch.autograd.graph'})
+        return cls(n)
+
+    def detach(self):
+        return _FUNCTIONS['detach'](self)   # a function of the table (torch's Tensor.detach is hand-written too)
+
+    def detach_(self):
+        _FUNCTIONS['detach_'](self)
+        return self
+
+    @property
+    def data(self):
+        return self.detach()
+
+    @data.setter
+    def data(self, v):
+        raise _unsupported('assigning Tensor.data')
+
+    def retain_grad(self):
+        raise _unsupported('Tensor.retain_grad')
+
+    def _register_hook(self, hook):
+        raise _unsupported('Tensor.register_hook')
+
+    # ---- operators (as pyext/tensor_type.c: 2 + x is add(x, 2), 2 - x rsub, 2 / x reciprocal(x) * 2)
+    def __add__(self, other):
+        if not isinstance(other, TensorBase) and not _scalar_like(other):
+            return NotImplemented
+        return self.add(other)
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        if not isinstance(other, TensorBase) and not _scalar_like(other):
+            return NotImplemented
+        return self.sub(other)
+
+    def __rsub__(self, other):
+        if not _scalar_like(other):
+            return NotImplemented
+        return self.rsub(other)
+
+    def __mul__(self, other):
+        if not isinstance(other, TensorBase) and not _scalar_like(other):
+            return NotImplemented
+        return self.mul(other)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        if not isinstance(other, TensorBase) and not _scalar_like(other):
+            return NotImplemented
+        return self.div(other)
+
+    def __rtruediv__(self, other):
+        if not _scalar_like(other):
+            return NotImplemented
+        return self.reciprocal().mul(other)
+
+    def __iadd__(self, other):
+        return self.add_(other)
+
+    def __isub__(self, other):
+        return self.sub_(other)
+
+    def __imul__(self, other):
+        return self.mul_(other)
+
+    def __itruediv__(self, other):
+        return self.div_(other)
+
+    def __neg__(self):
+        return self.neg()
+
+    def __pos__(self):
+        return self.positive()
+
+    def __abs__(self):
+        return self.abs()
+
+
+def _try(fn):
+    try:
+        return fn()
+    except _JsException as e:
+        _raise(e)
+
+
+def _nest(flat, shape):
+    if len(shape) == 1:
+        return flat
+    step = len(flat) // shape[0] if shape[0] else 0
+    return [_nest(flat[i * step:(i + 1) * step], shape[1:]) for i in _b.range(shape[0])]
+
+
+def _pyscalar(v):
+    if isinstance(v, _JsProxy) and str(v.typeof) == 'bigint':
+        return _b.int(str(v))
+    return v
+
+
+for _name in _J.names('method'):
+    if _name not in TensorBase.__dict__:
+        setattr(TensorBase, _name, _make(_name, 'method'))
+# NB the table's abs, all, any, max, min, pow, range, round and sum shadow the builtins in this module: use _b.<name>
+_FUNCTIONS = {}
+for _name in _J.names('function'):
+    _FUNCTIONS[_name] = _make(_name, 'function')
+    if _name not in globals():
+        globals()[_name] = _FUNCTIONS[_name]
+
+
+class _Namespace:
+    def __init__(self, name):
+        self.__name__ = name
+
+
+_nn = _Namespace('torch._C._nn')
+for _name in _J.names('nnfunction'):
+    setattr(_nn, _name, _make(_name, 'nnfunction'))
+_linalg = _Namespace('torch._C._linalg')
+for _name in _J.names('linalgfunction'):
+    setattr(_linalg, _name, _make(_name, 'linalgfunction'))
+del _name
+
+
+def _set_tensor_class(cls):
+    global _TENSOR_CLS
+    _TENSOR_CLS = cls
+
+
+def _register_return_type(name, fields):
+    import collections
+    base = collections.namedtuple(name, fields)
+
+    def __repr__(self):
+        return 'torch.return_types.%s(\n%s)' % (name, ',\n'.join('%s=%r' % (f, v) for f, v in zip(fields, self)))
+    t = type(name, (base,), {'__repr__': __repr__, '__slots__': (), '__module__': 'torch.return_types',
+                             '_wk_fields': tuple(fields)})
+    _RETURN_TYPES[name] = t
+    return t
+
+
+# ------------------------------------------------------------------------------------------------ creation
+def _tensor_data(v):
+    if isinstance(v, TensorBase):
+        if v.dim() == 0:
+            return _tensor_data(v.item())
+        return [_tensor_data(x) for x in v.unbind(0)]
+    if isinstance(v, (list, tuple)):
+        return to_js([_tensor_data(x) for x in v])
+    if isinstance(v, _b.float):
+        return _f(v)
+    if isinstance(v, (_b.bool, _b.int)):
+        return v
+    raise TypeError("Could not infer dtype of %s" % type(v).__name__)
+
+
+def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    if isinstance(data, TensorBase):
+        r = data.detach().clone()
+        if dtype is not None:
+            r = r.to(dtype)
+    else:
+        opts = {}
+        if dtype is not None:
+            opts['dtype'] = dtype
+        r = _wrap(_try(lambda: _J.wick.tensor(_tensor_data(data), _kw(opts))))
+    if requires_grad:
+        r.requires_grad_(True)
+    return r
+
+
+def as_tensor(data, dtype=None, device=None):
+    if isinstance(data, TensorBase):
+        return data if dtype is None or data.dtype is dtype else data.to(dtype)
+    return tensor(data, dtype=dtype)
+
+
+def get_default_dtype():
+    return _DT[_J.wick.getDefaultDtype()]
+
+
+def _set_default_dtype(d):
+    _try(lambda: _J.wick.setDefaultDtype(d._name))
+
+
+def is_grad_enabled():
+    return _J.wick.isGradEnabled()
+
+
+def _set_grad_enabled(mode):
+    return _J.wick.setGradEnabled(_b.bool(mode))
+
+
+_inference = [False]
+
+
+def is_inference_mode_enabled():
+    return _inference[0]
+
+
+def _set_inference_mode(mode):
+    if mode:
+        raise _unsupported('torch.inference_mode')
+    prev, _inference[0] = _inference[0], _b.bool(mode)
+    return prev
+
+
+def get_num_threads():
+    return 1
+
+
+def set_num_threads(n):
+    if n != 1:
+        raise _unsupported('set_num_threads(%d) (the wasm core has one thread)' % n)
+
+
+def _get_printoptions():
+    return tuple(_J.getPrintoptions().to_py())
+
+
+def _set_printoptions(precision, threshold, edgeitems, linewidth, sci):
+    _J.setPrintoptions(precision, threshold, edgeitems, linewidth, sci)
+
+
+def _run_backward(tensors, grads, retain_graph, create_graph, inputs, allow_unused, accumulate):
+    if len(tensors) != 1 or inputs is not None or not accumulate:
+        raise _unsupported('autograd over several roots, inputs= or torch.autograd.grad')
+    g = grads[0]
+    opts = _kw({'retainGraph': _b.bool(retain_graph), 'createGraph': _b.bool(create_graph)})
+    _try(lambda: tensors[0]._t.backward(g._t if g is not None else _null, opts))
+
+
+class Generator:
+    __module__ = 'torch'
+
+    def __init__(self, device='cpu', _handle=None):
+        self._g = _handle if _handle is not None else _J.wick.Generator.new()
+
+    def manual_seed(self, seed):
+        seed = _b.int(seed)
+        if not -0x8000_0000_0000_0000 <= seed <= 0xffff_ffff_ffff_ffff:
+            raise RuntimeError('Overflow when unpacking long long')
+        self._g.manualSeed(seed % (1 << 64))
+        return self
+
+    def initial_seed(self):
+        return _b.int(str(self._g.initialSeed()))
+
+    def seed(self):
+        raise _unsupported('Generator.seed')
+
+    def get_state(self):
+        raise _unsupported('Generator.get_state')
+
+    def set_state(self, state):
+        raise _unsupported('Generator.set_state')
+
+    @property
+    def device(self):
+        from .._device import device
+        return device('cpu')
+
+
+default_generator = Generator(_handle=_J.wick.defaultGenerator())
+
+
+class _FunctionBase:
+    """torch.autograd.Function's C base: custom Functions are not supported in Pyodide yet."""
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        raise _unsupported('torch.autograd.Function')
+
+
+_return_types = _RETURN_TYPES
+
+
+def _missing(name):
+    def missing(*args, **kwargs):
+        raise _unsupported('torch._C.%s' % name)
+    missing.__name__ = name
+    return missing
+
+
+# The rest of the native _C (pyext/: storage, custom Functions' records, numpy, vmap's batching): functions that
+# raise NotImplementedError naming themselves. The hooks the package feature-tests with hasattr (_set_vmap_hook,
+# _set_saved_tensor_hooks) are left out, so it takes its pure-Python paths.
+for _name in ('_alias', '_attach_history', '_bump_version', '_contiguous_bytes', '_function_record', '_new_tensor',
+              '_numpy_interface', '_saved_alias', '_storage_bytes', '_storage_info', '_tensor_from_bytes',
+              '_vmap_dummy', '_vmap_pointwise', 'from_numpy', 'frombuffer'):
+    globals()[_name] = _missing(_name)
+del _name
+_node_types = {}
