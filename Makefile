@@ -146,10 +146,11 @@ test-wasm: wasm js
 	node --no-warnings tests/wasm/golden.mjs $(BUILD)/js --nosimd
 	node --no-warnings tests/browser/run.mjs $(BUILD)/js
 	node --no-warnings tests/browser/run.mjs $(BUILD)/js --nosimd
-# wick/ in Pyodide (npm pyodide in tests/browser/node_modules) on the wasm core: tests/pyodide/programs/*.py, stdout
-# compared with what real torch printed (pinned by tests/pyodide/pin.py)
+# wick/ in Pyodide (npm pyodide in tests/browser/node_modules) on the wasm core, in node and in headless Chromium:
+# tests/pyodide/programs/*.py, stdout compared with what real torch printed (pinned by tests/pyodide/pin.py)
 test-pyodide: js
 	node --no-warnings tests/pyodide/run.mjs $(BUILD)/js
+	node --no-warnings tests/pyodide/run.mjs $(BUILD)/js --chromium
 test-parity: all
 	$(PYTHON) -m tests.parity
 	$(PYTHON) -m tests.parity --check-golden

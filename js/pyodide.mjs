@@ -26,6 +26,8 @@ function bridge() {
   const E = wick.exports_();
   return {
     wick, Tensor: wick.Tensor, callOp: wick.callOp, f, overloads,
+    // callOp with the arguments as JS varargs (no per-call array conversion on the Python side)
+    pycall: (name, ovl, self, variant, ...args) => wick.callOp(name, ovl, args, self === null ? undefined : self, variant),
     names: (group) => Object.keys(BINDINGS[group] || {}),
     isTensor: (v) => v instanceof wick.Tensor,
     slice: (a, b, c) => new wick.Slice(a, b, c),

@@ -14,17 +14,20 @@ const HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Emb
   'Cross-Origin-Resource-Policy': 'same-origin', 'Cache-Control': 'no-store' };
 
 /** Starts the server; resolves to {url, close()}. jsDir: the build/js folder; root: the repository. */
-export function serve({ jsDir, root = fileURLToPath(new URL('../../', import.meta.url)) }) {
-  // URL prefix -> folder on disk
+export function serve({ jsDir, root = fileURLToPath(new URL('../../', import.meta.url)), extra = [] }) {
+  // URL prefix -> folder on disk (extra: [prefix, folder] pairs a runner adds, e.g. npm pyodide's folder)
   const mounts = [['/js/', resolve(jsDir)], ['/tests/wasm/', resolve(root, 'tests/wasm')],
-    ['/tests/parity/golden/', resolve(root, 'tests/parity/golden')], ['/tests/browser/', resolve(root, 'tests/browser')]];
+    ['/tests/parity/golden/', resolve(root, 'tests/parity/golden')], ['/tests/browser/', resolve(root, 'tests/browser')],
+    ['/tests/pyodide/', resolve(root, 'tests/pyodide')], ...extra.map(([p, d]) => [p, resolve(d), true])];
   const server = createServer(async (req, res) => {
     let path;
     try { path = decodeURIComponent(new URL(req.url, 'http://127.0.0.1').pathname); } catch { path = null; }
     const mount = path && mounts.find(([prefix]) => path.startsWith(prefix));
     const file = mount && resolve(mount[1], '.' + path.slice(mount[0].length - 1));
-    // a file strictly inside the mounted folder, never node_modules (the driver's dependency)
-    if (req.method !== 'GET' || !file || !file.startsWith(mount[1] + sep) || file.includes(sep + 'node_modules' + sep)) {
+    // a file strictly inside the mounted folder, never node_modules (the driver's dependency) unless a runner mounted
+    // that folder itself
+    if (req.method !== 'GET' || !file || !file.startsWith(mount[1] + sep) ||
+        (!mount[2] && file.includes(sep + 'node_modules' + sep))) {
       res.writeHead(404, HEADERS).end('not found');
       return;
     }

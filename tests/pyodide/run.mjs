@@ -1,12 +1,16 @@
-// Runs tests/pyodide/programs/*.py in Pyodide (node, offline) on wick's wasm core and compares each program's
-// stdout, character for character, with NAME.txt pinned from real torch 2.13 by tests/pyodide/pin.py.
-// Pyodide comes from tests/browser/node_modules (npm `pyodide`, installed by tools/install-test-deps.sh); the
-// package wick/ is written into Pyodide's file system and `import torch` resolves to it (wick.install_as_torch()).
-// Prints one line per program, the load time and `N passed, N failed`; exits non-zero on any failure or when no
-// program ran.
-// Run: node tests/pyodide/run.mjs build/js [-k substring] [--verbose]
-import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
+// Runs tests/pyodide/programs/*.py in Pyodide on wick's wasm core, offline, and compares each program's stdout,
+// character for character, with NAME.txt pinned from real torch 2.13 by tests/pyodide/pin.py.
+// Engines: node (default) or headless Chromium (--chromium: Debian's chromium driven by playwright-core, the page
+// served from 127.0.0.1 by tests/browser/server.mjs, any other request aborted and counted as a failure).
+// Pyodide is npm `pyodide` in tests/browser/node_modules (tools/install-test-deps.sh); the package wick/ is written
+// into Pyodide's file system by js/pyodide.mjs and `import torch` resolves to it (wick.install_as_torch()).
+// Prints one line per program, the load times and `N passed, N failed`; exits non-zero on any failure or when no
+// program ran. --bench also times a small `a + b` per call (tests/pyodide/bench.py).
+// Run: node tests/pyodide/run.mjs build/js [--chromium] [-k substring] [--verbose] [--bench]
+import { readFileSync, readdirSync, statSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const argv = process.argv.slice(2);
@@ -14,6 +18,8 @@ const kIdx = argv.indexOf('-k');
 const jsDir = argv.find((a, i) => !a.startsWith('-') && i !== kIdx + 1) || 'build/js';
 const only = kIdx >= 0 ? argv[kIdx + 1] : null;
 const verbose = argv.includes('--verbose');
+const chromium = argv.includes('--chromium');
+const bench = argv.includes('--bench');
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const pyodideDir = join(root, 'tests/browser/node_modules/pyodide');
 if (!existsSync(join(pyodideDir, 'pyodide.mjs'))) {
@@ -22,7 +28,7 @@ if (!existsSync(join(pyodideDir, 'pyodide.mjs'))) {
 }
 
 // the package's Python files, as [path under the Pyodide root, text]
-export function packageFiles(repo) {
+function packageFiles(repo) {
   const out = [];
   const walk = (dir) => {
     for (const name of readdirSync(dir).sort()) {
@@ -35,56 +41,84 @@ export function packageFiles(repo) {
   return out;
 }
 
-const { loadPyodide } = await import(pathToFileURL(join(pyodideDir, 'pyodide.mjs')).href);
-const { installWick } = await import(pathToFileURL(join(root, jsDir, 'pyodide.mjs')).href);
-
-const t0 = performance.now();
-const py = await loadPyodide({ indexURL: pyodideDir + '/' });
-const tPy = performance.now();
-const info = await installWick(py, { files: packageFiles(root) });
-py.runPython('import wick; wick.install_as_torch()');
-const tWick = performance.now();
-console.log(`pyodide ${py.version} (Python ${py.runPython('import sys; sys.version.split()[0]')}) on ${info.engine}, SIMD ${info.simd}: ` +
-  `Pyodide loaded in ${((tPy - t0) / 1000).toFixed(2)} s, wick imported in ${((tWick - tPy) / 1000).toFixed(2)} s`);
-
-// runs one program in a fresh __main__-like namespace; stdout captured in Python, a traceback on failure
-py.runPython(`
-import contextlib, io, traceback
-def _wick_run_program(src, name):
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        try:
-            exec(compile(src, name, 'exec'), {'__name__': '__main__'})
-        except BaseException:
-            traceback.print_exc(file=buf)
-    return buf.getvalue()
-`);
-const runProgram = py.globals.get('_wick_run_program');
-
 const dir = join(root, 'tests/pyodide/programs');
 const names = readdirSync(dir).filter((f) => f.endsWith('.py')).map((f) => f.slice(0, -3)).sort()
   .filter((n) => !only || n.includes(only));
+const programs = names.map((n) => [n + '.py', readFileSync(join(dir, n + '.py'), 'utf8')]);
+if (bench) programs.push(['bench.py', readFileSync(join(root, 'tests/pyodide/bench.py'), 'utf8')]);
+const files = packageFiles(root);
+
+// In node: the same session.mjs the page uses, with Pyodide and the JS API imported from disk.
+async function runNode() {
+  const { runSession } = await import('./session.mjs');
+  const { loadPyodide } = await import(pathToFileURL(join(pyodideDir, 'pyodide.mjs')).href);
+  const { installWick } = await import(pathToFileURL(join(root, jsDir, 'pyodide.mjs')).href);
+  return runSession({ loadPyodide, installWick, indexURL: pyodideDir + '/', files, programs });
+}
+
+async function runChromium() {
+  let pw;
+  try { pw = createRequire(join(root, 'tests/browser/package.json'))('playwright-core'); } catch (e) {
+    console.error(`tests/pyodide: playwright-core is not installed (${e.message.split('\n')[0]}); run tools/install-test-deps.sh`);
+    process.exit(2);
+  }
+  const executablePath = [process.env.CHROMIUM, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => p && existsSync(p));
+  if (!executablePath) { console.error('tests/pyodide: no chromium binary; run tools/install-test-deps.sh'); process.exit(2); }
+  const { serve } = await import('../browser/server.mjs');
+  const server = await serve({ jsDir, extra: [['/pyodide/', pyodideDir]] });
+  const profile = mkdtempSync(join(tmpdir(), 'wick-pyodide-chromium-'));
+  let context, offsite = 0;
+  const pageErrors = [];
+  try {
+    context = await pw.chromium.launchPersistentContext(profile, { executablePath, headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+    await context.route('**/*', (route) => {
+      if (route.request().url().startsWith(server.url + '/')) return route.continue();
+      offsite++;
+      return route.abort();
+    });
+    const page = await context.newPage();
+    page.on('console', (m) => { if (verbose || m.type() !== 'log') console.log(`[page ${m.type()}] ${m.text()}`); });
+    page.on('pageerror', (e) => { pageErrors.push(String(e)); console.log(`[page error] ${e}`); });
+    page.on('response', (r) => { if (r.status() >= 400) pageErrors.push(`${r.status()} ${r.url()}`); });
+    await page.goto(server.url + '/tests/pyodide/page.html');
+    await page.waitForFunction(() => window.wickSession !== undefined, null, { timeout: 120000 });
+    const res = await page.evaluate(([f, p]) => window.wickSession(f, p), [files, programs]);
+    res.engine = `${res.engine}; crossOriginIsolated ${res.isolated}`;
+    if (offsite) res.errors = [...(res.errors || []), `${offsite} request(s) left 127.0.0.1`];
+    if (pageErrors.length) res.errors = [...(res.errors || []), ...pageErrors];
+    return res;
+  } finally {
+    if (context) await context.close();
+    await server.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+const res = chromium ? await runChromium() : await runNode();
+console.log(`pyodide ${res.pyodide} (Python ${res.python}) on ${res.engine}, SIMD ${res.simd}: ` +
+  `Pyodide loaded in ${(res.tPyodide / 1000).toFixed(2)} s, wick imported in ${(res.tWick / 1000).toFixed(2)} s`);
 let passed = 0, failed = 0;
 const same = (a, b) => a === b;
-for (const name of names) {
-  const want = existsSync(join(dir, name + '.txt')) ? readFileSync(join(dir, name + '.txt'), 'utf8') : null;
-  const t = performance.now();
-  const got = runProgram(readFileSync(join(dir, name + '.py'), 'utf8'), name + '.py');
-  const ms = performance.now() - t;
+for (const [name, got, ms] of res.outputs) {
+  if (name === 'bench.py') { process.stdout.write(got); continue; }
+  const base = name.slice(0, -3);
+  const want = existsSync(join(dir, base + '.txt')) ? readFileSync(join(dir, base + '.txt'), 'utf8') : null;
   // the comparison must be able to fail: the same output against torch's with one character changed
-  if (want !== null && got === want && same(got, want) && !same(got, want.replace(/^./, (c) => (c === 'x' ? 'y' : 'x')))) {
+  if (want !== null && same(got, want) && !same(got, want.replace(/^./, (c) => (c === 'x' ? 'y' : 'x')))) {
     passed++;
-    console.log(`ok   ${name} (${got.split('\n').length - 1} lines, ${ms.toFixed(0)} ms)`);
+    console.log(`ok   ${base} (${got.split('\n').length - 1} lines, ${ms.toFixed(0)} ms)`);
     continue;
   }
   failed++;
-  if (want === null) { console.log(`FAIL ${name}: no ${name}.txt (run python3 tests/pyodide/pin.py ${name})`); continue; }
+  if (want === null) { console.log(`FAIL ${base}: no ${base}.txt (run python3 tests/pyodide/pin.py ${base})`); continue; }
   const g = got.split('\n'), w = want.split('\n');
   let i = 0;
   while (i < g.length && i < w.length && g[i] === w[i]) i++;
-  console.log(`FAIL ${name}: stdout differs from torch's at line ${i + 1}`);
+  console.log(`FAIL ${base}: stdout differs from torch's at line ${i + 1}`);
   console.log(`  torch: ${JSON.stringify(w.slice(i, i + 3).join('\n'))}`);
   console.log(`  wick:  ${JSON.stringify(g.slice(i, i + (verbose ? 40 : 3)).join('\n'))}`);
 }
-console.log(`pyodide: ${passed} passed, ${failed} failed`);
-process.exit(failed || !names.length ? 1 : 0);
+for (const e of res.errors || []) { console.log(`FAIL page: ${e}`); failed++; }
+console.log(`pyodide-${chromium ? 'chromium' : 'node'}: ${passed} passed, ${failed} failed`);
+process.exit(failed || !passed ? 1 : 0);

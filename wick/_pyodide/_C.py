@@ -11,7 +11,8 @@ import builtins as _b
 import sys as _sys
 
 import _wickjs as _J
-from pyodide.ffi import JsArray as _JsArray, JsException as _JsException, JsProxy as _JsProxy, jsnull as _null, to_js
+from pyodide.ffi import JsArray as _JsArray, JsException as _JsException, JsNull as _JsNull, JsProxy as _JsProxy
+from pyodide.ffi import jsnull as _null, to_js
 
 _callOp = _J.callOp
 _f = _J.f
@@ -111,6 +112,9 @@ class Size(tuple):
 # ------------------------------------------------------------------------------------------------ conversion
 def _jsval(v):
     """A Python argument as the JS API takes it (floats wrapped: JS has one number type)."""
+    t = type(v)
+    if t is _b.int or t is str or t is _b.bool:
+        return v
     if isinstance(v, TensorBase):
         return v._t
     if v is None:
@@ -151,6 +155,10 @@ def _wrap(t):
 
 
 def _py(r, name):
+    if type(r) is _TENSOR_T:    # the common case, without Pyodide's (slow) isinstance checks on proxy types
+        return _wrap(r)
+    if r is None or type(r) in (_b.int, _b.float, _b.bool, str):
+        return _DT[r] if name in _DTYPE_RETURNS and type(r) is str else r
     if isinstance(r, _JsArray):
         items = tuple(_wrap(x) if _J.isTensor(x) else _py(x, name) for x in r)
         rt = _RETURN_TYPES.get(name)
@@ -158,6 +166,8 @@ def _py(r, name):
             return rt(*items)
         return items
     if isinstance(r, _JsProxy):
+        if isinstance(r, _JsNull):
+            return None
         if _J.isTensor(r):
             return _wrap(r)
         if str(r.typeof) == 'bigint':
@@ -171,13 +181,16 @@ def _py(r, name):
 _DTYPE_RETURNS = {'result_type', 'promote_types'}
 
 
+_pycall = _J.pycall
+
+
 def _call(name, ovl, variant, args, kw, self=None):
     jargs = [_jsval(a) for a in args]
     out = kw.get('out')
     if kw:
         jargs.append(_kw(kw))
     try:
-        r = _callOp(name, ovl, to_js(jargs), self._t if self is not None else None, variant)
+        r = _pycall(name, ovl, self._t if self is not None else _null, variant, *jargs)
     except _JsException as e:
         _raise(e)
     if out is not None:
@@ -266,15 +279,14 @@ class TensorBase:
         t = self.__dict__.get('_t')
         if t is not None:
             try:
-                t.dispose()
-                t.destroy()
-            except Exception:
+                t.dispose()   # the C reference now; the proxy itself goes with its last Python reference
+            except Exception:  # interpreter shutdown: the bridge may be gone
                 pass
 
     @staticmethod
     def _make_subclass(cls, data, require_grad=False):
         o = TensorBase.__new__(cls)
-        o._t = _FUNCTIONS['detach'](data).__dict__.pop('_t')
+        o._t = _try(lambda: _J.wick.detach(data._t))
         if require_grad:
             _try(lambda: o._t.requiresGrad_(True))
         return o
@@ -410,8 +422,8 @@ class TensorBase:
 
     @property
     def grad(self):
-        g = self._t.grad
-        return None if g is None else _wrap(g)
+        g = self._t.grad   # JS null (a JsNull, not None) where there is none
+        return None if g is None or isinstance(g, _JsNull) else _wrap(g)
 
     @grad.setter
     def grad(self, g):
@@ -420,7 +432,7 @@ class TensorBase:
     @property
     def grad_fn(self):
         n = self._t.gradFn
-        if n is None:
+        if n is None or isinstance(n, _JsNull):
             return None
         n = str(n)
         cls = _NODE_CLASSES.get(n)
@@ -549,6 +561,12 @@ _linalg = _Namespace('torch._C._linalg')
 for _name in _J.names('linalgfunction'):
     setattr(_linalg, _name, _make(_name, 'linalgfunction'))
 del _name
+
+
+_probe = _J.wick.zeros(1)
+_TENSOR_T = type(_probe)   # the proxy type of a JS Tensor (Pyodide makes one per set of JS object traits)
+_probe.dispose()
+del _probe
 
 
 def _set_tensor_class(cls):
