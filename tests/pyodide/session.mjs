@@ -28,7 +28,11 @@ def _wick_run_program(src, name):
     outputs.push([name, out, performance.now() - t]);
   }
   run.destroy();
+  // C tensors still referenced once the programs' namespaces are gone (each Python tensor releases its reference
+  // when it is collected), and those JS's FinalizationRegistry had to free (a dropped wrapper: a leak)
+  const live = py.runPython('import gc, _wickjs; gc.collect(); _wickjs.wick.liveTensors()');
+  const leaks = py.runPython('_wickjs.wick.leakCount()');
   return { pyodide: py.version, python: py.runPython('import sys; sys.version.split()[0]'), engine: info.engine,
-    simd: info.simd, tPyodide: tPy - t0, tWick: tWick - tPy, outputs,
+    simd: info.simd, tPyodide: tPy - t0, tWick: tWick - tPy, outputs, live, leaks,
     isolated: typeof crossOriginIsolated !== 'undefined' ? crossOriginIsolated : null };
 }
