@@ -22,6 +22,7 @@ typedef struct wk_device {
     bool host_access; /* host code may read and write its pointers directly (the CPU: yes) */
     void *(*alloc)(size_t nbytes);                        /* nbytes > 0, 64-byte aligned; NULL if out of memory */
     void (*free)(void *p, size_t nbytes);                 /* p from alloc with the same nbytes */
+    void *(*alloc_zeroed)(size_t nbytes); /* optional (NULL: alloc, then fill with 0): alloc, every byte 0 */
     int (*copy_from_host)(void *dst, const void *src, size_t nbytes);
     int (*copy_to_host)(void *dst, const void *src, size_t nbytes);
     int (*copy)(void *dst, const struct wk_device *src_device, const void *src, size_t nbytes); /* into this one */

@@ -3,7 +3,9 @@
 #include "cpu/iter.h"
 
 /* ---- storage ---- */
-static wk_storage *storage_new(wk_device *dev, int64_t nbytes64) {
+/* nbytes64 of storage on dev; zeroed: every byte 0 (through the device's alloc_zeroed where it has one, so fresh
+ * big CPU blocks are lazy zero pages, Note [Lazy zero pages] in cpu/alloc.c) */
+static wk_storage *storage_new(wk_device *dev, int64_t nbytes64, bool zeroed) {
     /* On a 32-bit target (wasm32) a byte count beyond SIZE_MAX is out of memory, never a wrapped small block. */
 #if SIZE_MAX < INT64_MAX
     if (nbytes64 < 0 || (uint64_t)nbytes64 > SIZE_MAX) {
@@ -20,7 +22,7 @@ static wk_storage *storage_new(wk_device *dev, int64_t nbytes64) {
     wk_storage *s = wk__malloc(sizeof *s);
     if (!s) return NULL;
     /* 64-byte aligned, from the device (the CPU's: the caching allocator, src/cpu/alloc.c) */
-    s->data = nbytes ? dev->alloc(nbytes) : NULL;
+    s->data = !nbytes ? NULL : zeroed && dev->alloc_zeroed ? dev->alloc_zeroed(nbytes) : dev->alloc(nbytes);
     if (nbytes && !s->data) {
         free(s);
         if (dev == &wk__cpu_device)
@@ -30,6 +32,12 @@ static wk_storage *storage_new(wk_device *dev, int64_t nbytes64) {
                       nbytes);
         else
             wk__error(WK_RUNTIME_ERROR, "%s out of memory: tried to allocate %zu bytes", dev->name, nbytes);
+        return NULL;
+    }
+    static const unsigned char zero = 0;
+    if (nbytes && zeroed && !dev->alloc_zeroed && dev->fill(s->data, nbytes, &zero, 1) < 0) {
+        dev->free(s->data, nbytes);
+        free(s);
         return NULL;
     }
     s->refcount = 1;
@@ -202,18 +210,23 @@ wk_tensor *wk__empty_strided(int ndim, const int64_t *sizes, const int64_t *stri
     return wk__empty_strided_on(wk__default_device(), ndim, sizes, strides, dtype);
 }
 
-wk_tensor *wk__empty_strided_on(wk_device *dev, int ndim, const int64_t *sizes, const int64_t *strides,
-                                wk_dtype dtype) {
+static wk_tensor *new_tensor(wk_device *dev, int ndim, const int64_t *sizes, const int64_t *strides, wk_dtype dtype,
+                             bool zeroed) {
     if (wk__check_sizes(ndim, sizes) < 0) return NULL;
     int64_t nbytes;
     if (wk__storage_nbytes(ndim, sizes, strides, 0, wk_dtype_size(dtype), &nbytes) < 0) return NULL;
-    wk_storage *st = storage_new(dev, nbytes);
+    wk_storage *st = storage_new(dev, nbytes, zeroed);
     if (!st) return NULL;
     wk_version *ver = version_new();
     wk_tensor *t = ver ? header_new(st, ver, ndim, sizes, strides, 0, dtype) : NULL;
     wk__storage_release(st);
     version_release(ver);
     return t;
+}
+
+wk_tensor *wk__empty_strided_on(wk_device *dev, int ndim, const int64_t *sizes, const int64_t *strides,
+                                wk_dtype dtype) {
+    return new_tensor(dev, ndim, sizes, strides, dtype, false);
 }
 
 wk_tensor *wk__empty(int ndim, const int64_t *sizes, wk_dtype dtype) {
@@ -228,15 +241,13 @@ wk_tensor *wk__empty_like(const wk_tensor *t, wk_dtype dtype) {
     return wk__empty(t->ndim, t->sizes, dtype == WK_DTYPE_NONE ? t->dtype : dtype);
 }
 
+/* zeroed at allocation: a fresh big CPU block is lazy zero pages, never written here (Note [Lazy zero pages]) */
 wk_tensor *wk__zeros(int ndim, const int64_t *sizes, wk_dtype dtype) {
-    wk_tensor *t = wk__empty(ndim, sizes, dtype);
-    static const unsigned char zero = 0;
-    wk_storage *s = t ? t->storage : NULL;
-    if (s && s->nbytes && s->device->fill(s->data, s->nbytes, &zero, 1) < 0) { /* data is NULL when empty */
-        wk_release(t);
-        return NULL;
-    }
-    return t;
+    int64_t strides[WK_MAX_DIM], nbytes;
+    if (wk__check_sizes(ndim, sizes) < 0) return NULL;
+    if (wk__storage_nbytes(ndim, sizes, NULL, 0, wk_dtype_size(dtype), &nbytes) < 0) return NULL; /* torch's text */
+    wk__contiguous_strides(ndim, sizes, strides);
+    return new_tensor(wk__default_device(), ndim, sizes, strides, dtype, true);
 }
 
 wk_tensor *wk__full(int ndim, const int64_t *sizes, wk_dtype dtype, wk_scalar fill) {
@@ -446,12 +457,10 @@ int wk__storage_grow(wk_storage *s, size_t nbytes) {
         wk__error(WK_RUNTIME_ERROR, "Trying to resize storage that is not resizable");
         return -1;
     }
-    static const unsigned char zero = 0;
     wk_device *dev = s->device;
-    wk_storage *n = storage_new(dev, (int64_t)nbytes);
+    wk_storage *n = storage_new(dev, (int64_t)nbytes, true); /* zeroed: the bytes past the old end read 0 */
     if (!n) return -1;
-    if ((s->nbytes && dev->copy(n->data, dev, s->data, s->nbytes) < 0) ||
-        dev->fill((char *)n->data + s->nbytes, nbytes - s->nbytes, &zero, 1) < 0) {
+    if (s->nbytes && dev->copy(n->data, dev, s->data, s->nbytes) < 0) {
         wk__storage_release(n);
         return -1;
     }
@@ -476,7 +485,7 @@ int wk__resize_(wk_tensor *t, int ndim, const int64_t *sizes) {
             return -1;
         }
         wk_device *dev = t->storage->device;
-        wk_storage *s = storage_new(dev, need);
+        wk_storage *s = storage_new(dev, need, false);
         if (!s) return -1;
         if (t->storage->nbytes && dev->copy(s->data, dev, t->storage->data, t->storage->nbytes) < 0) {
             wk__storage_release(s);

@@ -5,16 +5,23 @@
  * request of that class takes it back. The lists are guarded by one mutex. At most CACHE_LIMIT bytes stay
  * cached; beyond that a freed block goes back to the system. Everything cached is freed at exit.
  *
- * Blocks of HUGE_MIN bytes or more are 2 MiB aligned and advised as transparent huge pages (Linux): a 16 MB
- * tensor then takes 8 page faults instead of 4096 when fresh, and streaming over it walks 8 TLB entries instead of
- * 4096 (measured: a + b and sum over 16 MB 3-5% faster on one thread in this VM).
+ * Note [Lazy zero pages]: blocks of MAP_MIN bytes or more (Linux, not under ASan) are mapped with mmap, 2 MiB
+ * aligned and advised as transparent huge pages: a 16 MB tensor then takes 8 page faults instead of 4096 when
+ * fresh, and streaming over it walks 8 TLB entries instead of 4096 (measured: a + b and sum over 16 MB 3-5% faster
+ * on one thread in this VM). A fresh mapping reads as zeros and costs no memory until a page is touched, so
+ * wk__cache_alloc_zeroed writes nothing into one: zeros(n) / empty(n) / the legacy Tensor(n) of 8 GiB touch no page
+ * (torch's empty leaves its glibc mmap untouched the same way). Any other block (cached, or small from
+ * aligned_alloc) may hold old bytes and is cleared with memset.
  *
- * Bypass: built with AddressSanitizer (so use-after-free and leak checks see every block), or with the
+ * Bypass: built with AddressSanitizer (so use-after-free and leak checks see every block, none mapped), or with the
  * environment variable WICK_NO_CACHING_ALLOC=1 set when the first tensor is allocated, blocks go straight to
- * aligned_alloc / free. */
+ * aligned_alloc / free (big ones to mmap / munmap outside ASan). */
 #include "cpu/alloc.h"
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -81,22 +88,68 @@ static size_t size_class(size_t n, int *idx) {
 
 static void at_exit(void) { wk__cache_empty(); }
 
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-#define HUGE_MIN ((size_t)4 << 20)
+/* the size of class idx (the inverse of size_class) */
+static size_t class_size(int idx) {
+    if (idx < 16) return (size_t)(idx + 1) * 64;
+    int j = idx - 16, k = 10 + j / 4;
+    return (size_t)(5 + j % 4) << (k - 2);
+}
+
+#if defined(__linux__) && !defined(__EMSCRIPTEN__) && !defined(WK_ALLOC_BYPASS)
+#define MAP_MIN ((size_t)4 << 20)
 #define HUGE_PAGE ((size_t)2 << 20)
 #endif
 
-/* a new block of class size sz */
-static void *block_new(size_t sz) {
-#ifdef HUGE_MIN
-    if (sz >= HUGE_MIN) {
-        size_t full = (sz + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-        void *p = aligned_alloc(HUGE_PAGE, full);
-        if (p) madvise(p, full, MADV_HUGEPAGE); /* advice only: failure changes nothing */
-        return p;
+/* whether a block of sz bytes (its class size, or its 64-byte rounded size when not cached) is mapped */
+static bool is_mapped(size_t sz) {
+#ifdef MAP_MIN
+    return sz >= MAP_MIN;
+#else
+    WK_UNUSED(sz);
+    return false;
+#endif
+}
+
+#ifdef MAP_MIN
+static size_t map_len(size_t sz) { return (sz + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1); }
+
+/* sz bytes of fresh zero pages, 2 MiB aligned: map one huge page more, then unmap the ends around the aligned part */
+static void *map_new(size_t sz) {
+    if (sz > SIZE_MAX / 2) return NULL;
+    size_t len = map_len(sz);
+    char *raw = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) return NULL;
+    char *p = (char *)(((uintptr_t)raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    size_t head = (size_t)(p - raw); /* a multiple of the page size, < HUGE_PAGE */
+    if (head) munmap(raw, head);
+    if (HUGE_PAGE - head) munmap(p + len, HUGE_PAGE - head);
+#ifdef MADV_HUGEPAGE
+    madvise(p, len, MADV_HUGEPAGE); /* advice only: failure changes nothing */
+#endif
+    return p;
+}
+#endif
+
+/* a new block of sz bytes; *fresh_zero tells whether every byte is known to be 0 (a fresh mapping) */
+static void *block_new(size_t sz, bool *fresh_zero) {
+#ifdef MAP_MIN
+    if (is_mapped(sz)) {
+        *fresh_zero = true;
+        return map_new(sz);
     }
 #endif
+    *fresh_zero = false;
     return aligned_alloc(64, sz);
+}
+
+static void block_del(void *p, size_t sz) {
+#ifdef MAP_MIN
+    if (is_mapped(sz)) {
+        munmap(p, map_len(sz));
+        return;
+    }
+#endif
+    free(p);
 }
 
 static int mode(void) {
@@ -115,10 +168,21 @@ static int mode(void) {
     return cache.mode;
 }
 
-void *wk__cache_alloc(size_t n) {
+/* the block for a request of n bytes: its size class, or n rounded to 64 bytes when the block is not cached (*idx
+ * -1: bypass mode, or too large for a class) */
+static size_t block_size(size_t n, int *idx) {
+    size_t sz = size_class(n, idx);
+    if (mode() == 2 || *idx < 0) {
+        *idx = -1;
+        return n > SIZE_MAX - 63 ? SIZE_MAX & ~(size_t)63 : (n + 63) & ~(size_t)63;
+    }
+    return sz;
+}
+
+static void *alloc_block(size_t n, bool *fresh_zero) {
     int idx;
-    size_t sz = size_class(n, &idx);
-    if (mode() == 2 || idx < 0) return aligned_alloc(64, (n + 63) & ~(size_t)63);
+    size_t sz = block_size(n, &idx);
+    if (idx < 0) return block_new(sz, fresh_zero);
     lock();
     block *b = cache.free[idx];
     if (b) {
@@ -126,27 +190,39 @@ void *wk__cache_alloc(size_t n) {
         cache.cached -= sz;
     }
     unlock();
-    return b ? (void *)b : block_new(sz);
+    if (!b) return block_new(sz, fresh_zero);
+    *fresh_zero = false;
+    return b;
+}
+
+void *wk__cache_alloc(size_t n) {
+    bool fresh_zero;
+    return alloc_block(n, &fresh_zero);
+}
+
+void *wk__cache_alloc_zeroed(size_t n) {
+    bool fresh_zero;
+    void *p = alloc_block(n, &fresh_zero);
+    if (p && !fresh_zero) memset(p, 0, n);
+    return p;
 }
 
 void wk__cache_free(void *p, size_t n) {
     if (!p) return;
     int idx;
-    size_t sz = size_class(n, &idx);
-    if (mode() == 2 || idx < 0) {
-        free(p);
-        return;
+    size_t sz = block_size(n, &idx);
+    if (idx >= 0) {
+        lock();
+        if (cache.cached + sz <= CACHE_LIMIT) {
+            block *b = p;
+            b->next = cache.free[idx];
+            cache.free[idx] = b;
+            cache.cached += sz;
+            p = NULL;
+        }
+        unlock();
     }
-    lock();
-    if (cache.cached + sz <= CACHE_LIMIT) {
-        block *b = p;
-        b->next = cache.free[idx];
-        cache.free[idx] = b;
-        cache.cached += sz;
-        p = NULL;
-    }
-    unlock();
-    free(p);
+    if (p) block_del(p, sz);
 }
 
 void wk__cache_empty(void) {
@@ -155,7 +231,7 @@ void wk__cache_empty(void) {
         block *b = cache.free[i];
         while (b) {
             block *next = b->next;
-            free(b);
+            block_del(b, class_size(i));
             b = next;
         }
         cache.free[i] = NULL;

@@ -6,6 +6,7 @@
 #include "ops_impl.h"
 
 static void *cpu_alloc(size_t nbytes) { return wk__cache_alloc(nbytes); }
+static void *cpu_alloc_zeroed(size_t nbytes) { return wk__cache_alloc_zeroed(nbytes); }
 static void cpu_free(void *p, size_t nbytes) { wk__cache_free(p, nbytes); }
 static int cpu_copy_host(void *dst, const void *src, size_t nbytes) {
     if (nbytes) memcpy(dst, src, nbytes);
@@ -30,6 +31,7 @@ wk_device wk__cpu_device = {
     .host_access = true,
     .alloc = cpu_alloc,
     .free = cpu_free,
+    .alloc_zeroed = cpu_alloc_zeroed, /* fresh big blocks: lazy zero pages (Note [Lazy zero pages]) */
     .copy_from_host = cpu_copy_host,
     .copy_to_host = cpu_copy_host,
     .copy = cpu_copy,

@@ -67,7 +67,8 @@ wk_tensor *wk_impl_full(wk_intlist size, wk_scalar fill_value, wk_dtype dtype, b
     return filled((int)size.len, size.data, dtype, fill_value, requires_grad);
 }
 
-/* torch leaves empty()'s memory uninitialised; wick zeroes it (no stale data, same shape and dtype). */
+/* torch leaves empty()'s memory uninitialised; wick zeroes it (no stale data, same shape and dtype) at no cost for
+ * big tensors: they are fresh zero pages, touched only when written (Note [Lazy zero pages], cpu/alloc.c). */
 wk_tensor *wk_impl_empty(wk_intlist size, wk_dtype dtype, bool requires_grad) {
     if (check_size_list(size) < 0) return NULL;
     return wk__finish_factory(wk__zeros((int)size.len, size.data, or_default(dtype)), requires_grad);
