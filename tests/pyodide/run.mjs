@@ -6,7 +6,7 @@
 // into Pyodide's file system by js/pyodide.mjs and `import torch` resolves to it (wick.install_as_torch()).
 // Prints one line per program, the load times and `N passed, N failed`; exits non-zero on any failure or when no
 // program ran (programs listed in known.json with a reason are counted apart). --bench also times a small `a + b` per call (tests/pyodide/bench.py).
-// Run: node tests/pyodide/run.mjs build/js [--chromium] [-k substring] [--verbose] [--bench]
+// Run: node tests/pyodide/run.mjs build/js [--chromium] [-k substring] [--verbose] [--bench] [--parity STEMS|all]
 import { readFileSync, readdirSync, statSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const argv = process.argv.slice(2);
 const kIdx = argv.indexOf('-k');
-const jsDir = argv.find((a, i) => !a.startsWith('-') && i !== kIdx + 1) || 'build/js';
+const valued = new Set(['-k', '--parity']); // options that take the next argument
+const jsDir = argv.find((a, i) => !a.startsWith('-') && !(i > 0 && valued.has(argv[i - 1]))) || 'build/js';
 const only = kIdx >= 0 ? argv[kIdx + 1] : null;
 const verbose = argv.includes('--verbose');
 const chromium = argv.includes('--chromium');
@@ -39,6 +40,34 @@ function packageFiles(repo) {
   };
   walk(join(repo, 'wick'));
   return out;
+}
+
+// --parity STEMS (comma-separated case files, or 'all'): the parity suite's harness itself (tests/parity) run in
+// Pyodide against the pinned goldens (python3 -m tests.parity --golden STEMS): a measurement, its exit status the
+// harness's
+const pIdx = argv.indexOf('--parity');
+if (pIdx >= 0) {
+  const all = readdirSync(join(root, 'tests/parity')).filter((f) => /^cases_.*\.py$/.test(f)).map((f) => f.slice(0, -3)).sort();
+  const stems = argv[pIdx + 1] === 'all' ? all : (argv[pIdx + 1] || '').split(',').filter(Boolean);
+  const pfiles = packageFiles(root);
+  for (const f of readdirSync(join(root, 'tests/parity')).sort()) {
+    if (f.endsWith('.py') && (!f.startsWith('cases_') || stems.includes(f.slice(0, -3)))) {
+      pfiles.push([`tests/parity/${f}`, readFileSync(join(root, 'tests/parity', f), 'utf8')]);
+    }
+  }
+  for (const st of stems) {
+    const g = join(root, `tests/parity/golden/${st}.json`);
+    if (existsSync(g)) pfiles.push([`tests/parity/golden/${st}.json`, readFileSync(g, 'utf8')]);
+  }
+  const src = `import sys, warnings\nwarnings.simplefilter('ignore')\nfrom tests.parity.runner import main\n` +
+    `rc = main(['--golden', ${stems.map((x) => JSON.stringify(x)).join(', ')}])\nprint('harness exit status', rc)`;
+  const { runSession } = await import('./session.mjs');
+  const { loadPyodide } = await import(pathToFileURL(join(pyodideDir, 'pyodide.mjs')).href);
+  const { installWick } = await import(pathToFileURL(join(root, jsDir, 'pyodide.mjs')).href);
+  const r = await runSession({ loadPyodide, installWick, indexURL: pyodideDir + '/', files: pfiles, programs: [['parity.py', src]] });
+  const out = r.outputs[0][1];
+  process.stdout.write(verbose ? out : out.split('\n').filter((l) => !/^(FAIL|     at )/.test(l)).join('\n'));
+  process.exit(/harness exit status 0\n/.test(out) ? 0 : 1);
 }
 
 const dir = join(root, 'tests/pyodide/programs');

@@ -12,7 +12,7 @@ import sys as _sys
 
 import _wickjs as _J
 from pyodide.ffi import JsArray as _JsArray, JsException as _JsException, JsNull as _JsNull, JsProxy as _JsProxy
-from pyodide.ffi import jsnull as _null, to_js
+from pyodide.ffi import create_proxy, jsnull as _null, to_js
 
 _callOp = _J.callOp
 _f = _J.f
@@ -193,8 +193,9 @@ def _call(name, ovl, variant, args, kw, self=None):
         r = _pycall(name, ovl, self._t if self is not None else _null, variant, *jargs)
     except _JsException as e:
         _raise(e)
-    if out is not None:
-        return out
+    if out is not None:   # out=(a, b): torch.return_types.<name>_out, as the native _C gives
+        rt = _RETURN_TYPES.get(name + '_out') if isinstance(out, (tuple, list)) else None
+        return rt(*out) if rt is not None and len(rt._fields) == len(out) else out
     if variant == 'inplace' and self is not None:
         return self
     return _py(r, name)
@@ -562,6 +563,14 @@ for _name in _J.names('linalgfunction'):
     setattr(_linalg, _name, _make(_name, 'linalgfunction'))
 del _name
 
+
+def _warn(message):   # the core's UserWarnings (torch's texts), as Python warnings where the calling code is
+    import warnings
+    warnings.warn(str(message), UserWarning, stacklevel=4)
+
+
+_warn_proxy = create_proxy(_warn)
+_J.wick.setWarningHandler(_warn_proxy)
 
 _probe = _J.wick.zeros(1)
 _TENSOR_T = type(_probe)   # the proxy type of a JS Tensor (Pyodide makes one per set of JS object traits)
