@@ -2538,9 +2538,32 @@ int wk_impl_scatter_reduce_two_inplace(wk_tensor *self, int64_t dim, wk_tensor *
 /* torch's scatter_reduce_backward, composed of the public (recorded) ops, so that create_graph gives second
  * derivatives. Returns grad_self (self's shape) or grad_src (index's shape). The tensors T[] below are the pool of
  * intermediates, released at the end. */
+static wk_tensor *scatter_reduce_grad(wk_tensor *grad, wk_tensor *self, int64_t dim, wk_tensor *index,
+                                      wk_tensor *src, const char *reduce, bool include_self, wk_tensor *result,
+                                      bool for_self, wk_tensor *fill_index);
+
 wk_tensor *wk_impl_ix_scatter_reduce_grad(wk_tensor *grad, wk_tensor *self, int64_t dim, wk_tensor *index,
                                           wk_tensor *src, const char *reduce, bool include_self, wk_tensor *result,
                                           bool for_self) {
+    return scatter_reduce_grad(grad, self, dim, index, src, reduce, include_self, result, for_self, NULL);
+}
+
+/* index_reduce's backward: scatter_reduce's over the spread index, except that the places self did not take part
+ * in are zeroed with index_fill over the 1-d index, as torch's index_reduce_backward (IndexFillBackward0) */
+wk_tensor *wk_impl_ix_index_reduce_grad(wk_tensor *grad, wk_tensor *self, int64_t dim, wk_tensor *index,
+                                        wk_tensor *source, const char *reduce, bool include_self, wk_tensor *result,
+                                        bool for_self) {
+    wk_tensor *spread = wk_impl_ix_index_reduce_index(self, dim, index, source);
+    wk_tensor *g = spread ? scatter_reduce_grad(grad, self, dim, spread, source, reduce, include_self, result,
+                                                for_self, index) : NULL;
+    wk_release(spread);
+    return g;
+}
+
+/* fill_index: NULL (scatter_reduce: zero the excluded places through the scatter index) or index_reduce's 1-d index */
+static wk_tensor *scatter_reduce_grad(wk_tensor *grad, wk_tensor *self, int64_t dim, wk_tensor *index,
+                                      wk_tensor *src, const char *reduce, bool include_self, wk_tensor *result,
+                                      bool for_self, wk_tensor *fill_index) {
     red_kind k;
     if (parse_reduce(reduce, true, &k) < 0) return NULL;
     wk_tensor *T[24] = {0}; /* intermediates */
@@ -2632,7 +2655,8 @@ wk_tensor *wk_impl_ix_scatter_reduce_grad(wk_tensor *grad, wk_tensor *self, int6
     default: break;
     }
     if (gs && for_self && !include_self) {
-        wk_tensor *z = wk_scatter_value(gs, dim, index, wk_int(0));
+        wk_tensor *z = fill_index ? wk_index_fill_int_Scalar(gs, dim, fill_index, wk_int(0))
+                                  : wk_scatter_value(gs, dim, index, wk_int(0));
         wk_release(gs);
         gs = z;
     }
@@ -2642,4 +2666,158 @@ wk_tensor *wk_impl_ix_scatter_reduce_grad(wk_tensor *grad, wk_tensor *self, int6
 fail:
     for (int i = 0; i < n; i++) wk_release(T[i]);
     return NULL;
+}
+
+/* ================================================================================================
+ * index_reduce (torch's index_reduce meta + index_reduce_cpu_): scatter_reduce with the 1-d index spread along
+ * dim over source's shape, after torch's own checks in torch's order
+ * ================================================================================================ */
+
+/* [source's shape] int64: index[j] at every place whose coordinate along dim is j (a stride-0 view of a copy) */
+static wk_tensor *index_reduce_spread(int64_t d, const wk_tensor *index, const wk_tensor *source) {
+    int64_t k = wk__numel(index);
+    wk_tensor *ic = wk__contiguous(index), *i64 = NULL;
+    if (!ic) return NULL;
+    i64 = wk__empty(1, &k, WK_INT64); /* [k] */
+    if (!i64) goto done;
+    int64_t *v = (int64_t *)wk__data(i64);
+    for (int64_t j = 0; j < k; j++)
+        v[j] = ic->dtype == WK_INT32 ? ((const int32_t *)wk__data(ic))[j] : ((const int64_t *)wk__data(ic))[j];
+    if (source->ndim == 0) {
+        wk_tensor *r = wk__alias(i64, 0, NULL, NULL, i64->offset);
+        wk_release(i64);
+        i64 = r;
+    } else {
+        int64_t st[WK_MAX_DIM] = {0};
+        st[d] = 1;
+        wk_tensor *r = wk__alias(i64, source->ndim, source->sizes, st, i64->offset);
+        wk_release(i64);
+        i64 = r;
+    }
+done:
+    wk_release(ic);
+    return i64;
+}
+
+static int index_reduce_into(wk_tensor *dst, const wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *source,
+                             const char *reduce, bool include_self, bool inplace) {
+    red_kind k;
+    const char *r = reduce ? reduce : "";
+    if (!strcmp(r, "prod")) k = RED_PROD;
+    else if (!strcmp(r, "mean")) k = RED_MEAN;
+    else if (!strcmp(r, "amax")) k = RED_AMAX;
+    else if (!strcmp(r, "amin")) k = RED_AMIN;
+    else {
+        wk__error(WK_RUNTIME_ERROR, "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got %s.", r);
+        return -1;
+    }
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0) return -1;
+    int64_t numel = wk__numel(index);
+    wk_strbuf a = {0}, b = {0};
+    int rc = -1;
+    wk_tensor *spread = NULL;
+    if (index->ndim > 1) {
+        wk__error(WK_INDEX_ERROR, "index_reduce_(): Index is supposed to be a vector, but got dim: %d with type: %s and "
+                                  "size: %s", index->ndim, wk_dtype_scalar_name(index->dtype),
+                  shape_str(&a, index->sizes, index->ndim));
+        goto done;
+    }
+    if (!is_index_dtype(index->dtype)) {
+        wk__error(WK_RUNTIME_ERROR, "index_reduce_(): Expected dtype int32/int64 for index but got: %s",
+                  wk_dtype_scalar_name(index->dtype));
+        goto done;
+    }
+    if (self->dtype != source->dtype) {
+        wk__error(WK_RUNTIME_ERROR, "index_reduce_(): self (%s) and source (%s) must have the same scalar type",
+                  wk_dtype_scalar_name(self->dtype), wk_dtype_scalar_name(source->dtype));
+        goto done;
+    }
+    if (!(d == 0 || d < source->ndim)) {
+        wk__error(WK_RUNTIME_ERROR, "index_reduce_(): Indexing dim %lld is out of bounds of the source tensor with dim %d",
+                  (long long)d, source->ndim);
+        goto done;
+    }
+    if (numel != (source->ndim == 0 ? 1 : source->sizes[d])) {
+        if (source->ndim == 0) /* torch reads source.size(dim) for its message */
+            wk__error(WK_INDEX_ERROR, "Dimension specified as %lld but tensor has no dimensions", (long long)d);
+        else
+            wk__error(WK_RUNTIME_ERROR, "index_reduce_(): Number of indices (%lld) should be equal to source.size(dim): "
+                                        "(%lld), for dim: %lld", (long long)numel, (long long)source->sizes[d],
+                      (long long)d);
+        goto done;
+    }
+    bool same = self->ndim == source->ndim;
+    for (int i = 0; same && i < self->ndim; i++)
+        if (i != d && self->sizes[i] != source->sizes[i]) same = false;
+    if (!same) {
+        wk__error(WK_RUNTIME_ERROR, "source tensor shape must match self tensor shape, excluding the specified "
+                                    "dimension. Got self.shape = %s source.shape = %s",
+                  shape_str(&a, self->sizes, self->ndim), shape_str(&b, source->sizes, source->ndim));
+        goto done;
+    }
+    if (inplace && (wk__assert_no_internal_overlap(dst) < 0 || wk__assert_no_overlap(dst, index) < 0 ||
+                    wk__assert_no_overlap(dst, source) < 0))
+        goto done;
+    static bool warned = false; /* TORCH_WARN_ONCE */
+    if (!warned) wk__warn("index_reduce() is in beta and the API may change at any time.");
+    warned = true;
+    if (self->dtype == WK_BOOL) {
+        wk__error(WK_NOT_IMPLEMENTED_ERROR, "\"%s\" not implemented for 'Bool'",
+                  include_self ? "index_func_" : "index_reduce_func_exclude_input_init");
+        goto done;
+    }
+    int64_t size = self->ndim ? self->sizes[d] : 1;
+    wk_tensor *ic = wk__contiguous(index);
+    if (!ic) goto done;
+    for (int pass = include_self ? 1 : 0; pass < 2; pass++) /* 0: index_fill_'s bounds (include_self=False), 1: the loop's */
+        for (int64_t j = 0; j < numel; j++) {
+            int64_t v = ic->dtype == WK_INT32 ? ((const int32_t *)wk__data(ic))[j] : ((const int64_t *)wk__data(ic))[j];
+            if (pass == 0 && (v < -size || v >= size)) {
+                wk_release(ic);
+                oob_error(WK_INDEX_ERROR, "", v, d, size);
+                goto done;
+            }
+            if (pass == 1 && (v < 0 || v >= size)) {
+                wk_release(ic);
+                wk__error(WK_INDEX_ERROR, "index out of range in self");
+                goto done;
+            }
+        }
+    wk_release(ic);
+    if (numel == 0) {
+        rc = 0;
+        goto done;
+    }
+    spread = index_reduce_spread(d, index, source);
+    if (!spread) goto done;
+    rc = scatter_into(dst, d, spread, source, wk_int(0), k, include_self, false);
+done:
+    wk_release(spread);
+    wk_sb_free(&a);
+    wk_sb_free(&b);
+    return rc;
+}
+
+wk_tensor *wk_impl_index_reduce(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *source, const char *reduce,
+                                bool include_self) {
+    wk_tensor *out = wk__clone(self); /* contiguous, as torch's result */
+    if (out && index_reduce_into(out, self, dim, index, source, reduce, include_self, false) < 0) {
+        wk_release(out);
+        out = NULL;
+    }
+    return out;
+}
+
+int wk_impl_index_reduce_inplace(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *source, const char *reduce,
+                                 bool include_self) {
+    return index_reduce_into(self, self, dim, index, source, reduce, include_self, true);
+}
+
+/* index_reduce's backward is scatter_reduce's (torch's index_reduce_backward is the same formulas with
+ * index_select / index_add for gather / scatter_add): the index spread over source's shape */
+wk_tensor *wk_impl_ix_index_reduce_index(wk_tensor *self, int64_t dim, wk_tensor *index, wk_tensor *source) {
+    int64_t d;
+    if (wk__wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0) return NULL;
+    return index_reduce_spread(d, index, source);
 }
