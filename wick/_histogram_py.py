@@ -1,4 +1,4 @@
-"""torch.histogram / Tensor.histogram (issue 24), composed of wick ops as torch's Histogram.cpp computes it.
+"""torch.histogram / Tensor.histogram / torch.histogramdd (issue 24), composed of wick ops as torch's Histogram.cpp computes it.
 
 The edges: bins given as a tensor are used as they are (binary search, as torch's BINARY_SEARCH); bins given as a
 count are linspace(leftmost, rightmost, bins + 1) in the input's dtype, the outer edges from range= or the input's
@@ -6,6 +6,7 @@ min and max (widened by 0.5 each way when equal; [0, 1] for an empty input), and
 local search finds the same bin as a binary search over those edges. An element outside [edges[0], edges[-1]] (or
 NaN) is not counted; the last bin includes its right edge. The counts (or the weights) are accumulated in the
 input's dtype; density divides by their sum and then by each bin's width."""
+import builtins
 import math
 import sys
 
@@ -18,8 +19,10 @@ _SCALAR = {'float16': 'Half', 'bfloat16': 'BFloat16', 'int64': 'Long', 'int32': 
            'int8': 'Char', 'uint8': 'Byte', 'bool': 'Bool'}
 _HIST_RT = _C._register_return_type('histogram', ('hist', 'bin_edges'))
 _HIST_OUT_RT = _C._register_return_type('histogram_out', ('hist', 'bin_edges'))
+_HISTDD_RT = _C._register_return_type('histogramdd', ('hist', 'bin_edges'))
 _wick.return_types.histogram = _HIST_RT
 _wick.return_types.histogram_out = _HIST_OUT_RT
+_wick.return_types.histogramdd = _HISTDD_RT
 
 
 def _name(dt):
@@ -124,4 +127,124 @@ def _num(v):  # a double as torch's message prints it (C++ ostream: 3, 0.5, inf,
 
 
 _wick.histogram = histogram
+
+
+def _type_label(v):
+    return 'Tensor' if isinstance(v, Tensor) else type(v).__name__
+
+
+def _bad_dd_call(args, kwargs):
+    got = ', '.join([_type_label(a) for a in args] + ['%s=%s' % (k, _type_label(v)) for k, v in kwargs.items()])
+    sig = 'tuple of floats range = None, Tensor weight = None, bool density = False'
+    return TypeError('histogramdd() received an invalid combination of arguments - got (%s), but expected one of:\n'
+                     ' * (Tensor input, int bins, %s)\n * (Tensor input, tuple of ints bins, %s)\n'
+                     ' * (Tensor input, tuple of Tensors bins, %s)\n' % (got, sig, sig, sig))
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def histogramdd(input=None, bins=None, *args, **kwargs):
+    """torch.histogramdd(input, bins, *, range=None, weight=None, density=False) -> (hist, bin_edges)"""
+    given = [a for a in (input, bins) if a is not None] + list(args)
+    range, weight, density = kwargs.get('range'), kwargs.get('weight'), kwargs.get('density', False)
+    seq = isinstance(bins, (list, tuple))
+    if (not isinstance(input, Tensor) or args or set(kwargs) - {'range', 'weight', 'density'}
+            or not (_is_int(bins) or (seq and (all(_is_int(b) for b in bins) or all(isinstance(b, Tensor) for b in bins))))
+            or not isinstance(density, bool) or (weight is not None and not isinstance(weight, Tensor))):
+        raise _bad_dd_call(given, kwargs)
+    dt = input.dtype
+    if _name(dt) not in ('float32', 'float64'):
+        raise NotImplementedError('"histogramdd" not implemented for \'%s\'' % _SCALAR[_name(dt)])
+    if input.dim() < 2:
+        raise RuntimeError('torch.histogramdd: input tensor should have at least 2 dimensions')
+    n = input.size(-1)
+    pts = input.reshape(-1, n)  # (points, n)
+    tensors = seq and len(bins) > 0 and isinstance(bins[0], Tensor)
+    counts = [bins] * n if _is_int(bins) else list(bins)
+    if not tensors and len(counts) != n:
+        raise RuntimeError('histogramdd: The size of bins must be equal to the innermost dimension of the input.')
+    if tensors:
+        if len(bins) != n:
+            raise RuntimeError('torch.histogramdd: expected %d sequences of bin edges for a %d-dimensional histogram '
+                               'but got %d' % (n, n, len(bins)))
+        for d, b in enumerate(bins):
+            if b.dtype != dt:
+                raise RuntimeError('torch.histogramdd: input tensor and bins tensors should have the same dtype, but '
+                                   'got input with dtype %s and bins for dimension %d with dtype %s'
+                                   % (_C_TYPE[_name(dt)], d, _C_TYPE.get(_name(b.dtype), _name(b.dtype))))
+            if b.dim() != 1:
+                raise RuntimeError('torch.histogramdd: bins tensor should have one dimension, but got %d dimensions in '
+                                   'the bins tensor for dimension %d' % (b.dim(), d))
+            if b.numel() == 0:
+                raise RuntimeError('torch.histogramdd: bins tensor should have at least 1 element, but got 0 elements '
+                                   'in the bins tensor for dimension %d' % d)
+        counts = [b.numel() - 1 for b in bins]
+    if weight is not None:
+        if weight.dtype != dt:
+            raise RuntimeError('torch.histogramdd: if weight tensor is provided, input tensor and weight tensor should '
+                               'have the same dtype, but got input(%s), and weight(%s)'
+                               % (_C_TYPE[_name(dt)], _C_TYPE.get(_name(weight.dtype), _name(weight.dtype))))
+        if list(weight.shape) != list(input.shape[:-1]):
+            raise RuntimeError('torch.histogramdd: if weight tensor is provided it should have the same shape as the '
+                               'input tensor excluding its innermost dimension, but got input with shape [%s] and '
+                               'weight with shape [%s]' % (', '.join(str(s) for s in input.shape),
+                                                           ', '.join(str(s) for s in weight.shape)))
+    for d, c in enumerate(counts):
+        if c <= 0:
+            raise RuntimeError('torch.histogram(): bins must be > 0, but got %d for dimension %d' % (c, d))
+    if tensors:
+        edges = [b.clone() for b in bins]
+    else:
+        if range is not None and len(range) != 2 * n:
+            raise RuntimeError('torch.histogramdd: for a %d-dimensional histogram range should have %d elements, but '
+                               'got %d' % (n, 2 * n, len(range)))
+        edges = [_outer_edges(pts[:, d], c, None if range is None else range[2 * d:2 * d + 2], d, dt)
+                 for d, c in enumerate(counts)]
+    hist = _counts(pts, edges, counts, None if weight is None else weight.reshape(-1), dt)
+    if density:
+        hist = hist / hist.sum()
+        for d, e in enumerate(edges):
+            hist = hist / e.diff().reshape([-1 if i == d else 1 for i in builtins.range(n)])
+    return _HISTDD_RT((hist, tuple(edges)))
+
+
+_wick.histogramdd = histogramdd
+
+
+def _outer_edges(col, count, r, d, dt):
+    """linspace edges of dimension d: from range= (2 values) or the points' min and max (torch's select_outer_bin_edges)"""
+    if r is not None:
+        lo, hi = float(r[0]), float(r[1])
+    elif col.numel() > 0:
+        lo, hi = float(col.min().item()), float(col.max().item())
+    else:
+        lo, hi = 0.0, 1.0
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise RuntimeError("torch.histogramdd: dimension %d's range [%s, %s] is not finite" % (d, _num(lo), _num(hi)))
+    if lo > hi:
+        raise RuntimeError('torch.histogramdd: min should not exceed max, but got min %s max %s for dimension %d'
+                           % (_num(lo), _num(hi), d))
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    return _wick.linspace(lo, hi, count + 1, dtype=dt)  # (count + 1,)
+
+
+def _counts(pts, edges, counts, w, dt):
+    """(counts...) the points' (or weights') sum per bin; pts (points, n), w (points,) or None"""
+    hist = _wick.zeros(*counts, dtype=dt)  # (counts...)
+    if pts.size(0) == 0:
+        return hist
+    inside = None
+    flat = None
+    for d, (e, c) in enumerate(zip(edges, counts)):
+        col = pts[:, d].contiguous()  # (points,)
+        ok = (col >= e[0]) & (col <= e[-1])
+        pos = (_wick.searchsorted(e, col, right=True) - 1).clamp_(min=0, max=c - 1)  # (points,)
+        inside = ok if inside is None else inside & ok
+        flat = pos if flat is None else flat * c + pos
+    w = w if w is not None else _wick.ones(pts.size(0), dtype=dt)
+    hist.view(-1).index_add_(0, flat[inside], w[inside])
+    return hist
 Tensor.histogram = lambda self, bins=100, **kwargs: histogram(self, bins, **kwargs)

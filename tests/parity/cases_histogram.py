@@ -64,3 +64,47 @@ error_case("histogram_weight_dtype", lambda T: T.histogram(T.tensor(X), 3, weigh
 error_case("histogram_weight_shape", lambda T: T.histogram(T.tensor(X), 3, weight=T.tensor([1.0, 2.0])))
 error_case("histogram_bins_float", lambda T: T.histogram(T.tensor(X), 3.5))
 error_case("histogram_edges_with_range", lambda T: T.histogram(T.tensor(X), T.tensor(EDGES), range=(1.0, 2.0)))
+
+# ---- histogramdd: points along the innermost dimension
+PTS = [[0.0, 1.0], [1.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.5, 1.5], [1.25, 0.75], [3.0, -1.0]]
+PW = [1.0, 2.0, 4.0, 8.0, 3.0, 0.5, 6.0]
+
+
+def hdd(T, bins, dtype=None, data=PTS, **kw):
+    if "weight" in kw:
+        kw["weight"] = T.tensor(kw["weight"], dtype=dtype)
+    if isinstance(bins, list) and bins and isinstance(bins[0], list):
+        bins = [T.tensor(b, dtype=dtype) for b in bins]
+    return T.histogramdd(T.tensor(data, dtype=dtype), bins, **kw)
+
+
+cases("histogramdd_bins", lambda T, bins, dtype: hdd(T, bins, dtype), bins=[1, 2, 3, [2, 3], (4, 1)], dtype=FLOAT)
+cases("histogramdd_edges", lambda T, dtype: hdd(T, [[0.0, 1.0, 2.0], [-1.0, 0.5, 2.0]], dtype), dtype=FLOAT)
+cases("histogramdd_range", lambda T, r: hdd(T, [2, 3], range=r), r=[[0.0, 1.0, 0.0, 1.0], (0.0, 2.0, -1.0, 1.0),
+                                                                     [1.0, 1.0, 0.0, 2.0]])
+cases("histogramdd_weight", lambda T, bins, density: hdd(T, bins, weight=PW, density=density),
+      bins=[[3, 2], [[0.0, 1.0, 2.0], [-1.0, 0.5, 2.0]]], density=BOOLS)
+case("histogramdd_density", lambda T: hdd(T, [3, 3], density=True))
+case("histogramdd_3d_points", lambda T: T.histogramdd(T.tensor([[0.0, 1.0, 2.0], [1.0, 0.5, 0.0], [2.0, 2.0, 1.0],
+                                                                  [0.25, 1.75, 0.5]]), [2, 2, 3]))
+case("histogramdd_batched_input", lambda T: T.histogramdd(T.tensor(PTS[:6]).reshape(2, 3, 2), 2,
+                                                          weight=T.tensor(PW[:6]).reshape(2, 3)))
+case("histogramdd_one_dim", lambda T: T.histogramdd(T.zeros(2, 3, 1), 2))
+case("histogramdd_equal", lambda T: hdd(T, 2, data=[[1.0, 1.0], [1.0, 1.0]]))
+case("histogramdd_empty", lambda T: T.histogramdd(T.empty(0, 2), 2))
+case("histogramdd_fields", lambda T: (lambda r: (r.hist, r.bin_edges, type(r).__name__))(hdd(T, 2)))
+case("histogramdd_nc", lambda T: T.histogramdd(T.tensor(PTS).t().contiguous().t(), [2, 2]))
+error_case("histogramdd_bins_len", lambda T: hdd(T, [2, 2, 2]))
+error_case("histogramdd_edges_len", lambda T: hdd(T, [[0.0, 1.0]]))
+error_case("histogramdd_bins_zero", lambda T: hdd(T, [2, 0]))
+error_case("histogramdd_range_len", lambda T: hdd(T, 2, range=[0.0, 1.0]))
+error_case("histogramdd_range_inf", lambda T: hdd(T, 2, range=[0.0, float("inf"), 0.0, 1.0]))
+error_case("histogramdd_range_order", lambda T: hdd(T, 2, range=[0.0, 1.0, 1.0, 0.0]))
+error_case("histogramdd_1d_input", lambda T: T.histogramdd(T.tensor([1.0, 2.0]), 2))
+error_case("histogramdd_long", lambda T: T.histogramdd(T.tensor([[1, 2]]), 2))
+error_case("histogramdd_weight_shape", lambda T: hdd(T, 2, weight=PW[:4]))
+error_case("histogramdd_weight_dtype", lambda T: T.histogramdd(T.tensor(PTS), 2, weight=T.tensor(PW, dtype=T.float64)))
+error_case("histogramdd_edges_dtype", lambda T: T.histogramdd(T.tensor(PTS), [T.tensor([0.0, 1.0]),
+                                                                              T.tensor([0.0, 1.0], dtype=T.float64)]))
+error_case("histogramdd_no_bins", lambda T: T.histogramdd(T.tensor(PTS)))
+error_case("histogramdd_out", lambda T: T.histogramdd(T.tensor(PTS), 2, out=T.empty(0)))
