@@ -93,6 +93,11 @@ static inline wk_scalar wk_int(int64_t i) { wk_scalar s; s.tag = WK_SCALAR_INT; 
 static inline wk_scalar wk_float(double f) { wk_scalar s; s.tag = WK_SCALAR_FLOAT; s.v.f = f; return s; }
 static inline wk_scalar wk_bool(bool b) { wk_scalar s; s.tag = WK_SCALAR_BOOL; s.v.i = b; return s; }
 static inline wk_scalar wk_scalar_none(void) { wk_scalar s; s.tag = WK_SCALAR_NONE; s.v.i = 0; return s; }
+WK_API double wk_scalar_to_double(wk_scalar s);
+/* One element of `dt` in host memory at p, read as a Scalar / written from one (C cast semantics). */
+WK_API wk_scalar wk_scalar_load(const void *p, wk_dtype dt);
+WK_API void wk_scalar_store(void *p, wk_dtype dt, wk_scalar s);
+WK_API const char *wk_dtype_legacy_type_name(wk_dtype dt); /* "torch.FloatTensor", for messages */
 
 /* ---- optional and list argument types, as the op table spells them ---- */
 typedef struct { bool has; int64_t v; } wk_optint;    /* int? */
@@ -129,6 +134,9 @@ typedef enum {
 WK_API wk_error_kind wk_error_kind_get(void);
 WK_API const char *wk_error_message(void);
 WK_API void wk_error_clear(void);
+/* Sets the error, as a failing wick call does: for a front whose callback failed (a hook, a saved-tensor pack, a
+ * Python backward), so the operation that called it fails with this kind and message. */
+WK_API void wk_error_set(wk_error_kind kind, const char *message);
 /* Warnings (torch's TORCH_WARN, a Python UserWarning): operations queue them (thread-local, at most 8); a front
  * takes them after the call (the Python front raises them with warnings.warn). */
 WK_API int wk_warning_count(void);
@@ -147,6 +155,25 @@ WK_API int64_t wk_storage_offset(const wk_tensor *t);
 WK_API wk_dtype wk_tensor_dtype(const wk_tensor *t);
 WK_API void *wk_data_ptr(const wk_tensor *t); /* address of element 0 */
 WK_API bool wk_is_contiguous(const wk_tensor *t);
+/* dim in [-ndim, ndim) -> [0, ndim) (a 0-d tensor takes -1 and 0), else IndexError "Dimension out of range". 0 / -1 */
+WK_API int wk_wrap_dim(int64_t dim, int ndim, int64_t *out);
+/* A new tensor header over t's storage with this geometry (strides NULL: contiguous; offset in elements), sharing t's
+ * version counter, without autograd history: what torch's set_(storage, offset, size, stride) and its internal alias
+ * views make. RuntimeError (torch's setStorage text) when the geometry reaches outside the storage. */
+WK_API wk_tensor *wk_alias(const wk_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset);
+/* x.data: same storage and geometry, no history, a version counter of its own (torch's variable_data()). */
+WK_API wk_tensor *wk_variable_data(const wk_tensor *t);
+/* x.data = src (torch's set_data): t takes src's storage, geometry and dtype; its history and version stay. 0 / -1 */
+WK_API int wk_set_data(wk_tensor *t, const wk_tensor *src);
+/* Counts a write done outside wick's ops (a custom Function's ctx.mark_dirty): x._version += 1. */
+WK_API void wk_bump_version(wk_tensor *t);
+
+/* Size arithmetic, overflow-checked with torch's messages (RuntimeError), for fronts that build geometries. */
+WK_API int wk_numel_checked(int ndim, const int64_t *sizes, int64_t *out); /* out may be NULL; 0 / -1 */
+/* bytes a storage needs to hold this geometry at `offset` elements (strides NULL: contiguous); 0 / -1 */
+WK_API int wk_storage_nbytes(int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset, size_t itemsize,
+                             int64_t *out);
+WK_API void wk_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides); /* torch's (size-1 dims: 1) */
 
 /* Creation from memory: copies `data` (contiguous, row-major, of `dtype`). */
 WK_API wk_tensor *wk_from_data(const void *data, wk_dtype dtype, int ndim, const int64_t *sizes);

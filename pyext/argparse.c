@@ -198,7 +198,7 @@ static int convert(const wk_param *p, PyObject *o, wk_pyval *v, int wrap_numbers
             wk_scalar s;
             int rc = wk_py_to_scalar(o, &s, false);
             if (rc <= 0) return rc;
-            v->t = scope_tensor(sc, wk__wrap_scalar(s));
+            v->t = scope_tensor(sc, wk_wrapped_number(s));
             return v->t ? 1 : -1;
         }
         return 0;
@@ -250,7 +250,7 @@ static int convert(const wk_param *p, PyObject *o, wk_pyval *v, int wrap_numbers
             wk_scalar s;
             int rc = wk_py_to_scalar(o, &s, true);
             if (rc <= 0 || s.tag == WK_SCALAR_BOOL) return rc < 0 ? -1 : 0;
-            v->f = wk__scalar_to_double(s);
+            v->f = wk_scalar_to_double(s);
             v->of = wk_somef(v->f);
             return 1;
         }

@@ -541,7 +541,7 @@ wk_tensor *wk_py_from_numpy(PyObject *arr, bool warn_if_not_writeable) {
         }
         strides[i] = st / v->itemsize;
     }
-    if (!v->strides) wk__contiguous_strides(v->ndim, sizes, strides);
+    if (!v->strides) wk_contiguous_strides(v->ndim, sizes, strides);
     wk_dtype dt;
     int rc = format_dtype(v->format, v->itemsize, &dt);
     if (rc == 0) {
@@ -554,7 +554,7 @@ wk_tensor *wk_py_from_numpy(PyObject *arr, bool warn_if_not_writeable) {
         goto fail;
     }
     int64_t span; /* bytes from the first element to one past the last (v->len counts elements, not the span) */
-    if (wk__storage_nbytes(v->ndim, sizes, strides, 0, (size_t)v->itemsize, &span) < 0) {
+    if (wk_storage_nbytes(v->ndim, sizes, strides, 0, (size_t)v->itemsize, &span) < 0) {
         wk_py_raise();
         goto fail;
     }
@@ -705,7 +705,7 @@ static int store_leaf(PyObject *o, wk_dtype dt, char *p) {
     if (wk_dtype_is_floating(dt)) {
         double d = PyFloat_Check(o) ? PyFloat_AS_DOUBLE(o) : PyFloat_AsDouble(o);
         if (d == -1.0 && PyErr_Occurred()) return -1;
-        wk__store_scalar(p, dt, wk_float(d));
+        wk_scalar_store(p, dt, wk_float(d));
         return 0;
     }
     if (dt == WK_BOOL) {
@@ -728,7 +728,7 @@ static int store_leaf(PyObject *o, wk_dtype dt, char *p) {
     if (PyFloat_Check(o)) {
         double d = PyFloat_AS_DOUBLE(o);
         if (float_overflows_int(d, dt)) goto overflow;
-        wk__store_scalar(p, dt, wk_float(d));
+        wk_scalar_store(p, dt, wk_float(d));
         return 0;
     }
     long long v;
@@ -752,7 +752,7 @@ static int store_leaf(PyObject *o, wk_dtype dt, char *p) {
     }
     if (v == -1 && PyErr_Occurred()) return -1;
     if (int_overflows(v, dt)) goto overflow;
-    wk__store_scalar(p, dt, wk_int(v));
+    wk_scalar_store(p, dt, wk_int(v));
     return 0;
 overflow:
     PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow", wk_dtype_name(dt));
@@ -778,7 +778,7 @@ static int recursive_store(PyObject *o, int dim, int ndim, const int64_t *sizes,
             return -1;
         }
         for (int64_t i = 0; i < t->sizes[0]; i++) {
-            PyObject *sub = wk_py_wrap(wk__alias(t, t->ndim - 1, t->sizes + 1, t->strides + 1, t->offset + i * t->strides[0]));
+            PyObject *sub = wk_py_wrap(wk_alias(t, t->ndim - 1, t->sizes + 1, t->strides + 1, t->offset + i * t->strides[0]));
             if (!sub) return -1;
             int rc = recursive_store(sub, dim + 1, ndim, sizes, dt, cursor);
             Py_DECREF(sub);
@@ -827,10 +827,10 @@ wk_tensor *wk_py_tensor_new(PyObject *data, wk_dtype dtype, bool copy) {
     if (compute_sizes(data, &ndim, sizes) < 0) return NULL;
     wk_dtype dt = dtype;
     if (dt == WK_DTYPE_NONE && infer_dtype(data, &dt) < 0) return NULL;
-    wk_tensor *t = wk__empty(ndim, sizes, dt);
+    wk_tensor *t = wk_empty(wk_ints(sizes, ndim), dt, false);
     if (!t) return (wk_tensor *)wk_py_raise();
-    if (wk__numel(t) != 0) {
-        char *cursor = wk__data(t);
+    if (wk_numel(t) != 0) {
+        char *cursor = wk_data_ptr(t);
         if (recursive_store(data, 0, ndim, sizes, dt, &cursor) < 0) {
             wk_release(t);
             return NULL;

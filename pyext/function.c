@@ -38,14 +38,14 @@ static int pyfunc_apply(wk_node *n_, wk_tensor **gi, wk_tensor **go) {
     PyObject *r = PyObject_CallMethod(n->ctx, "_do_backward", "(O)", grads);
     Py_DECREF(grads);
     if (!r) {
-        wk__error(WK_RUNTIME_ERROR, "a Python backward raised");
+        wk_error_set(WK_RUNTIME_ERROR, "a Python backward raised");
         return -1;
     }
     if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != n->nargs) {
         PyErr_Format(PyExc_RuntimeError, "function %s returned an incorrect number of gradients (expected %lld, got %zd)",
                      wk_node_name(n_), (long long)n->nargs, PyTuple_Check(r) ? PyTuple_GET_SIZE(r) : (Py_ssize_t)1);
         Py_DECREF(r);
-        wk__error(WK_RUNTIME_ERROR, "wrong number of gradients");
+        wk_error_set(WK_RUNTIME_ERROR, "wrong number of gradients");
         return -1;
     }
     /* torch's checks, position by position: a non-tensor argument takes None, a tensor one a tensor or None */
@@ -62,7 +62,7 @@ static int pyfunc_apply(wk_node *n_, wk_tensor **gi, wk_tensor **go) {
         else
             continue;
         Py_DECREF(r);
-        wk__error(WK_RUNTIME_ERROR, "bad gradient");
+        wk_error_set(WK_RUNTIME_ERROR, "bad gradient");
         return -1;
     }
     for (uint32_t k = 0; k < n_->num_next; k++) {
@@ -205,7 +205,7 @@ static PyObject *m_function_record(PyObject *m, PyObject *args) {
              * another output in place unless it is a view), one that does not as is (an unmodified input as a
              * new alias) -- torch's _wrap_outputs */
             wk_tensor *r;
-            if (!wk__tensor_requires_grad(t)) r = is_input && !is_dirty ? wk_detach(t) : wk_retain(t);
+            if (!wk_requires_grad(t)) r = is_input && !is_dirty ? wk_detach(t) : wk_retain(t);
             else if (is_input) r = wk_detach(t);
             else {
                 if (!t->is_view && wk_detach_(t) < 0) {
@@ -247,7 +247,7 @@ static PyObject *m_function_record(PyObject *m, PyObject *args) {
         PyTuple_SET_ITEM(result, i, out_obj);
     }
 done:
-    wk__node_release(&n->base);
+    wk_node_release(&n->base);
     return result;
 }
 
@@ -257,14 +257,14 @@ static PyObject *m_saved_alias(PyObject *m, PyObject *o) {
     (void)m;
     if (!WK_PyTensor_Check(o)) return PyErr_Format(PyExc_TypeError, "expected a Tensor");
     wk_tensor *t = wk_py_self(o);
-    return wk_py_wrap(wk__alias(t, t->ndim, t->sizes, t->strides, t->offset));
+    return wk_py_wrap(wk_alias(t, t->ndim, t->sizes, t->strides, t->offset));
 }
 
 /* _bump_version(t): a Function's mark_dirty counts as a write to t */
 static PyObject *m_bump_version(PyObject *m, PyObject *o) {
     (void)m;
     if (!WK_PyTensor_Check(o)) return PyErr_Format(PyExc_TypeError, "expected a Tensor");
-    wk__bump_version(wk_py_self(o));
+    wk_bump_version(wk_py_self(o));
     Py_RETURN_NONE;
 }
 
@@ -275,7 +275,7 @@ static PyObject *m_attach_history(PyObject *m, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOI", &o, &ctx, &nr)) return NULL;
     if (!WK_PyTensor_Check(o)) return PyErr_Format(PyExc_TypeError, "expected a Tensor");
     wk_tensor *t = wk_py_self(o);
-    wk_tensor *a = wk__alias(t, t->ndim, t->sizes, t->strides, t->offset);
+    wk_tensor *a = wk_alias(t, t->ndim, t->sizes, t->strides, t->offset);
     if (!a) return wk_py_raise();
     wk_node *n = ((node_obj *)ctx)->node;
     if (n) wk__set_history(a, n, nr);

@@ -2,7 +2,7 @@
  * torch.default_generator. The argument parser (argparse.c, PT_GENERATOR) checks this type directly.
  * Texts follow torch 2.13's python_generator.cpp; semantics (seeding, state bytes, their checks) are in C. */
 #include "pyext.h"
-#include "core/random.h"
+#include "core/random.h" /* struct wk_generator: its pyobj back-pointer */
 
 PyTypeObject *wk_GeneratorType;
 
@@ -122,7 +122,7 @@ static PyObject *generator_set_state(PyObject *self, PyObject *state) {
         return PyErr_Format(PyExc_TypeError, "expected a torch.ByteTensor, but got %s", Py_TYPE(state)->tp_name);
     wk_tensor *t = wk_py_self(state);
     if (t->dtype != WK_UINT8) return PyErr_Format(PyExc_TypeError, "RNG state must be a torch.ByteTensor");
-    int64_t n = wk__numel(t);
+    int64_t n = wk_numel(t);
     uint8_t *buf = malloc((size_t)(n ? n : 1)); /* [n] the bytes, row-major */
     if (!buf) return PyErr_NoMemory();
     int rc = wk_copy_to_buffer(t, WK_UINT8, buf);

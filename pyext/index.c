@@ -328,7 +328,7 @@ int wk_py_index_set(PyObject *self, PyObject *index, PyObject *value) {
         vs = wk_float(c.real);
     } else {
         PyErr_Format(PyExc_TypeError, "can't assign a %s to a %s", Py_TYPE(value)->tp_name,
-                     wk__legacy_type_name(wk_tensor_dtype(t)));
+                     wk_dtype_legacy_type_name(wk_tensor_dtype(t)));
         return -1;
     }
     wk_tensor *v = vt ? wk_retain(vt) : wk_setitem_value(t, vs);

@@ -2,7 +2,6 @@
  * functions that are not ops (tensor(), grad mode, backward entry points). */
 #include "pyext.h"
 
-#include "cpu/threadpool.h"
 
 PyTypeObject *wk_DtypeType;
 PyTypeObject *wk_SizeType;

@@ -138,12 +138,12 @@ static int post_hook(void *ctx, wk_node *node, wk_tensor **gin, int nin, wk_tens
     Py_XDECREF(a);
     Py_XDECREF(b);
     if (!r) {
-        wk__error(WK_RUNTIME_ERROR, "hook raised");
+        wk_error_set(WK_RUNTIME_ERROR, "hook raised");
         return -1;
     }
     if (r != Py_None && replace_grads(ctx, r, gin, nin) < 0) {
         Py_DECREF(r);
-        wk__error(WK_RUNTIME_ERROR, "hook raised");
+        wk_error_set(WK_RUNTIME_ERROR, "hook raised");
         return -1;
     }
     Py_DECREF(r);

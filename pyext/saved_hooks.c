@@ -16,7 +16,7 @@ static void *py_pack(const wk_tensor *t, void *ctx) {
         r = NULL;
         PyErr_SetString(PyExc_SystemError, "wick: the saved-tensor packer must return (unpack_hook, packed)");
     }
-    if (!r) wk__error(WK_RUNTIME_ERROR, "saved tensor pack hook failed"); /* the Python exception wins */
+    if (!r) wk_error_set(WK_RUNTIME_ERROR, "saved tensor pack hook failed"); /* the Python exception wins */
     return r;
 }
 
@@ -31,7 +31,7 @@ static wk_tensor *py_unpack(void *packed, void *ctx) {
         Py_CLEAR(r);
     }
     if (!r) {
-        wk__error(WK_RUNTIME_ERROR, "saved tensor unpack hook failed");
+        wk_error_set(WK_RUNTIME_ERROR, "saved tensor unpack hook failed");
         return NULL;
     }
     wk_tensor *t = wk_retain(wk_py_self(r));

@@ -113,8 +113,8 @@ static PyObject *m_alias(PyObject *m, PyObject *args) {
         PyErr_Format(PyExc_RuntimeError, "Tensor: invalid storage offset %lld", offset);
         goto done;
     }
-    if (wk__numel_checked((int)nd, sizes, NULL) < 0 ||
-        wk__storage_nbytes((int)nd, sizes, strides, offset, wk_dtype_size(b->dtype), &need) < 0) {
+    if (wk_numel_checked((int)nd, sizes, NULL) < 0 ||
+        wk_storage_nbytes((int)nd, sizes, strides, offset, wk_dtype_size(b->dtype), &need) < 0) {
         wk_py_raise();
         goto done;
     }
@@ -126,7 +126,7 @@ static PyObject *m_alias(PyObject *m, PyObject *args) {
      * one, computed from the dims after it */
     for (Py_ssize_t i = nd - 1; i >= 0; i--)
         if (strides[i] < 0) strides[i] = i == nd - 1 ? 1 : (sizes[i + 1] > 1 ? sizes[i + 1] : 1) * strides[i + 1];
-    res = wk_py_wrap(wk__alias(b, (int)nd, sizes, strides, offset));
+    res = wk_py_wrap(wk_alias(b, (int)nd, sizes, strides, offset));
     goto done;
 unpack_error: /* torch's set_ argument parser: a size or stride beyond int64 is a TypeError */
     if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
@@ -178,7 +178,7 @@ static PyObject *m_numpy_interface(PyObject *m, PyObject *o) {
     t->storage->resizable = false;
     /* an empty tensor may have no memory at all: numpy wants a non-NULL address, never read for 0 elements */
     static char empty_data[64] __attribute__((aligned(64)));
-    void *data = wk_numel(t) ? (void *)wk__data(t) : (void *)empty_data;
+    void *data = wk_numel(t) ? wk_data_ptr(t) : (void *)empty_data;
     return Py_BuildValue("{s:(N,O),s:N,s:N,s:s,s:i}", "data", PyLong_FromVoidPtr(data), Py_False, "shape", shape,
                          "strides", strides, "typestr", typestr, "version", 3);
 fail:

@@ -20,7 +20,7 @@ static PyObject *dim_arg(PyObject *self, PyObject *args, PyObject *kwargs, bool 
     long long dim = PyLong_AsLongLong(d);
     if (dim == -1 && PyErr_Occurred()) return NULL;
     int64_t w;
-    if (wk__wrap_dim(dim, wk_ndim(t), &w) < 0) return wk_py_raise();
+    if (wk_wrap_dim(dim, wk_ndim(t), &w) < 0) return wk_py_raise();
     if (wk_ndim(t) == 0) return PyLong_FromLong(stride ? 1 : 1);
     return PyLong_FromLongLong(v[w]);
 }
@@ -62,7 +62,7 @@ static PyObject *m_is_view(PyObject *self, PyObject *unused) {
 }
 
 static PyObject *tolist_rec(const wk_tensor *t, const char *p, int d) {
-    if (d == t->ndim) return wk_py_from_scalar(wk__load_scalar(p, t->dtype));
+    if (d == t->ndim) return wk_py_from_scalar(wk_scalar_load(p, t->dtype));
     PyObject *l = PyList_New((Py_ssize_t)t->sizes[d]);
     if (!l) return NULL;
     size_t esz = wk_dtype_size(t->dtype);
@@ -79,7 +79,7 @@ static PyObject *tolist_rec(const wk_tensor *t, const char *p, int d) {
 static PyObject *m_tolist(PyObject *self, PyObject *unused) {
     (void)unused;
     wk_tensor *t = SELF;
-    return tolist_rec(t, wk__data(t), 0);
+    return tolist_rec(t, wk_data_ptr(t), 0);
 }
 static PyObject *m_item(PyObject *self, PyObject *unused) {
     (void)unused;
@@ -139,7 +139,7 @@ static wk_tensor *py_hook(void *ctx, wk_tensor *grad, int *err) {
     Py_DECREF(g);
     if (!r) {
         *err = 1;
-        wk__error(WK_RUNTIME_ERROR, "hook raised");
+        wk_error_set(WK_RUNTIME_ERROR, "hook raised");
         return NULL;
     }
     if (r == Py_None) {
@@ -213,7 +213,7 @@ static int py_post_acc(wk_tensor *leaf) {
     Py_XDECREF(vals);
     Py_XDECREF(hooks);
     Py_DECREF(self);
-    if (rc < 0) wk__error(WK_RUNTIME_ERROR, "hook raised");
+    if (rc < 0) wk_error_set(WK_RUNTIME_ERROR, "hook raised");
     return rc;
 }
 static PyObject *m_set_post_acc(PyObject *self, PyObject *unused) {
@@ -332,19 +332,7 @@ static PyObject *g_grad_fn(PyObject *self, void *c) {
 }
 static PyObject *g_data(PyObject *self, void *c) {
     (void)c;
-    wk_tensor *t = SELF;
-    /* .data: same storage, no history, its own version counter (torch's variable_data) */
-    wk_tensor *d = wk__alias(t, t->ndim, t->sizes, t->strides, t->offset);
-    if (!d) return wk_py_raise();
-    wk_version *v = wk__malloc(sizeof *v);
-    if (v) {
-        v->refcount = 1;
-        v->version = 0;
-        v->inference = t->version->inference;
-        if (--d->version->refcount == 0) free(d->version);
-        d->version = v;
-    }
-    return wk_py_wrap(d);
+    return wk_py_wrap(wk_variable_data(SELF)); /* same storage, no history, its own version counter */
 }
 static int s_data(PyObject *self, PyObject *v, void *c) {
     (void)c;
@@ -352,17 +340,10 @@ static int s_data(PyObject *self, PyObject *v, void *c) {
         PyErr_SetString(PyExc_TypeError, "Variable data has to be a tensor, but got something else");
         return -1;
     }
-    wk_tensor *t = SELF, *src = wk_py_self(v);
-    /* torch's set_data: t now shares src's storage and geometry (dtype may change) */
-    src->storage->refcount++;
-    wk_storage *old = t->storage;
-    t->storage = src->storage;
-    wk__storage_release(old);
-    t->offset = src->offset;
-    t->ndim = src->ndim;
-    t->dtype = src->dtype;
-    memcpy(t->sizes, src->sizes, sizeof t->sizes);
-    memcpy(t->strides, src->strides, sizeof t->strides);
+    if (wk_set_data(SELF, wk_py_self(v)) < 0) { /* torch's set_data: SELF takes v's storage, geometry, dtype */
+        wk_py_raise();
+        return -1;
+    }
     return 0;
 }
 static PyObject *g_version(PyObject *self, void *c) {
@@ -391,9 +372,10 @@ static PyObject *g_output_nr(PyObject *self, void *c) {
     return PyLong_FromLong((long)SELF->output_nr);
 }
 static PyObject *g_is_inference(PyObject *self, void *c) {
-    (void)self;
     (void)c;
-    Py_RETURN_FALSE;
+    bool r = false;
+    if (wk_is_inference(SELF, &r) < 0) return wk_py_raise();
+    return PyBool_FromLong(r);
 }
 
 PyGetSetDef wk_py_tensor_getset[] = {

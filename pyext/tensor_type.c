@@ -63,7 +63,7 @@ static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
             if (sizes[i] == -1 && PyErr_Occurred()) return NULL;
         }
         if (n == 0) sizes[0] = 0;   /* torch.Tensor() is empty of shape (0,), not 0-d */
-        t = wk__zeros(n ? (int)n : 1, sizes, wk_get_default_dtype());
+        t = wk_zeros(wk_ints(sizes, n ? n : 1), wk_get_default_dtype(), false);
         if (!t) return wk_py_raise();
     }
     wk_PyTensor *o = (wk_PyTensor *)type->tp_alloc(type, 0);
@@ -120,7 +120,7 @@ static wk_tensor *as_tensor(PyObject *o, wk_tensor **tmp) {
         if (rc == 0 || PyErr_ExceptionMatches(PyExc_TypeError)) PyErr_Clear();
         return NULL;
     }
-    *tmp = wk__wrap_scalar(s);
+    *tmp = wk_wrapped_number(s);
     return *tmp;
 }
 

@@ -82,8 +82,10 @@ static PyObject *m_vmap_dummy(PyObject *m, PyObject *args) {
     if (!WK_PyTensor_Check(value)) return PyErr_Format(PyExc_TypeError, "_vmap_dummy: value must be a Tensor");
     wk_tensor *t = wk_py_self(value);
     if (t->ndim < 1) return PyErr_Format(PyExc_RuntimeError, "_vmap_dummy: value must have a batch dimension");
-    /* sizes / strides: t's without dim 0; the offset stays t's (entry 0) */
-    wk_tensor *a = wk__alias(t, t->ndim - 1, t->sizes + 1, t->strides + 1, t->offset);
+    /* sizes / strides: t's without dim 0; the offset stays t's (entry 0). An empty batch has no entry 0 to alias (the
+     * view would reach outside the storage): its face is a fresh zero tensor of the per-sample shape. */
+    wk_tensor *a = t->sizes[0] == 0 ? wk_zeros(wk_ints(t->sizes + 1, t->ndim - 1), wk_tensor_dtype(t), false)
+                                    : wk_alias(t, t->ndim - 1, t->sizes + 1, t->strides + 1, t->offset);
     if (!a) return wk_py_raise();
     PyTypeObject *type = (PyTypeObject *)cls;
     wk_PyTensor *o = (wk_PyTensor *)type->tp_alloc(type, 0);

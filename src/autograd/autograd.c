@@ -1389,3 +1389,36 @@ int wk_node_register_hook(wk_node *n, wk_node_hook_fn fn, void *ctx, void (*free
     *pp = h;
     return h->id;
 }
+
+/* x.data (torch's variable_data): same storage and geometry, no history, a version counter of its own (an inference
+ * tensor's .data is one too) */
+wk_tensor *wk_variable_data(const wk_tensor *t) {
+    wk_tensor *d = wk__alias(t, t->ndim, t->sizes, t->strides, t->offset);
+    if (!d) return NULL;
+    wk_version *v = wk__malloc(sizeof *v);
+    if (!v) {
+        wk_release(d);
+        return NULL;
+    }
+    v->refcount = 1;
+    v->version = 0;
+    v->inference = t->version->inference;
+    if (--d->version->refcount == 0) free(d->version);
+    d->version = v;
+    return d;
+}
+
+/* x.data = src (torch's set_data): t now shares src's storage and geometry (its dtype may change) */
+int wk_set_data(wk_tensor *t, const wk_tensor *src) {
+    if (t == src) return 0;
+    src->storage->refcount++;
+    wk_storage *old = t->storage;
+    t->storage = src->storage;
+    wk__storage_release(old);
+    t->offset = src->offset;
+    t->ndim = src->ndim;
+    t->dtype = src->dtype;
+    memcpy(t->sizes, src->sizes, sizeof t->sizes);
+    memcpy(t->strides, src->strides, sizeof t->strides);
+    return 0;
+}

@@ -208,3 +208,9 @@ wk_scalar wk__load_scalar(const void *p, wk_dtype dt) {
 double wk__load_double(const void *p, wk_dtype dt) { return wk__scalar_to_double(wk__load_scalar(p, dt)); }
 double wk__scalar_to_double(wk_scalar s) { return s.tag == WK_SCALAR_FLOAT ? s.v.f : (double)s.v.i; }
 int64_t wk__scalar_to_int(wk_scalar s) { return s.tag == WK_SCALAR_FLOAT ? f_to_i64(s.v.f) : s.v.i; }
+
+/* public (include/wick.h, "scalars") */
+double wk_scalar_to_double(wk_scalar s) { return wk__scalar_to_double(s); }
+wk_scalar wk_scalar_load(const void *p, wk_dtype dt) { return wk__load_scalar(p, dt); }
+void wk_scalar_store(void *p, wk_dtype dt, wk_scalar s) { wk__store_scalar(p, dt, s); }
+const char *wk_dtype_legacy_type_name(wk_dtype dt) { return wk__legacy_type_name(dt); }

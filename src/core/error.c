@@ -15,6 +15,7 @@ void wk__error(wk_error_kind kind, const char *fmt, ...) {
 }
 
 bool wk__error_set(void) { return err_kind != WK_OK; }
+void wk_error_set(wk_error_kind kind, const char *message) { wk__error(kind, "%s", message ? message : ""); }
 wk_error_kind wk_error_kind_get(void) { return err_kind; }
 const char *wk_error_message(void) { return err_kind == WK_OK ? "" : err_msg; }
 void wk_error_clear(void) {

@@ -499,3 +499,34 @@ int wk__resize_(wk_tensor *t, int ndim, const int64_t *sizes) {
     wk__contiguous_strides(ndim, sizes, t->strides);
     return 0;
 }
+
+/* ---- public geometry helpers (include/wick.h) ---- */
+int wk_wrap_dim(int64_t dim, int ndim, int64_t *out) { return wk__wrap_dim(dim, ndim, out); }
+int wk_numel_checked(int ndim, const int64_t *sizes, int64_t *out) { return wk__numel_checked(ndim, sizes, out); }
+int wk_storage_nbytes(int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset, size_t itemsize,
+                      int64_t *out) {
+    return wk__storage_nbytes(ndim, sizes, strides, offset, itemsize, out);
+}
+void wk_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides) {
+    wk__contiguous_strides(ndim, sizes, strides);
+}
+void wk_bump_version(wk_tensor *t) { wk__bump_version(t); }
+
+wk_tensor *wk_alias(const wk_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset) {
+    if (ndim < 0 || ndim > WK_MAX_DIM) {
+        wk__error(WK_RUNTIME_ERROR, "wick supports tensors of at most %d dimensions, got %d", WK_MAX_DIM, ndim);
+        return NULL;
+    }
+    if (wk__check_sizes(ndim, sizes) < 0) return NULL;
+    int64_t st[WK_MAX_DIM]; /* [ndim] the strides, contiguous when none are given */
+    if (strides) memcpy(st, strides, sizeof(int64_t) * (size_t)ndim);
+    else wk__contiguous_strides(ndim, sizes, st);
+    for (int i = 0; i < ndim; i++)
+        if (st[i] < 0) {
+            wk__error(WK_RUNTIME_ERROR, "alias: negative strides are not supported, got stride %lld at dim %d",
+                      (long long)st[i], i);
+            return NULL;
+        }
+    if (wk__check_in_storage(ndim, sizes, st, offset, wk_dtype_size(t->dtype), t->storage->nbytes) < 0) return NULL;
+    return wk__alias(t, ndim, sizes, st, offset);
+}

@@ -170,6 +170,52 @@ int main(void) {
     wk_release(q);
     wk_release(u);
 
+    /* views and data without history: wk_alias (bounds-checked), x.data, x.data = src, the version counter */
+    int64_t two = 2, one = 1;
+    wk_tensor *al = wk_alias(x, 1, &two, &one, 1); /* x[1:3] */
+    CHECK(al && wk_data_ptr(al) == (char *)wk_data_ptr(x) + sizeof(float) && wk_grad_fn(al) == NULL);
+    CHECK(al && equals(al, XS + 1, 2) && !wk_requires_grad(al));
+    uint32_t vx = wk_version_get(x);
+    if (al) wk_bump_version(al); /* shares x's counter */
+    CHECK(wk_version_get(x) == vx + 1);
+    wk_release(al);
+    CHECK(wk_alias(x, 1, &two, &one, 2) == NULL && wk_error_kind() == WK_RUNTIME_ERROR &&
+          strstr(wk_error_message(), "out of bounds for storage")); /* [2, 4) of 3 elements */
+    wk_error_clear();
+    int64_t neg = -1;
+    CHECK(wk_alias(x, 1, &two, &neg, 2) == NULL && wk_error_kind() == WK_RUNTIME_ERROR);
+    wk_error_clear();
+    CHECK(wk_alias(x, 1, &neg, NULL, 0) == NULL && wk_error_kind() == WK_RUNTIME_ERROR);
+    wk_error_clear();
+    wk_tensor *xd = wk_variable_data(x);
+    CHECK(xd && wk_data_ptr(xd) == wk_data_ptr(x) && !wk_requires_grad(xd) && wk_version_get(xd) == 0);
+    if (xd) wk_bump_version(xd); /* its own counter */
+    CHECK(xd && wk_version_get(xd) == 1 && wk_version_get(x) == vx + 1);
+    wk_tensor *wd = wk_from_data(WS, WK_FLOAT32, 1, &n);
+    CHECK(xd && wd && wk_set_data(xd, wd) == 0 && wk_data_ptr(xd) == wk_data_ptr(wd) && equals(xd, WS, N));
+    wk_release(wd);
+    wk_release(xd);
+
+    /* the small helpers a front needs: errors from callbacks, dims, element access, size arithmetic */
+    wk_error_set(WK_VALUE_ERROR, "from a callback");
+    CHECK(wk_error_kind() == WK_VALUE_ERROR && !strcmp(wk_error_message(), "from a callback"));
+    wk_error_clear();
+    int64_t wd_out = 7;
+    CHECK(wk_wrap_dim(-1, 3, &wd_out) == 0 && wd_out == 2);
+    CHECK(wk_wrap_dim(3, 3, &wd_out) < 0 && wk_error_kind() == WK_INDEX_ERROR);
+    wk_error_clear();
+    int16_t cell = 0;
+    wk_scalar_store(&cell, WK_INT16, wk_float(-3.75)); /* C cast: toward zero */
+    wk_scalar ld = wk_scalar_load(&cell, WK_INT16);
+    CHECK(cell == -3 && ld.tag == WK_SCALAR_INT && ld.v.i == -3 && wk_scalar_to_double(ld) == -3.0);
+    CHECK(!strcmp(wk_dtype_legacy_type_name(WK_FLOAT32), "torch.FloatTensor"));
+    int64_t sz[2] = {3, 4}, strd[2], nbytes = 0, big[2] = {INT64_MAX / 2, 4};
+    wk_contiguous_strides(2, sz, strd);
+    CHECK(strd[0] == 4 && strd[1] == 1);
+    CHECK(wk_storage_nbytes(2, sz, strd, 1, 8, &nbytes) == 0 && nbytes == 13 * 8);
+    CHECK(wk_numel_checked(2, big, NULL) < 0 && wk_error_kind() == WK_RUNTIME_ERROR);
+    wk_error_clear();
+
     wk_release(s);
     wk_release(y);
     CHECK(kept.freed == 0); /* x still holds it */
