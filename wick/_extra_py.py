@@ -129,7 +129,8 @@ for _name, _fields in [('frexp', ('mantissa', 'exponent')), ('linalg_inv_ex', ('
                        ('linalg_slogdet', ('sign', 'logabsdet')), ('slogdet', ('sign', 'logabsdet')),
                        ('linalg_solve_ex', ('result', 'info')), ('linalg_cholesky_ex', ('L', 'info')),
                        ('linalg_qr', ('Q', 'R')), ('qr', ('Q', 'R')),
-                       ('linalg_eigh', ('eigenvalues', 'eigenvectors'))]:
+                       ('linalg_eigh', ('eigenvalues', 'eigenvectors')),
+                       ('linalg_svd', ('U', 'S', 'Vh')), ('_linalg_svd', ('U', 'S', 'Vh')), ('svd', ('U', 'S', 'V'))]:
     setattr(_wick.return_types, _name, _C._register_return_type(_name, _fields))
     setattr(_wick.return_types, _name + '_out', _C._register_return_type(_name + '_out', _fields))
 
@@ -149,6 +150,8 @@ _wick.linalg.solve_triangular = _C._linalg.linalg_solve_triangular
 _wick.linalg.qr = _C._linalg.linalg_qr
 _wick.linalg.eigh = _C._linalg.linalg_eigh
 _wick.linalg.eigvalsh = _C._linalg.linalg_eigvalsh
+_wick.linalg.svd = _C._linalg.linalg_svd
+_wick.linalg.svdvals = _C._linalg.linalg_svdvals
 
 
 def _matrix_power(A, n, api):

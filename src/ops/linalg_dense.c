@@ -11,6 +11,7 @@
 #include "autograd/autograd.h"
 #include "ops_impl.h"
 #include "ops/reduce.h"
+#include "ops/linalg_dense.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -810,7 +811,7 @@ wk_tensor *wk_impl__linalg_solve_triangular_backward_A(wk_tensor *grad, wk_tenso
  * The factorisation is then unique, so values compare directly. Computed in float64 for both dtypes (a naive
  * unblocked kernel; float32 results agree with sgeqrf's to rounding). */
 /* a [m, n] row-major := R on and above the diagonal, v_j below it; tau [min(m, n)] */
-static void geqr2(double *a, int64_t m, int64_t n, double *tau) {
+void wk__geqr2(double *a, int64_t m, int64_t n, double *tau) {
     for (int64_t j = 0; j < m && j < n; j++) {
         double alpha = a[j * n + j], xn = 0;
         for (int64_t i = j + 1; i < m; i++) xn = hypot(xn, a[i * n + j]);
@@ -830,7 +831,7 @@ static void geqr2(double *a, int64_t m, int64_t n, double *tau) {
     }
 }
 /* q [m, qn] := the first qn columns of H_0 ... H_{k-1}, k = min(m, n), from geqr2's a [m, n] and tau (org2r) */
-static void org2r(const double *a, int64_t m, int64_t n, const double *tau, double *q, int64_t qn) {
+void wk__org2r(const double *a, int64_t m, int64_t n, const double *tau, double *q, int64_t qn) {
     int64_t k = m < n ? m : n;
     for (int64_t i = 0; i < m; i++)
         for (int64_t c = k; c < qn; c++) q[i * qn + c] = i == c;
@@ -887,10 +888,10 @@ int wk_impl_linalg_qr(wk_tensor *A, const char *mode, wk_tensor **outs) {
     double *pa = (double *)wk__data(ac), *pq = (double *)wk__data(q), *pr = (double *)wk__data(r);
     for (int64_t b = 0; b < nb; b++) {
         double *ab = pa + b * m * n, *rb = pr + b * rm * n;
-        geqr2(ab, m, n, tau);
+        wk__geqr2(ab, m, n, tau);
         for (int64_t i = 0; i < k; i++)
             for (int64_t j = i; j < n; j++) rb[i * n + j] = ab[i * n + j];
-        if (want_q) org2r(ab, m, n, tau, pq + b * m * qn, qn);
+        if (want_q) wk__org2r(ab, m, n, tau, pq + b * m * qn, qn);
     }
     free(tau);
     wk_release(ac);

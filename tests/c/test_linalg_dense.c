@@ -2,7 +2,9 @@
  * n <= 6, inv by A @ inv(A) = I, solve by its residual, cholesky by L L^T = A, slogdet against log|det|; float64
  * and float32, batched, singular inputs (info and the LinAlgError kind); eigh by A V = V diag(w), V^T V = I, the
  * ascending order, trace and (n <= 6) the Leibniz det, and the closed form 2 - 2 cos(k pi / (n + 1)) of the
- * second-difference matrix. Run by `make test-c` (ASan/UBSan). */
+ * second-difference matrix; svd (m < n, m = n, m > n, full_matrices both ways, rank-deficient) by
+ * U diag(S) Vh = A, U^T U = I, Vh Vh^T = I, S descending and non-negative,
+ * sum(S^2) = |A|_F^2, svdvals = svd's S (src/ops/linalg_svd.c). Run by `make test-c` (ASan/UBSan). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,6 +241,116 @@ static void eigh_closed_form(int n) {
     free(w);
 }
 
+/* svd of a random m x n matrix (rank r < min(m, n): the last columns repeat earlier ones) */
+static void svd_one(int m, int n, int batch, bool full, bool deficient, wk_dtype dt) {
+    int k = m < n ? m : n, uc = full ? m : k, vr = full ? n : k;
+    int64_t mn = (int64_t)m * n, total = mn * batch;
+    double *a = malloc(sizeof(double) * (size_t)(total + 1)), *s = malloc(sizeof(double) * (size_t)(k * batch + 1));
+    double *u = malloc(sizeof(double) * (size_t)(m * uc * batch + 1));
+    double *vh = malloc(sizeof(double) * (size_t)(vr * n * batch + 1));
+    double *s2 = malloc(sizeof(double) * (size_t)(k * batch + 1));
+    for (int64_t i = 0; i < total; i++) a[i] = urand();
+    if (deficient && n >= 2)
+        for (int b = 0; b < batch; b++)
+            for (int i = 0; i < m; i++) a[b * mn + i * n + n - 1] = a[b * mn + i * n] * 2; /* column n-1 = 2 column 0 */
+    int64_t sz[3] = {batch, m, n};
+    wk_tensor *A64 = wk_from_data(a, WK_FLOAT64, 3, sz), *A = wk_to_dtype(A64, dt, false, false);
+    if (dt != WK_FLOAT64) { /* the float32-rounded matrix is the one decomposed */
+        wk_release(A64);
+        A64 = wk_to_dtype(A, WK_FLOAT64, false, false);
+        wk_copy_to_buffer(A64, WK_FLOAT64, a);
+    }
+    wk_tensor *outs[3] = {NULL, NULL, NULL}, *sv = wk_linalg_svdvals(A, NULL);
+    int rc = wk_linalg_svd(A, full, NULL, outs);
+    check(rc == 0 && sv, "svd runs", m * 100 + n, 0);
+    if (rc == 0 && sv) {
+        wk_copy_to_buffer(outs[0], WK_FLOAT64, u);
+        wk_copy_to_buffer(outs[1], WK_FLOAT64, s);
+        wk_copy_to_buffer(outs[2], WK_FLOAT64, vh);
+        wk_copy_to_buffer(sv, WK_FLOAT64, s2);
+        double tol = (dt == WK_FLOAT64 ? 1e-13 : 1e-5) * (m + n), rec = 0, uo = 0, vo = 0, ord = 0, fro = 0, dv = 0;
+        for (int b = 0; b < batch; b++) {
+            const double *A_ = a + b * mn, *U = u + b * m * uc, *S = s + b * k, *V = vh + b * vr * n;
+            double f = 0, g = 0;
+            for (int i = 0; i < m; i++)
+                for (int j = 0; j < n; j++) {
+                    double t = 0;
+                    for (int l = 0; l < k; l++) t += U[i * uc + l] * S[l] * V[l * n + j];
+                    rec = fmax(rec, fabs(t - A_[i * n + j]));
+                    f += A_[i * n + j] * A_[i * n + j];
+                }
+            for (int i = 0; i < uc; i++)
+                for (int j = 0; j < uc; j++) {
+                    double t = 0;
+                    for (int l = 0; l < m; l++) t += U[l * uc + i] * U[l * uc + j];
+                    uo = fmax(uo, fabs(t - (i == j)));
+                }
+            for (int i = 0; i < vr; i++)
+                for (int j = 0; j < vr; j++) {
+                    double t = 0;
+                    for (int l = 0; l < n; l++) t += V[i * n + l] * V[j * n + l];
+                    vo = fmax(vo, fabs(t - (i == j)));
+                }
+            for (int i = 0; i < k; i++) {
+                g += S[i] * S[i];
+                if (S[i] < 0 || (i && S[i] > S[i - 1])) ord = 1;
+                dv = fmax(dv, fabs(S[i] - s2[b * k + i]));
+            }
+            fro = fmax(fro, fabs(f - g) / (1 + f));
+        }
+        check(rec <= tol, "svd U diag(S) Vh = A", m * 100 + n, rec);
+        check(uo <= tol, "svd U^T U = I", m * 100 + n, uo);
+        check(vo <= tol, "svd Vh Vh^T = I", m * 100 + n, vo);
+        check(ord == 0, "svd S descending, >= 0", m * 100 + n, ord);
+        check(fro <= tol, "svd sum(S^2) = |A|_F^2", m * 100 + n, fro);
+        check(dv <= tol, "svdvals = svd's S", m * 100 + n, dv);
+        if (deficient && n >= 2 && n <= m) /* rank n - 1 only when the repeated column is one of the k */
+            check(s[k - 1] <= tol, "svd rank deficiency: last S ~ 0", m * 100 + n, s[k - 1]);
+    }
+    for (int i = 0; i < 3; i++) wk_release(outs[i]);
+    wk_release(sv);
+    wk_release(A);
+    wk_release(A64);
+    free(a), free(s), free(u), free(vh), free(s2);
+}
+
+/* A = 0 (every column completed), NaN (LinAlgError), 1-d (RuntimeError) */
+static void svd_special(void) {
+    int64_t sz[2] = {3, 2};
+    double z[6] = {0}, u[9], vh[4];
+    wk_tensor *A = wk_from_data(z, WK_FLOAT64, 2, sz), *outs[3] = {NULL, NULL, NULL};
+    int rc = wk_linalg_svd(A, true, NULL, outs);
+    check(rc == 0, "svd of zeros runs", 0, 0);
+    if (rc == 0) {
+        wk_copy_to_buffer(outs[0], WK_FLOAT64, u);
+        wk_copy_to_buffer(outs[2], WK_FLOAT64, vh);
+        double e = 0;
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) {
+                double t = 0;
+                for (int l = 0; l < 3; l++) t += u[l * 3 + i] * u[l * 3 + j];
+                e = fmax(e, fabs(t - (i == j)));
+            }
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 2; j++)
+                e = fmax(e, fabs(vh[i * 2] * vh[j * 2] + vh[i * 2 + 1] * vh[j * 2 + 1] - (i == j)));
+        check(e <= 1e-15, "svd of zeros: orthonormal completion", 0, e);
+    }
+    for (int i = 0; i < 3; i++) wk_release(outs[i]);
+    wk_release(A);
+    z[3] = NAN;
+    A = wk_from_data(z, WK_FLOAT64, 2, sz);
+    wk_tensor *bad = wk_linalg_svdvals(A, NULL);
+    check(!bad && wk_error_kind() == WK_LINALG_ERROR, "svdvals NaN: LinAlgError", 0, 0);
+    wk_error_clear();
+    wk_release(A);
+    A = wk_from_data(z, WK_FLOAT64, 1, sz);
+    bad = wk_linalg_svdvals(A, NULL);
+    check(!bad && wk_error_kind() == WK_RUNTIME_ERROR, "svdvals 1-d: RuntimeError", 0, 0);
+    wk_error_clear();
+    wk_release(A);
+}
+
 int main(void) {
     for (int n = 1; n <= 9; n++) {
         one(n, 1, WK_FLOAT64);
@@ -253,6 +365,16 @@ int main(void) {
         eigh_closed_form(n);
     }
     eigh_one(40, 1, WK_FLOAT64);
+    static const int shapes[][2] = {{1, 1}, {1, 5}, {5, 1}, {2, 2}, {3, 3}, {4, 3}, {3, 4}, {7, 2}, {2, 7}, {8, 8}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        for (int full = 0; full < 2; full++) {
+            svd_one(shapes[i][0], shapes[i][1], 2, full, false, WK_FLOAT64);
+            svd_one(shapes[i][0], shapes[i][1], 1, full, true, WK_FLOAT64);
+            svd_one(shapes[i][0], shapes[i][1], 1, full, false, WK_FLOAT32);
+        }
+    svd_one(30, 20, 1, true, false, WK_FLOAT64);
+    svd_one(20, 30, 1, false, true, WK_FLOAT64);
+    svd_special();
     printf("linalg_dense: %d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;
 }
