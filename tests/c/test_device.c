@@ -46,8 +46,16 @@ static int copy_fill(void *dst, size_t count, const void *elem, size_t elem_size
 static int copy_sync(void) { return 0; }
 
 static wk_kernel_fn copy_kernels[WK_NUM_OPS];
-static wk_device cpu_copy = {"cpu-copy", true,      copy_alloc, copy_free, copy_host, copy_host,
-                             copy_dev,   copy_fill, copy_sync,  copy_kernels};
+static wk_device cpu_copy = {.name = "cpu-copy", /* by field name: alloc_zeroed stays NULL (alloc, then fill) */
+                             .host_access = true,
+                             .alloc = copy_alloc,
+                             .free = copy_free,
+                             .copy_from_host = copy_host,
+                             .copy_to_host = copy_host,
+                             .copy = copy_dev,
+                             .fill = copy_fill,
+                             .synchronize = copy_sync,
+                             .kernels = copy_kernels};
 
 static wk_tensor *on(wk_device *dev, const float *xs, int nd, const int64_t *sizes) {
     int64_t strides[WK_MAX_DIM];
