@@ -148,6 +148,8 @@ static void block_del(void *p, size_t sz) {
         munmap(p, map_len(sz));
         return;
     }
+#else
+    WK_UNUSED(sz);
 #endif
     free(p);
 }
