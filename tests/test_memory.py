@@ -2,7 +2,7 @@
 
 torch's empty(n) and the legacy Tensor(n) reserve their bytes and touch no page; wick zeroes what it hands out, and
 must do so without writing a fresh big block (before: wick.Tensor(2**31-1) wrote 8 GiB, peak RSS 8.4 GB, where
-torch's stays at 226 MB). Each check runs in a fresh interpreter and reads its peak RSS (ru_maxrss) before and after;
+torch's stays at 226 MB). Each check runs in a fresh interpreter and reads its peak RSS (VmHWM) before and after;
 the same script then writes into a block to show the measurement sees touched pages, so the check can fail."""
 import json
 import os
@@ -18,10 +18,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 N = 2 ** 28  # float32 elements: 1 GiB per tensor
 
 _SCRIPT = r'''
-import json, resource, sys
+import json, sys
 import wick
 def peak_mb():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    # VmHWM: this process's own peak RSS. Not ru_maxrss: on Linux a child starts with its parent's maxrss at fork
+    # and keeps it across exec, so under a big pytest process the peak never moved and the check failed
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024.0
+    raise RuntimeError("no VmHWM in /proc/self/status")
 n = int(sys.argv[1])
 out = {}
 for name in ("empty", "Tensor", "zeros"):
