@@ -3,6 +3,7 @@ against a wall time, so a loaded machine cannot fail or pass them by itself."""
 import threading
 import time
 
+import pytest
 import torch
 
 import wick
@@ -287,3 +288,37 @@ def test_threads_autograd_on_shared_leaves():
             assert all(abs(p - q) <= 1e-5 + 1e-5 * abs(p) for p, q in zip(x, y)), (x, y)
     # the shared .grad: the sum over every thread's backward (order may differ: a tolerance, not equality)
     assert all(abs(p - q) <= 1e-3 + 1e-4 * abs(p) for p, q in zip(wgrad_t, wgrad_w)), (wgrad_t, wgrad_w)
+
+
+# ---- issue 25 point 3: hostile sizes reach no int64 overflow (each once wrapped, indexed or allocated wrongly);
+# wick must do what torch 2.13 does, checked live: the same exception type and message, or the same result
+def _outcome(f, T):
+    try:
+        r = f(T)
+    except Exception as e:  # noqa: BLE001 - the type is what is compared
+        return ("raises", type(e).__name__, str(e))
+    rs = r if isinstance(r, tuple) else (r,)
+    return ("ok", [tuple(x.shape) for x in rs], [x.sum().item() if x.numel() else None for x in rs])
+
+
+_HOSTILE = {
+    # the wrapped product N * C * HxW matches numel 0 / 4 in torch's check; mean/rstd [N, group] overflow first
+    "group_norm_N_overflow": lambda T: T.native_group_norm(T.zeros(0), None, None, 2 ** 62, 4, 1, 1, 1e-5),
+    "group_norm_NxG_bytes": lambda T: T.native_group_norm(T.zeros(0), None, None, 2 ** 61, 4, 0, 1, 1e-5),
+    "group_norm_product_overflow": lambda T: T.native_group_norm(T.zeros(4), None, None, 1, 2 ** 62, 2 ** 62, 1, 1e-5),
+    "group_norm_count": lambda T: T.native_group_norm(T.zeros(8), None, None, 3, 4, 1, 1, 1e-5),
+    "group_norm_zero_groups": lambda T: T.native_group_norm(T.zeros(2, 4), None, None, 2, 4, 1, 0, 1e-5),
+    # an empty tensor whose (size - 1) * stride overflows; a size-1 vector with a huge stride
+    "flipud_empty_huge_stride": lambda T: T.flipud(T.zeros(4).as_strided((2 ** 62, 0), (2 ** 62, 1))),
+    "dot_size1_huge_stride": lambda T: T.dot(T.ones(4).as_strided((1,), (2 ** 62,)), T.ones(1)),
+    "dot_empty_huge_stride": lambda T: T.dot(T.zeros(4).as_strided((0,), (2 ** 62,)), T.zeros(0)),
+    # replication padding whose output numel overflows (the index maps were sized from a wrapped total)
+    "replicate_pad3d_numel": lambda T: T.nn.functional.pad(T.zeros(1, 1, 2, 1, 1), (1, 1, 1, 1, -2, 2 ** 62),
+                                                           mode="replicate"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_HOSTILE))
+def test_hostile_sizes_match_torch(name):
+    f = _HOSTILE[name]
+    assert _outcome(f, wick) == _outcome(f, torch)

@@ -1877,9 +1877,28 @@ wk_tensor *wk_impl__cdist_forward(wk_tensor *x1, wk_tensor *x2, double p, wk_opt
 /* d cdist / d x1 for grad [B..., P, R], x1 [..., P, M], x2 [..., R, M], cdist [B..., P, R]: x1 expanded to the batch */
 wk_tensor *wk_impl__cdist_backward(wk_tensor *grad, wk_tensor *x1, wk_tensor *x2, double p, wk_tensor *cdist) {
     int nb;
-    int64_t shape[WK_MAX_DIM];
+    int64_t shape[WK_MAX_DIM], d;
     wk_tensor *a, *b;
+    /* ranks and sizes first (the loops below index every one of them): torch's IndexError for a missing dim */
+    for (int i = 0; i < 2; i++) {
+        const wk_tensor *x = i ? x2 : x1;
+        if (x->ndim == 0) return WK_FAIL(WK_INDEX_ERROR, "Dimension specified as -1 but tensor has no dimensions");
+        if (wk__wrap_dim(-2, x->ndim, &d) < 0) return NULL;
+    }
+    if (x1->sizes[x1->ndim - 1] != x2->sizes[x2->ndim - 1])
+        return WK_FAIL(WK_RUNTIME_ERROR, "X1 and X2 must have the same number of columns. X1: %lld X2: %lld",
+                       (long long)x1->sizes[x1->ndim - 1], (long long)x2->sizes[x2->ndim - 1]);
     if (cdist_expand(x1, x2, &nb, shape, &a, &b) < 0) return NULL;
+    int64_t want; /* B * P * R (it may overflow where M is 0) */
+    bool over = __builtin_mul_overflow(wk__prod(shape, nb), a->sizes[nb], &want) ||
+                __builtin_mul_overflow(want, b->sizes[nb], &want);
+    if (over || wk__numel(grad) != want || wk__numel(cdist) != want) {
+        wk__error(WK_RUNTIME_ERROR, "_cdist_backward: expected grad and cdist of %lld elements, got %lld and %lld",
+                  (long long)want, (long long)wk__numel(grad), (long long)wk__numel(cdist));
+        wk_release(a);
+        wk_release(b);
+        return NULL;
+    }
     wk_tensor *g = wk__to_dtype(grad, WK_FLOAT64), *gc = g ? wk__contiguous(g) : NULL;
     wk_tensor *c = gc ? wk__to_dtype(cdist, WK_FLOAT64) : NULL, *cc = c ? wk__contiguous(c) : NULL;
     wk_tensor *a64 = cc ? wk__to_dtype(a, WK_FLOAT64) : NULL, *b64 = a64 ? wk__to_dtype(b, WK_FLOAT64) : NULL;

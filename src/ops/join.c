@@ -338,12 +338,15 @@ wk_tensorvec wk_impl_meshgrid(wk_tensorlist tensors, const char *indexing) {
 /* ---------------------------------------------------------------------------------------------------------------
  * flip / roll / rot90 */
 
-/* A header over t's storage that reads t with the dims in mask reversed (negative strides; internal only). */
+/* A header over t's storage that reads t with the dims in mask reversed (negative strides; internal only). Only dims
+ * of size > 1 of a non-empty t are reversed: their reach lies inside the storage, so (size - 1) * stride and -stride
+ * fit in int64; a size-1 or empty dim's stride may be anything (2**62 over an empty tensor, INT64_MIN). */
 static wk_tensor *reversed_view(const wk_tensor *t, const bool *mask) {
     int64_t strides[WK_MAX_DIM], off = t->offset;
+    bool empty = wk__numel(t) == 0;
     for (int i = 0; i < t->ndim; i++) {
         strides[i] = t->strides[i];
-        if (mask[i] && t->sizes[i] > 0) {
+        if (mask[i] && !empty && t->sizes[i] > 1) {
             off += (t->sizes[i] - 1) * t->strides[i];
             strides[i] = -t->strides[i];
         }

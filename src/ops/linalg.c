@@ -519,8 +519,11 @@ static wk_tensor *dot_common(wk_tensor *self, wk_tensor *other, const char *kern
     }
     if (self->dtype == WK_BOOL) return not_implemented(kernel, self->dtype);
     int64_t k = self->sizes[0];
-    int64_t asz[3] = {1, 1, k}, ast[3] = {0, 0, self->strides[0]};
-    int64_t bsz[3] = {1, k, 1}, bst[3] = {0, other->strides[0], 1};
+    /* with k <= 1 the strides are never stepped: any value (2**62, INT64_MIN) is legal there, so read with stride 1
+     * rather than let the GEMM's byte offsets (stride * itemsize) overflow */
+    int64_t sa = k > 1 ? self->strides[0] : 1, sb = k > 1 ? other->strides[0] : 1;
+    int64_t asz[3] = {1, 1, k}, ast[3] = {0, 0, sa};
+    int64_t bsz[3] = {1, k, 1}, bst[3] = {0, sb, 1};
     wk_tensor *a = wk__alias(self, 3, asz, ast, self->offset), *b = wk__alias(other, 3, bsz, bst, other->offset);
     wk_tensor *r = a && b ? gemm_tensors(a, b, NULL, wk_int(0), wk_int(1), 1, 1, 1, k, true) : NULL;
     wk_release(a);

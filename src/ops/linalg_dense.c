@@ -404,6 +404,17 @@ wk_tensor *wk_impl_logdet(wk_tensor *self) {
  * linalg_solve (differentiable again, LinalgSolveExBackward0); otherwise torch's first-order path: lu_solve with
  * the LU's zero pivots replaced by eps (so a singular matrix's gradient is grad * 0 * a finite matrix: zeros). */
 wk_tensor *wk_impl__linalg_det_backward(wk_tensor *grad, wk_tensor *det, wk_tensor *A) {
+    /* A: batches of square matrices; det: A's batch shape; grad: expandable to it (each indexed below) */
+    if (A->ndim < 2)
+        return WK_FAIL(WK_RUNTIME_ERROR, "linalg.det: The input tensor A must have at least 2 dimensions.");
+    if (A->sizes[A->ndim - 1] != A->sizes[A->ndim - 2])
+        return WK_FAIL(WK_RUNTIME_ERROR, "linalg.det: A must be batches of square matrices, but they are %lld by %lld matrices",
+                       (long long)A->sizes[A->ndim - 2], (long long)A->sizes[A->ndim - 1]);
+    if (det->ndim != A->ndim - 2 || memcmp(det->sizes, A->sizes, sizeof(int64_t) * (size_t)det->ndim))
+        return WK_FAIL(WK_RUNTIME_ERROR, "_linalg_det_backward: det must have A's batch shape");
+    wk_tensor *gchk = wk__expand_to(grad, det->ndim, det->sizes); /* torch's expand error */
+    if (!gchk) return NULL;
+    wk_release(gchk);
     wk_tensor *dc = wk__to_dtype(det, WK_FLOAT64);
     wk_tensor *dcc = dc ? wk__contiguous(dc) : NULL;
     wk_release(dc);

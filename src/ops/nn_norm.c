@@ -400,7 +400,8 @@ wk_tensor *wk_impl_layer_norm(wk_tensor *input, wk_intlist normalized_shape, wk_
 /* ---- group norm: input [N, C, HxW], groups of C / group channels ---- */
 static int gn_check(const wk_tensor *input, const wk_tensor *weight, const wk_tensor *bias, int64_t N, int64_t C,
                     int64_t HxW, int64_t group) {
-    if (group <= 0 || C % group) {
+    if (group <= 0) return wk__error(WK_RUNTIME_ERROR, "Expected num groups to be greater than 0, got %lld", (long long)group), -1;
+    if (C % group) {
         wk_strbuf b = {0};
         wk_sb_ints(&b, input->sizes, input->ndim);
         wk__error(WK_RUNTIME_ERROR,
@@ -410,7 +411,6 @@ static int gn_check(const wk_tensor *input, const wk_tensor *weight, const wk_te
         wk_sb_free(&b);
         return -1;
     }
-    if (wk__numel(input) != N * C * HxW) return wk__error(WK_RUNTIME_ERROR, "group_norm: input size does not match N * C * HxW"), -1;
     const wk_tensor *wb[2] = {weight, bias};
     const char *wn[2] = {"weight", "bias"};
     for (int i = 0; i < 2; i++)
@@ -426,6 +426,15 @@ static int gn_check(const wk_tensor *input, const wk_tensor *weight, const wk_te
             wk_sb_free(&b);
             return -1;
         }
+    /* torch allocates mean and rstd [N, group] before its kernel checks the element count; that count is checked
+     * here without wrapping (torch's N * C * HxW wraps, and a wrapped match would index past the input) */
+    int64_t ss[2] = {N, group}, nbytes, want;
+    if (wk__check_sizes(2, ss) < 0 || wk__storage_nbytes(2, ss, NULL, 0, wk_dtype_size(input->dtype), &nbytes) < 0)
+        return -1;
+    if (__builtin_mul_overflow(N, C, &want) || __builtin_mul_overflow(want, HxW, &want) || want != wk__numel(input))
+        return wk__error(WK_RUNTIME_ERROR, "Expected X.numel() == N * C * HxW to be true, but got false.  (Could this "
+                                           "error message be improved?  If so, please report an enhancement request "
+                                           "to PyTorch.)"), -1;
     if (!wk_dtype_is_floating(input->dtype)) {
         wk__not_implemented_for("GroupNormKernelImpl", input->dtype);
         return -1;

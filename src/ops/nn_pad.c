@@ -10,7 +10,7 @@ typedef enum { PAD_CONSTANT, PAD_REFLECT, PAD_REPLICATE, PAD_CIRCULAR } pad_mode
 
 /* Source index of output position o in a dim of size n padded by (left, right) */
 static int64_t pad_src(pad_mode m, int64_t o, int64_t n, int64_t left, int64_t right) {
-    int64_t i = o - left;
+    int64_t i = (int64_t)((uint64_t)o - (uint64_t)left); /* clamped / reflected below; no UB for hostile pads */
     if (m == PAD_CIRCULAR) { /* torch crops negative pads first, then wraps around what is left */
         int64_t cl = left < 0 ? -left : 0, cr = right < 0 ? -right : 0, n2 = n - cl - cr;
         if (n2 <= 0) return -1;
@@ -44,15 +44,20 @@ static int maps_build(pad_maps *M, pad_mode mode, const int64_t *sizes, int ndim
     memset(M, 0, sizeof *M);
     M->k = k;
     M->batch = wk__prod(sizes, ndim - k);
-    int64_t total = 0;
+    int64_t total = 0, osz[WK_MAX_DIM]; /* [ndim] the output sizes: checked as the output's allocation is */
+    memcpy(osz, sizes, sizeof(int64_t) * (size_t)ndim);
     for (int j = 0; j < k; j++) {
         int d = ndim - k + j;
         int64_t left = pad[2 * (k - 1 - j)], right = pad[2 * (k - 1 - j) + 1];
         M->in[j] = sizes[d];
-        M->out[j] = sizes[d] + left + right;
+        M->out[j] = (int64_t)((uint64_t)sizes[d] + (uint64_t)left + (uint64_t)right); /* torch's wrapping sum */
         if (M->out[j] < 0) M->out[j] = 0;
-        total += M->out[j];
+        osz[d] = M->out[j];
     }
+    if (wk__check_sizes(ndim, osz) < 0) return -1; /* numel of the output overflows: torch's text */
+    for (int j = 0; j < k; j++)
+        if (__builtin_add_overflow(total, M->out[j], &total) || (uint64_t)total > SIZE_MAX / sizeof(int64_t) / 2)
+            return wk__error(WK_RUNTIME_ERROR, "padding: output sizes too large"), -1;
     M->block = wk__malloc(sizeof(int64_t) * (size_t)(total ? total : 1));
     if (!M->block) return -1;
     int64_t *p = M->block;
@@ -236,7 +241,7 @@ static int pad_check(const wk_tensor *self, wk_intlist padding, int k, pad_mode 
             return wk__error(WK_RUNTIME_ERROR, "Padding value causes wrapping around more than once."), -1;
         /* an output size of 0 or less, as torch's kernels tell it: the 1-d reflect / replicate kernels refuse 0;
          * circular and the 2-d / 3-d kernels make an empty dim, and a negative one fails as each does */
-        int64_t o = n + l + r;
+        int64_t o = (int64_t)((uint64_t)n + (uint64_t)l + (uint64_t)r); /* wraps as torch's int64 sum does */
         if (mode == PAD_CIRCULAR && o < 0)
             return wk__error(WK_RUNTIME_ERROR, "Negative padding value is resulting in an empty dimension"), -1;
         if (mode != PAD_CIRCULAR && k == 1 && o < 1) {

@@ -503,9 +503,17 @@ wk_tensor *wk_impl_max_pool3d_with_indices_backward(wk_tensor *grad_output, wk_t
 }
 /* the adjoint of the scatter: gather grad[plane, indices[plane, o]] (double backward of max pooling) */
 wk_tensor *wk_impl__nn_pool_gather(wk_tensor *grad, wk_tensor *indices, int64_t nd) {
+    /* nd pooled dims at the end of both; the leading dims (the planes) the same count in both */
+    if (nd < 1 || nd > 3 || grad->ndim < nd || indices->ndim < nd)
+        return WK_FAIL(WK_RUNTIME_ERROR, "_nn_pool_gather: expected nd in [1, 3] and grad and indices of at least nd "
+                                         "dims, got nd=%lld, %dD grad and %dD indices",
+                       (long long)nd, grad->ndim, indices->ndim);
     int64_t isz = wk__prod(grad->sizes + grad->ndim - nd, (int)nd);
     int64_t osz = wk__prod(indices->sizes + indices->ndim - nd, (int)nd);
-    int64_t P = osz ? wk__numel(indices) / osz : 0;
+    int64_t P = wk__prod(indices->sizes, indices->ndim - (int)nd);
+    if (P != wk__prod(grad->sizes, grad->ndim - (int)nd))
+        return WK_FAIL(WK_RUNTIME_ERROR, "_nn_pool_gather: grad has %lld planes and indices %lld",
+                       (long long)wk__prod(grad->sizes, grad->ndim - (int)nd), (long long)P);
     wk_tensor *w = wk__nn_work(indices->ndim, indices->sizes);
     double *g = w ? wk__nn_load(grad) : NULL;
     int64_t *ix = g ? wk__nn_load_index(indices) : NULL;

@@ -108,6 +108,46 @@ int main(void) {
     } /* its values are torch's: the as_strided gradient cases of the parity suite */
     wk_release(g);
 
+    /* ranks the private backward ops index with, and int64 sums / products that wrapped (issue 25 point 3):
+     * each call here once read or wrote out of bounds, or overflowed (UBSan) */
+    wk_tensor *s0 = wk_zeros(wk_ints(NULL, 0), WK_FLOAT32, false), *e0 = wk_zeros(wk_ints(&zero, 1), WK_FLOAT32, false);
+    expect_t(wk__cdist_backward(c, v, v, 2.0, c), WK_INDEX_ERROR, "Dimension out of range", "got -2", __LINE__);
+    expect_t(wk__cdist_backward(s0, s0, s0, 2.0, s0), WK_INDEX_ERROR, "Dimension specified as -1", "no dimensions",
+             __LINE__);
+    expect_t(wk__cdist_backward(v, a, b, 2.0, c), WK_RUNTIME_ERROR, "_cdist_backward", "got 4 and 4", __LINE__);
+    expect_t(wk__linalg_det_backward(s0, s0, v), WK_RUNTIME_ERROR, "linalg.det", "at least 2 dimensions", __LINE__);
+    expect_t(wk__linalg_det_backward(v, v, a), WK_RUNTIME_ERROR, "_linalg_det_backward", "batch shape", __LINE__);
+    expect_t(wk__nn_pool_gather(a, a, 3), WK_RUNTIME_ERROR, "_nn_pool_gather", "nd=3", __LINE__);
+    expect_t(wk__nn_pool_gather(a, a, 0), WK_RUNTIME_ERROR, "_nn_pool_gather", "nd=0", __LINE__);
+    expect_t(wk__nn_pool_gather(v, a, 1), WK_RUNTIME_ERROR, "_nn_pool_gather", "planes", __LINE__);
+    int64_t s11211[5] = {1, 1, 2, 1, 1}, pads[6] = {1, 1, 1, 1, -2, 1LL << 62}, wrap[6] = {1, 1, 1, 1, 1LL << 62, 1LL << 62};
+    wk_tensor *x5 = wk_zeros(wk_ints(s11211, 5), WK_FLOAT32, false);
+    expect_t(wk_replication_pad3d(x5, wk_ints(pads, 6)), WK_RUNTIME_ERROR, "Storage size calculation overflowed",
+             "sizes=[1, 1, 4611686018427387904, 3, 3]", __LINE__);
+    expect_t(wk_replication_pad3d_backward(x5, x5, wk_ints(pads, 6)), WK_RUNTIME_ERROR,
+             "Storage size calculation overflowed", "4611686018427387904", __LINE__);
+    expect_t(wk_replication_pad3d_backward(x5, x5, wk_ints(wrap, 6)), WK_RUNTIME_ERROR, "negative dimension",
+             "-9223372036854775806", __LINE__);
+    wk_tensor *gn[3] = {0};
+    expect(wk_native_group_norm(e0, NULL, NULL, 1LL << 62, 4, 1, 1, 1e-5, gn) < 0, WK_RUNTIME_ERROR,
+           "Storage size calculation overflowed", "sizes=[4611686018427387904, 1]", __LINE__);
+    expect(wk_native_group_norm(v, NULL, NULL, 1, 1LL << 62, 1LL << 62, 1, 1e-5, gn) < 0, WK_RUNTIME_ERROR,
+           "Expected X.numel() == N * C * HxW", "got false", __LINE__);
+    expect(wk_native_group_norm(e0, NULL, NULL, 1, 1LL << 32, 1LL << 32, 1, 1e-5, gn) < 0, WK_RUNTIME_ERROR,
+           "Expected X.numel() == N * C * HxW", "got false", __LINE__); /* wraps to 0 == numel in torch's check */
+    int64_t big[2] = {1LL << 62, 0}, bigst[2] = {1LL << 62, 1}, one1[1] = {1}, st62[1] = {1LL << 62};
+    wk_tensor *ev = wk_as_strided(e0, wk_ints(big, 2), wk_ints(bigst, 2), wk_none_int());
+    wk_tensor *fl = ev ? wk_flipud(ev) : NULL;
+    wk_tensor *v1 = wk_as_strided(v, wk_ints(one1, 1), wk_ints(st62, 1), wk_none_int());
+    wk_tensor *o1 = wk_ones(wk_ints(one1, 1), WK_FLOAT32, false), *dt = v1 && o1 ? wk_dot(v1, o1) : NULL;
+    if (!fl || wk_numel(fl) != 0 || wk_sizes(fl)[0] != (1LL << 62) || !dt) {
+        printf("FAIL %s:%d: flipud / dot over huge strides: %s\n", __FILE__, __LINE__, wk_error_message());
+        failures++;
+        wk_error_clear();
+    }
+    wk_release(ev), wk_release(fl), wk_release(v1), wk_release(o1), wk_release(dt);
+    wk_release(x5), wk_release(s0), wk_release(e0);
+
     /* the same ops with valid arguments still work (the checks refuse only what is invalid) */
     wk_tensor *ok[6];
     ok[0] = wk_reshape(a, wk_ints(&s4, 1));
