@@ -1738,11 +1738,50 @@ static int matrix_norm_checks(const wk_tensor *A, wk_intlist dim, wk_dtype dtype
     return norm_dtype_check(A, dtype, "linalg.matrix_norm");
 }
 
-static wk_tensor *svd_norm_missing(const char *ord) {
-    wk__error(WK_NOT_IMPLEMENTED_ERROR,
-              "wick: linalg.matrix_norm(ord=%s) needs singular values (linalg.svdvals), which wick does not compute yet",
-              ord);
-    return NULL;
+/* torch's checkFloatingOrComplex(allow_low_precision_dtypes=false): the orders that need singular values (2, -2,
+ * 'nuc') refuse float16 and bfloat16 */
+static int matrix_norm_low_precision_check(const wk_tensor *A) {
+    if (A->dtype == WK_FLOAT16 || A->dtype == WK_BFLOAT16) {
+        wk__error(WK_RUNTIME_ERROR, "linalg.matrix_norm: Low precision dtypes not supported. Got %s",
+                  wk_dtype_scalar_name(A->dtype));
+        return -1;
+    }
+    return 0;
+}
+
+/* The norms through singular values, as torch's linalg_matrix_norm composes them: move the two dims to the end
+ * (create_dim_backshift_permutation), S = linalg_svdvals, then amax (ord 2), amin (ord -2) or sum (ord 'nuc') over
+ * S's last dim; with keepdim, unsqueeze(-1) and the inverse permutation. kind: 2, -2, or 0 for 'nuc'.
+ * As torch: ord 2 of matrices with no singular values (min(m, n) == 0) is zeros (no graph), ord -2 of them is amin's
+ * IndexError; so the gradient is svd_backward's through amax / amin / sum. */
+static wk_tensor *matrix_norm_svd(wk_tensor *A, const int64_t *d, int kind, bool keepdim, wk_dtype dtype) {
+    int nd = A->ndim;
+    int64_t perm[WK_MAX_DIM], inv[WK_MAX_DIM]; /* [nd] */
+    int j = 0;
+    for (int i = 0; i < nd; i++)
+        if (i != d[0] && i != d[1]) perm[j++] = i;
+    perm[j++] = d[0];
+    perm[j++] = d[1];
+    for (int i = 0; i < nd; i++) inv[perm[i]] = i;
+    if (kind == 2 && (A->sizes[d[0]] == 0 || A->sizes[d[1]] == 0)) {
+        int64_t shape[WK_MAX_DIM]; /* [nd - 2 or nd] the result's sizes */
+        int r = 0;
+        for (int i = 0; i < nd; i++) {
+            bool reduced = i == d[0] || i == d[1];
+            if (!reduced || keepdim) shape[r++] = reduced ? 1 : A->sizes[i];
+        }
+        return wk_new_zeros(A, wk_ints(shape, r), dtype == WK_DTYPE_NONE ? A->dtype : dtype, false);
+    }
+    wk_cpool pool = {0};
+    wk_tensor *A_ = dtype == WK_DTYPE_NONE ? A : P_(wk_to_dtype(A, dtype, false, false));
+    wk_tensor *S = P_(wk_linalg_svdvals(P_(wk_permute(A_, wk_ints(perm, nd))), NULL)); /* [batch..., k] */
+    static const int64_t last = -1;
+    wk_intlist dl = wk_ints(&last, 1);
+    wk_tensor *r = kind == 2    ? P_(wk_amax(S, dl, keepdim))
+                   : kind == -2 ? P_(wk_amin(S, dl, keepdim))
+                                : P_(wk_sum_dim(S, dl, keepdim, WK_DTYPE_NONE));
+    if (keepdim) r = P_(wk_permute(P_(wk_unsqueeze(r, -1)), wk_ints(inv, nd)));
+    return wk_cpool_end(&pool, r);
 }
 
 wk_tensor *wk_impl_linalg_matrix_norm(wk_tensor *self, wk_scalar ord, wk_intlist dim, bool keepdim, wk_dtype dtype) {
@@ -1752,8 +1791,10 @@ wk_tensor *wk_impl_linalg_matrix_norm(wk_tensor *self, wk_scalar ord, wk_intlist
         return NULL;
     }
     int64_t d[2];
+    if (self->ndim >= 2 && wk_dtype_is_floating(self->dtype) && ap == 2 && matrix_norm_low_precision_check(self) < 0)
+        return NULL;
     if (matrix_norm_checks(self, dim, dtype, d) < 0) return NULL;
-    if (ap == 2) return svd_norm_missing(p > 0 ? "2" : "-2");
+    if (ap == 2) return matrix_norm_svd(self, d, p > 0 ? 2 : -2, keepdim, dtype);
     if (ap == INFINITY) { /* the infinity norm is the 1-norm of the transpose */
         int64_t t = d[0];
         d[0] = d[1];
@@ -1775,8 +1816,10 @@ wk_tensor *wk_impl_linalg_matrix_norm_str_ord(wk_tensor *self, const char *ord, 
         return NULL;
     }
     int64_t d[2];
+    if (self->ndim >= 2 && wk_dtype_is_floating(self->dtype) && nuc && matrix_norm_low_precision_check(self) < 0)
+        return NULL;
     if (matrix_norm_checks(self, dim, dtype, d) < 0) return NULL;
-    if (nuc) return svd_norm_missing("'nuc'");
+    if (nuc) return matrix_norm_svd(self, d, 0, keepdim, dtype);
     return wk_linalg_vector_norm(self, wk_int(2), dim, keepdim, dtype);
 }
 

@@ -470,10 +470,9 @@ error_case("torch_norm_fro_three_dims", lambda T: T.norm(T.tensor(A234), "fro", 
 cases("matrix_norm_grad", lambda T, x, o: T.linalg.matrix_norm(x, o), [[1.5, -2.0, 0.25], [3.0, -0.5, -2.0]], kind="grad", o=MORDS)
 grad_case("linalg_norm_grad_dim", lambda T, x: T.linalg.norm(x, dim=0), A23)
 grad_case("matrix_norm_grad_batch", lambda T, x: T.linalg.matrix_norm(x, float("inf"), dim=(0, 2)), A234)
-cases("matrix_norm_svd", lambda T, o: T.linalg.matrix_norm(T.tensor(A23), o), o=[2, -2, "nuc"],
-      skip="wick: the spectral and nuclear matrix norms need linalg.svdvals, which wick does not compute yet")
-case("torch_norm_nuc", lambda T: T.norm(T.tensor(A23), "nuc"),
-     skip="wick: the nuclear norm needs linalg.svdvals, which wick does not compute yet")
+# (ord 2, -2 and 'nuc' in full: cases_linalg_norm.py)
+cases("matrix_norm_svd", lambda T, o: T.linalg.matrix_norm(T.tensor(A23), o), o=[2, -2, "nuc"])
+case("torch_norm_nuc", lambda T: T.norm(T.tensor(A23), "nuc"))
 error_case("amax_empty_dim_neg", lambda T: T.zeros(5, 0).amax(-1))
 error_case("amin_empty_dims_tuple", lambda T: T.zeros(5, 0).amin((0, -1)))
 error_case("max_empty_dim_neg", lambda T: T.zeros(5, 0).max(-1))
