@@ -6,6 +6,11 @@
 #include "pyext.h"
 
 void wk_argscope_free(wk_argscope *sc) {
+    if (sc->device) { /* Note [Device argument]: for wk_py_flush_warnings, the binding's next step */
+        wk_py_set_pending_device(sc->device, sc->device_self);
+        sc->device = NULL;
+        sc->device_self = NULL;
+    }
     for (int i = 0; i < sc->nptrs; i++) free(sc->ptrs[i]);
     for (int i = 0; i < sc->ntensors; i++) wk_release(sc->tensors[i]);
     sc->nptrs = sc->ntensors = 0;
@@ -277,6 +282,7 @@ static int convert(const wk_param *p, PyObject *o, wk_pyval *v, int wrap_numbers
         return 1;
     case PT_DEVICE: {
         int rc = wk_py_check_device(o);
+        v->obj = rc == 0 ? o : NULL; /* read again by device_target */
         return rc < 0 ? -1 : rc == 0;
     }
     case PT_LAYOUT: { /* a torch.layout (wick/_creation_py.py); wick has strided tensors only */
@@ -734,7 +740,33 @@ static int apply_memory_format(const wk_sig *sig, PyObject *pyself, wk_pyval *ou
     return rc;
 }
 
+/* Note [Device argument]: the device a matched call's result goes to: its device= (Tensor.to's other='s device). */
+static int device_target(const wk_sig *sig, PyObject *pyself, wk_pyval *out, wk_argscope *sc) {
+    const wk_param *ps = sig->params;
+    wk_device *d = NULL;
+    for (int i = 0; ps[i].name; i++) {
+        if (ps[i].type == PT_DEVICE && out[i].obj && out[i].obj != Py_None &&
+            wk_py_parse_device(out[i].obj, &d) < 0)
+            return -1;
+        if (ps[i].type == PT_TENSOR && !strcmp(ps[i].name, "other") && !strcmp(sig->name, "to") && out[i].t) {
+            d = out[i].t->storage->device; /* to(other) reads other's dtype and device only: the device becomes the
+                                              target, the dtype comes from a CPU 0-d stand-in, so self and other
+                                              on two devices do not meet in one op */
+            wk_tensor *me = sig->method && pyself ? wk_py_self(pyself) : NULL;
+            if (me && me->storage->device != d && !(d->host_access && me->storage->device->host_access)) {
+                wk_tensor *e = scope_tensor(sc, wk__empty_strided_on(&wk__cpu_device, 0, NULL, NULL, out[i].t->dtype));
+                if (!e) return wk_py_raise(), -1;
+                out[i].t = e;
+            }
+        }
+    }
+    sc->device = d;
+    sc->device_self = sig->method && pyself ? wk_py_self(pyself) : NULL;
+    return 0;
+}
+
 int wk_parse_args(wk_sig *sigs, PyObject *self, PyObject *args, PyObject *kwargs, wk_pyval *out, wk_argscope *sc) {
+    wk_py_take_pending_device(NULL); /* a target no binding took (an error path) is dropped */
     int nsig = 0;
     while (sigs[nsig].name) nsig++;
     sc->fname = sigs[0].name;
@@ -754,7 +786,8 @@ int wk_parse_args(wk_sig *sigs, PyObject *self, PyObject *args, PyObject *kwargs
                 return -1;
             }
             if (rc == 1) {
-                if (apply_memory_format(&sigs[s], self, out, sc) == 0) return s;
+                if (apply_memory_format(&sigs[s], self, out, sc) == 0 && device_target(&sigs[s], self, out, sc) == 0)
+                    return s;
                 wk_argscope_free(sc);
                 return -1;
             }

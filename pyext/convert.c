@@ -1,5 +1,7 @@
 /* convert.c — Python <-> wick values: errors, tensor wrapping, scalars, dtypes, nested data. */
 #include "pyext.h"
+#include "core/host.h"
+#include "webgpu/device.h"
 
 #include <ctype.h>
 
@@ -31,6 +33,9 @@ PyObject *wk_py_raise(void) {
 }
 
 PyObject *wk_py_flush_warnings(PyObject *res) {
+    wk_tensor *self;
+    wk_device *target = wk_py_take_pending_device(&self); /* Note [Device argument] */
+    if (target) res = wk_py_move_result(res, target, self);
     int n = wk_warning_count();
     if (!n) return res;
     if (!res) { /* the call failed: its warnings are still shown (torch's PyWarningHandler), its exception wins */
@@ -253,12 +258,18 @@ int wk_py_to_dtype(PyObject *o, wk_dtype *dt) {
 }
 
 /* ---- devices ----
- * Note [Devices]: wick has one device, the CPU. A device argument is parsed as torch parses it (so a typo gets
- * torch's message); 'cpu' (any index) is accepted; 'cuda' fails as in a CPU-only torch build; every other
- * device type fails with a message naming the one that exists. */
+ * Note [Devices]: wick's devices are the CPU and, where wgpu-native gives an adapter, 'webgpu' (one device,
+ * webgpu:0; wick/webgpu.py). A device argument is parsed as torch parses it (so a typo gets torch's message);
+ * 'cpu' (any index) and 'webgpu' / 'webgpu:0' are accepted; 'cuda' fails as in a CPU-only torch build; every other
+ * device type fails with a message naming the ones that exist.
+ * Note [Device argument]: the op table's C functions take no device (they make CPU tensors); a call whose
+ * device= (or Tensor.to's other=) names another device than its result's gets its result moved there after the
+ * call: wk_parse_args records the target in the scope, wk_argscope_free hands it to the thread's pending slot and
+ * wk_py_flush_warnings (the last step of every generated binding) applies it (wk_py_move_result). Factories build
+ * on the host and copy over (one host->device copy). */
 static const char *const DEVICE_TYPES[] = {"cpu",  "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl",
                                            "ideep", "hip", "ve",  "fpga", "maia", "xla", "lazy",
-                                           "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone", NULL};
+                                           "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone", "webgpu", NULL};
 
 /* torch's device-string grammar: ([a-zA-Z_]+)(:([1-9][0-9]*|0))? */
 static bool device_string_ok(const char *s, size_t *type_len) {
@@ -276,7 +287,20 @@ static bool device_string_ok(const char *s, size_t *type_len) {
     return true;
 }
 
-int wk_py_check_device(PyObject *o) {
+/* The webgpu device, opened through wick.webgpu (which finds the wgpu wheel's library); NULL with a RuntimeError. */
+wk_device *wk_py_webgpu_device(void) {
+    PyObject *mod = PyImport_ImportModule("wick.webgpu");
+    PyObject *r = mod ? PyObject_CallMethod(mod, "is_available", NULL) : NULL;
+    Py_XDECREF(mod);
+    if (!r) return NULL;
+    Py_DECREF(r);
+    wk_device *d = wk__webgpu_open(NULL); /* already tried by is_available: its answer */
+    if (!d) PyErr_Format(PyExc_RuntimeError, "webgpu is not available: %s", wk__webgpu_reason());
+    return d;
+}
+
+int wk_py_parse_device(PyObject *o, wk_device **dev) {
+    *dev = NULL;
     if (!o || o == Py_None) return 0;
     if (PyLong_Check(o) && !PyBool_Check(o)) {
         long long i = PyLong_AsLongLong(o);
@@ -312,17 +336,68 @@ int wk_py_check_device(PyObject *o) {
                      "lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of device string: %s",
                      str);
     } else if (k == 0) {
+        *dev = &wk__cpu_device;
         rc = 0;
     } else if (k == 1) {
         PyErr_SetString(PyExc_AssertionError, "Torch not compiled with CUDA enabled");
+    } else if (!strcmp(DEVICE_TYPES[k], "webgpu")) {
+        if (str[tl] && strcmp(str + tl, ":0")) /* one adapter: webgpu:0 */
+            PyErr_Format(PyExc_RuntimeError, "wick has one webgpu device (webgpu:0): '%s' is not available", str);
+        else if ((*dev = wk_py_webgpu_device()))
+            rc = 0;
     } else {
         PyErr_Format(PyExc_RuntimeError,
-                     "wick has only the CPU device: '%s' is not available (use device='cpu', or leave device out)",
+                     "wick has only the cpu and webgpu devices: '%s' is not available (use device='cpu', or leave "
+                     "device out)",
                      str);
     }
 done:
     Py_DECREF(s);
     return rc;
+}
+
+int wk_py_check_device(PyObject *o) {
+    wk_device *d;
+    return wk_py_parse_device(o, &d);
+}
+
+/* Note [Device argument]: the target of the call whose scope was freed last, for wk_py_flush_warnings. */
+static _Thread_local wk_device *pending_device;
+static _Thread_local wk_tensor *pending_self; /* the call's own tensor (Tensor.to's self), or NULL */
+
+void wk_py_set_pending_device(wk_device *d, wk_tensor *self) {
+    pending_device = d;
+    pending_self = self;
+}
+
+wk_device *wk_py_take_pending_device(wk_tensor **self) {
+    wk_device *d = pending_device;
+    if (self) *self = pending_self;
+    pending_device = NULL;
+    pending_self = NULL;
+    return d;
+}
+
+static bool same_place(const wk_device *a, const wk_device *b) { return a == b || (a->host_access && b->host_access); }
+
+PyObject *wk_py_move_result(PyObject *res, wk_device *target, wk_tensor *self) {
+    if (!res || !target || !WK_PyTensor_Check(res)) return res;
+    wk_tensor *t = wk_py_self(res);
+    if (same_place(t->storage->device, target)) return res;
+    bool fresh_leaf = t->requires_grad && !t->grad_fn && t != self; /* a factory's requires_grad=True */
+    if (t->requires_grad && !fresh_leaf && wk_is_grad_enabled()) {
+        char a[64], b[64];
+        PyErr_Format(PyExc_NotImplementedError,
+                     "wick: moving a tensor that requires grad from %s to %s (autograd across devices) is not "
+                     "supported yet; detach() it, or create it on the device",
+                     wk__device_str(t->storage->device, a), wk__device_str(target, b));
+        Py_DECREF(res);
+        return NULL;
+    }
+    wk_tensor *m = wk__to_device(t, target);
+    Py_DECREF(res);
+    if (m && fresh_leaf) m = wk__finish_factory(m, true);
+    return wk_py_wrap(m);
 }
 
 /* ---- numpy (optional: nothing here imports numpy) ----

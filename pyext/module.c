@@ -262,6 +262,7 @@ static PyObject *tensor_common(const char *name, const wk_param *params, PyObjec
     int rc = wk_parse_args(sigs, self, args, kwargs, a, &sc);
     if (rc < 0) return rc == WK_PARSE_HOOKED ? sc.hooked : NULL;
     wk_argscope_free(&sc);
+    wk_device *target = wk_py_take_pending_device(NULL); /* Note [Device argument]: built on the host, moved */
     PyObject *data = a[0].obj;
     wk_dtype dt = a[1].dt;
     bool as_tensor = params == AS_TENSOR_PARAMS, rg = !as_tensor && a[3].b;
@@ -285,7 +286,7 @@ static PyObject *tensor_common(const char *name, const wk_param *params, PyObjec
     wk_tensor *t = wk_py_tensor_new(data, dt, !as_tensor);
     if (!t) return NULL;
     if (rg && wk__finish_factory(t, true) == NULL) return wk_py_raise();
-    return wk_py_wrap(t);
+    return wk_py_move_result(wk_py_wrap(t), target, WK_PyTensor_Check(data) ? wk_py_self(data) : NULL);
 }
 static PyObject *m_tensor(PyObject *m, PyObject *args, PyObject *kwargs) {
     (void)m;

@@ -59,7 +59,14 @@ int wk_py_to_scalar(PyObject *o, wk_scalar *s, bool allow_tensor); /* 1 ok, 0 no
 int wk_py_to_dtype(PyObject *o, wk_dtype *dt);                      /* 1 ok, 0 not a dtype */
 bool wk_py_is_number(PyObject *o);
 wk_tensor *wk_py_tensor_from_data(PyObject *data, wk_dtype dtype, bool *inferred_float);
-int wk_py_check_device(PyObject *o); /* 0 ok (cpu or None), 1 not a device (no error), -1 error raised */
+int wk_py_check_device(PyObject *o); /* 0 ok (a device or None), 1 not a device (no error), -1 error raised */
+/* Note [Devices] (convert.c): as wk_py_check_device, *dev the device named (NULL for None) */
+int wk_py_parse_device(PyObject *o, wk_device **dev);
+wk_device *wk_py_webgpu_device(void); /* the webgpu device, opened through wick.webgpu; NULL with an error */
+/* Note [Device argument]: a result moved to the call's target device; self: the call's own tensor or NULL */
+PyObject *wk_py_move_result(PyObject *res, wk_device *target, wk_tensor *self);
+void wk_py_set_pending_device(wk_device *d, wk_tensor *self);
+wk_device *wk_py_take_pending_device(wk_tensor **self);
 wk_tensor *wk_py_tensor_new(PyObject *data, wk_dtype dtype, bool copy); /* tensor() (copy) / as_tensor() */
 wk_tensor *wk_py_from_numpy(PyObject *arr, bool warn_if_not_writeable);  /* shares the array's memory */
 wk_tensor *wk_py_frombuffer(PyObject *buffer, wk_dtype dt, int64_t count, int64_t offset); /* shares its bytes */
@@ -116,6 +123,8 @@ typedef struct {
     wk_tensor *self;   /* a method's self as the call should see it (memory_format=), or NULL: the Python self */
     const char *fname; /* the function being parsed, for messages raised while converting */
     PyObject *hooked;  /* the vmap handler's result when wk_parse_args returned WK_PARSE_HOOKED (NULL: it raised) */
+    wk_device *device; /* Note [Device argument]: the device the result goes to, or NULL */
+    wk_tensor *device_self; /* the call's own tensor (a method's self), for the move's autograd check */
 } wk_argscope;
 
 /* wk_parse_args's result when a batched tensor (vmap) is among the arguments: the call went to the vmap handler and

@@ -1,6 +1,7 @@
 /* storage.c — raw storage access for serialisation (torch.save/load, safetensors): bytes out, bytes in, and a
  * bounds-checked alias so that a malicious file can never make a tensor reach outside its storage. */
 #include "pyext.h"
+#include "core/host.h"
 
 /* _storage_info(t) -> (storage id, storage bytes, storage offset in elements) */
 static PyObject *m_storage_info(PyObject *m, PyObject *o) {
@@ -16,7 +17,14 @@ static PyObject *m_storage_bytes(PyObject *m, PyObject *o) {
     (void)m;
     if (!WK_PyTensor_Check(o)) return PyErr_Format(PyExc_TypeError, "expected a Tensor");
     wk_tensor *t = wk_py_self(o);
-    return PyBytes_FromStringAndSize((const char *)t->storage->data, (Py_ssize_t)t->storage->nbytes);
+    wk_storage *st = t->storage;
+    if (st->device->host_access) return PyBytes_FromStringAndSize((const char *)st->data, (Py_ssize_t)st->nbytes);
+    PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)st->nbytes); /* Note [Host reads]: a device copy */
+    if (b && st->nbytes && st->device->copy_to_host(PyBytes_AS_STRING(b), st->data, st->nbytes) < 0) {
+        Py_DECREF(b);
+        return wk_py_raise();
+    }
+    return b;
 }
 
 /* _contiguous_bytes(t) -> bytes of t's elements in row-major order */
@@ -149,6 +157,13 @@ static PyObject *m_numpy_interface(PyObject *m, PyObject *o) {
     (void)m;
     if (!WK_PyTensor_Check(o)) return PyErr_Format(PyExc_TypeError, "expected a Tensor");
     wk_tensor *t = wk_py_self(o);
+    if (!t->storage->device->host_access) { /* torch's tensor_to_numpy check, with tensor.device().str() */
+        char buf[64];
+        return PyErr_Format(PyExc_TypeError,
+                            "can't convert %s device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host "
+                            "memory first.",
+                            wk__device_str(t->storage->device, buf));
+    }
     const char *typestr;
     switch (t->dtype) {
     case WK_BOOL: typestr = "|b1"; break;

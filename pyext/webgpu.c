@@ -3,6 +3,7 @@
  * tensor reach Python (host code would read its fake pointers: the Python door to device tensors is the next
  * step). */
 #include "pyext.h"
+#include "core/host.h"
 #include "webgpu/device.h"
 
 /* _webgpu_open(lib_path or None) -> (available, reason, adapter name, backend) */
@@ -150,7 +151,32 @@ static PyObject *m_webgpu_synchronize(PyObject *m, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
+/* _device_of(t) -> t's device as torch prints it: 'cpu' or 'webgpu:0' (Tensor.device, wick/_creation_py.py) */
+static PyObject *m_device_of(PyObject *m, PyObject *o) {
+    (void)m;
+    if (!WK_PyTensor_Check(o)) return PyErr_Format(PyExc_TypeError, "expected a Tensor");
+    wk_device *d = wk_py_self(o)->storage->device;
+    char buf[64];
+    return PyUnicode_FromString(d->host_access ? "cpu" : wk__device_str(d, buf)); /* cpu-copy stands for the CPU */
+}
+
+/* _to_device(t, device) -> t's values on device (a new contiguous tensor; t itself when already there): Tensor.cpu()
+ * and Tensor.to's move (Note [Device argument], convert.c) */
+static PyObject *m_to_device(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *o, *dev;
+    if (!PyArg_ParseTuple(args, "OO", &o, &dev)) return NULL;
+    if (!WK_PyTensor_Check(o)) return PyErr_Format(PyExc_TypeError, "expected a Tensor");
+    wk_device *d;
+    int rc = wk_py_parse_device(dev, &d);
+    if (rc) return rc < 0 ? NULL : PyErr_Format(PyExc_TypeError, "expected a device");
+    Py_INCREF(o);
+    return d ? wk_py_move_result(o, d, wk_py_self(o)) : o;
+}
+
 PyMethodDef wk_py_webgpu_functions[] = {
+    {"_device_of", m_device_of, METH_O, NULL},
+    {"_to_device", m_to_device, METH_VARARGS, NULL},
     {"_webgpu_memory", m_webgpu_memory, METH_NOARGS, NULL},
     {"_webgpu_synchronize", m_webgpu_synchronize, METH_NOARGS, NULL},
     {"_webgpu_open", m_webgpu_open, METH_O, NULL},

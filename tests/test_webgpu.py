@@ -145,3 +145,279 @@ def test_hooks_refuse_when_unavailable():
                'try:\n    wick._C._webgpu_fill(1, b"x")\nexcept RuntimeError as e:\n    print("RuntimeError:", e)',
                WICK_WGPU_LIB='/nonexistent/x.so')
     assert out.startswith('RuntimeError: webgpu is not available: wgpu-native could not be loaded'), out
+
+
+# ---- step 2 (issue 20): Python tensors on 'webgpu' ----
+# Audit of the host reads (Note [Host reads], src/core/host.h), each covered below:
+#   pyext/tensor_methods.c tolist -> wk__host_tensor;  item / __bool__ / __float__ / __int__ / __index__ and
+#   argparse.c's 1-element tensor taken as a Scalar -> wk_item (src/core/tensor.c) -> wk__host_tensor;
+#   pyext/tensor_type.c repr/str -> wk_repr (src/ops/print.c) -> wk__host_tensor;
+#   pyext/storage.c _storage_bytes (torch.save) -> copy_to_host, _contiguous_bytes -> wk_copy_to_buffer -> wk__copy_
+#   (cross-device through the host), _numpy_interface -> torch's TypeError for a device tensor;
+#   wick/_tensor.py numpy()/__array__ -> that TypeError first, numpy(force=True) -> .cpu();
+#   wick/serialization.py -> _storage_bytes + the 'webgpu:0' location tag; convert.c's tensor() writes a fresh
+#   host tensor, then moves it. data_ptr() returns the device address without reading it (as torch's for cuda).
+import io
+import mmap
+from unittest import mock
+
+import numpy as np
+
+WG = 'webgpu'
+
+
+class _FakeDevice:
+    """What torch's printing reads of a device: for the expected repr of a device tensor, torch formats a CPU tensor
+    whose .device claims to be webgpu:0 (torch's Note [Print tensor device] adds device='...' first)."""
+    type = 'webgpu'
+    index = 0
+
+    def __str__(self):
+        return 'webgpu:0'
+
+
+def torch_repr_on_webgpu(t):
+    with mock.patch.object(torch.Tensor, 'device', property(lambda s: _FakeDevice())):
+        return repr(t)
+
+
+def _torch_text(prefix):
+    """A message literal as torch 2.13 ships it (its cuda wording, read out of libtorch_cpu.so): no CUDA here."""
+    lib = os.path.join(os.path.dirname(torch.__file__), 'lib', 'libtorch_cpu.so')
+    with open(lib, 'rb') as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+        i = m.find(prefix.encode())
+        assert i >= 0, prefix
+        return m[i:m.find(b'\0', i)].decode()
+
+
+def W(t):
+    """wick's copy of a torch CPU tensor (same bytes)."""
+    return wick.from_numpy(t.numpy().copy())
+
+
+VALUES = [[1.5, -2.25, 3.0], [0.0, 1e-3, -7.5]]
+
+
+@needs_device
+def test_device_objects_and_properties():
+    x = wick.ones(2, 3, device=WG)
+    # torch's cuda:0 forms with the device name substituted
+    assert repr(x.device) == repr(torch.device('cuda', 0)).replace('cuda', 'webgpu')
+    assert str(x.device) == 'webgpu:0' and x.device == wick.device('webgpu', 0) == wick.device('webgpu:0')
+    assert repr(wick.device('webgpu')) == repr(torch.device('cuda')).replace('cuda', 'webgpu')
+    assert x.is_cpu is False and x.get_device() == 0
+    c = x.cpu()
+    assert c.is_cpu is True and c.device == wick.device('cpu') and c.get_device() == -1
+    assert x.shape == (2, 3) and x.stride() == (3, 1) and x.dtype == wick.float32
+
+
+@needs_device
+@pytest.mark.parametrize('make', [
+    lambda T, **k: T.zeros(2, 3, **k), lambda T, **k: T.ones(4, dtype=T.int32, **k),
+    lambda T, **k: T.full((3, 2), -2.5, **k), lambda T, **k: T.full((2,), 7, dtype=T.int16, **k),
+    lambda T, **k: T.arange(6, **k), lambda T, **k: T.arange(1.5, 4, 0.5, **k),
+    lambda T, **k: T.tensor(VALUES, **k), lambda T, **k: T.tensor([[1, 2], [3, 4]], dtype=T.uint8, **k),
+    lambda T, **k: T.tensor([True, False], **k), lambda T, **k: T.tensor(2.5, **k),
+    lambda T, **k: T.as_tensor([1.0, 2.0], dtype=T.float64, **k), lambda T, **k: T.linspace(0, 1, 5, **k),
+    lambda T, **k: T.eye(3, **k), lambda T, **k: T.zeros(0, 3, **k)], ids=str)
+@pytest.mark.parametrize('dev', ['webgpu', 'webgpu:0', 'device'])
+def test_factories_on_device(make, dev):
+    d = wick.device('webgpu') if dev == 'device' else dev
+    w = make(wick, device=d)
+    t = make(torch)
+    assert str(w.device) == 'webgpu:0'
+    assert tuple(w.shape) == tuple(t.shape) and str(w.dtype) == str(t.dtype)
+    assert w.tolist() == t.tolist()
+    assert repr(w) == torch_repr_on_webgpu(t)
+
+
+@needs_device
+def test_factory_requires_grad_on_device():
+    w = wick.full((2,), 1.5, device=WG, requires_grad=True)
+    t = torch.full((2,), 1.5, requires_grad=True)
+    assert w.requires_grad and w.is_leaf and w.grad_fn is None and str(w.device) == 'webgpu:0'
+    assert repr(w) == torch_repr_on_webgpu(t)
+    with pytest.raises(RuntimeError) as e:
+        wick.zeros(2, dtype=wick.int64, device=WG, requires_grad=True)
+    with pytest.raises(RuntimeError) as te:
+        torch.zeros(2, dtype=torch.int64, requires_grad=True)
+    assert str(e.value) == str(te.value)
+
+
+GEN = torch.Generator().manual_seed(20)
+TENSORS = [torch.randn(3, 4, generator=GEN), torch.randn(5, generator=GEN).double(),
+           (torch.randn(2, 3, 4, generator=GEN) * 50).to(torch.int64), torch.randn(4, 4, generator=GEN) > 0,
+           torch.randn(3, 2, generator=GEN).half(), (torch.randn(6, generator=GEN) * 9).to(torch.int8),
+           torch.tensor(3.25), torch.tensor(-4), torch.zeros(0), torch.zeros(2, 0, 3),
+           torch.arange(1200.).reshape(12, 100), torch.tensor([1e-8, 1e8, float('nan'), float('inf')])]
+
+
+def _views(t):  # (name, torch-side view fn): non-contiguous inputs (transposed, stepped, expanded), 0-d, empty
+    out = [('id', lambda x: x)]
+    if t.dim() >= 2:
+        out += [('t', lambda x: x.transpose(0, 1)), ('step', lambda x: x[::2, 1:])]
+    if t.dim() == 1 and t.numel() > 0:
+        out += [('expand', lambda x: x[:1].expand(3, 2)), ('rev-step', lambda x: x[1::2])]
+    return out
+
+
+@needs_device
+@pytest.mark.parametrize('i', range(len(TENSORS)))
+def test_host_reads_of_device_tensors(i):
+    t = TENSORS[i]
+    for name, f in _views(t):
+        tv = f(t)
+        g = W(t).to(WG)
+        gv = f(g)
+        assert str(gv.device) == 'webgpu:0', name
+        assert gv.tolist() == tv.tolist() or (np.isnan(tv.numpy()).any() and
+                                              np.array_equal(np.array(gv.tolist()), tv.numpy(), equal_nan=True)), name
+        assert repr(gv) == torch_repr_on_webgpu(tv), name
+        assert str(gv) == torch_repr_on_webgpu(tv), name
+        back = gv.cpu()
+        assert back.is_cpu and back.numpy().tobytes() == tv.contiguous().numpy().tobytes(), name
+        assert gv.numpy(force=True).tobytes() == tv.contiguous().numpy().tobytes(), name
+        if tv.numel() == 1:
+            assert gv.item() == tv.item() or (tv.item() != tv.item() and gv.item() != gv.item()), name
+            assert bool(gv) == bool(tv), name
+            if tv.is_floating_point():
+                assert float(gv) == float(tv) or float(tv) != float(tv), name
+                if tv.dim() == 0:
+                    assert format(gv, '.3f') == format(tv, '.3f'), name
+            else:
+                assert int(gv) == int(tv) and [10, 20, 30, 40, 50][gv] == [10, 20, 30, 40, 50][tv], name
+
+
+@needs_device
+def test_item_errors_and_scalar_arguments():
+    g = wick.tensor([1.0, 2.0], device=WG)
+    with pytest.raises(RuntimeError) as e:
+        g.item()
+    with pytest.raises(RuntimeError) as te:
+        torch.tensor([1.0, 2.0]).item()
+    assert str(e.value) == str(te.value)
+    # a one-element device tensor where a Scalar goes is read through the host (argparse.c)
+    assert wick.full((2,), wick.tensor(2.5, device=WG)).tolist() == torch.full((2,), torch.tensor(2.5)).tolist()
+
+
+@needs_device
+def test_numpy_refuses_a_device_tensor():
+    g = wick.ones(2, device=WG)
+    # torch's message for a meta tensor, with the device name substituted (tensor.device().str(), as cuda:0)
+    with pytest.raises(TypeError) as te:
+        torch.ones(2, device='meta').numpy()
+    expect = str(te.value).replace('meta', 'webgpu:0', 1)
+    for f in (lambda: g.numpy(), lambda: np.asarray(g), lambda: wick.ones(2, device=WG, requires_grad=True).numpy(),
+              lambda: wick._C._numpy_interface(g)):
+        with pytest.raises(TypeError) as e:
+            f()
+        assert str(e.value) == expect
+
+
+@needs_device
+def test_to_and_cpu_moves():
+    t = torch.tensor(VALUES)
+    g = W(t).to(WG)
+    assert g.to(WG) is g and g.to('webgpu:0') is g and g.to(device=WG) is g
+    assert W(t).to(device=wick.device('webgpu')).tolist() == t.tolist()
+    assert g.to('cpu').is_cpu and g.to('cpu').tolist() == t.tolist()
+    c = W(t)
+    assert c.cpu() is c  # torch: .cpu() of a CPU tensor is itself
+    for dt in ('float64', 'int32', 'bool', 'float16'):
+        w = g.to(getattr(wick, dt))
+        assert str(w.device) == 'webgpu:0' and str(w.dtype) == 'torch.' + dt
+        assert w.tolist() == t.to(getattr(torch, dt)).tolist()
+        w = g.to('cpu', getattr(wick, dt))
+        assert w.is_cpu and w.tolist() == t.to(getattr(torch, dt)).tolist()
+        w = W(t).to(WG, getattr(wick, dt))
+        assert str(w.device) == 'webgpu:0' and w.tolist() == t.to(getattr(torch, dt)).tolist()
+    # to(other): other's dtype and device
+    o = wick.zeros(1, dtype=wick.int64, device=WG)
+    w = W(t).to(o)
+    assert str(w.device) == 'webgpu:0' and w.tolist() == t.to(torch.int64).tolist()
+    w = g.to(wick.zeros(1, dtype=wick.float64))
+    assert w.is_cpu and w.tolist() == t.double().tolist()
+    # copy=True gives a new tensor on the device
+    w = g.to(WG, copy=True)
+    assert w is not g and w.tolist() == t.tolist()
+
+
+@needs_device
+def test_views_on_device_share_storage():
+    t = torch.arange(24.).reshape(2, 3, 4)
+    g = W(t).to(WG)
+    for f in (lambda x: x.transpose(0, 2), lambda x: x[1], lambda x: x[:, 1:, ::2], lambda x: x.view(6, 4),
+              lambda x: x.unsqueeze(1), lambda x: x.permute(2, 0, 1), lambda x: x[0, :1].expand(5, 4),
+              lambda x: x.narrow(2, 1, 2), lambda x: x.select(1, 2), lambda x: x.unbind(0)[1],
+              lambda x: x.chunk(2, 2)[1], lambda x: x.diagonal(0, 1, 2), lambda x: x.squeeze(), lambda x: x.detach()):
+        v = f(g)
+        assert str(v.device) == 'webgpu:0'
+        assert v.stride() == f(t).stride() and v.storage_offset() == f(t).storage_offset()
+        assert v.tolist() == f(t).tolist()
+
+
+@needs_device
+def test_mixed_device_errors():
+    g = wick.ones(2, 2, device=WG)
+    c = wick.ones(2, 2)
+    head = _torch_text('Expected all tensors to be on the same device, but found at least two devices, ')
+    # torch's TensorIterator text, "<common device> and <other>!", with webgpu:0 where torch writes cuda:0
+    with pytest.raises(RuntimeError) as e:
+        g + c
+    assert str(e.value) == head + 'webgpu:0 and cpu!'
+    with pytest.raises(RuntimeError) as e:
+        c * g
+    assert str(e.value) == head + 'cpu and webgpu:0!'
+    # a CPU 0-d tensor is allowed beside a device tensor, as in torch (here the op then has no kernel yet)
+    with pytest.raises(NotImplementedError) as e:
+        g + wick.tensor(1.0)
+    assert str(e.value) == "The operator 'aten::add' is not currently implemented for the webgpu device."
+
+
+@needs_device
+def test_device_errors():
+    with pytest.raises(RuntimeError) as e:
+        wick.ones(2, device='webgpu:1')
+    assert str(e.value) == "wick has one webgpu device (webgpu:0): 'webgpu:1' is not available"
+    with pytest.raises(NotImplementedError) as e:
+        wick.ones(2, requires_grad=True).to(WG)
+    assert 'moving a tensor that requires grad from cpu to webgpu:0' in str(e.value)
+    with wick.no_grad():
+        assert str(wick.ones(2, requires_grad=True).to(WG).device) == 'webgpu:0'
+    assert str(wick.ones(2, requires_grad=True).detach().to(WG).device) == 'webgpu:0'
+    # unknown device types keep torch's message (torch does not know 'webgpu'; wick adds it)
+    with pytest.raises(RuntimeError) as e:
+        wick.ones(2, device='webgpux')
+    with pytest.raises(RuntimeError) as te:
+        torch.ones(2, device='webgpux')
+    assert str(e.value) == str(te.value)
+
+
+@needs_device
+def test_save_load_device_tensors():
+    t = torch.tensor(VALUES)
+    g = W(t).to(WG)
+    buf = io.BytesIO()
+    wick.save({'a': g, 'row': g[1], 'cpu': W(t)}, buf)
+    buf.seek(0)
+    d = wick.load(buf)
+    assert str(d['a'].device) == 'webgpu:0' and str(d['row'].device) == 'webgpu:0' and d['cpu'].is_cpu
+    assert d['a'].tolist() == t.tolist() and d['row'].tolist() == t[1].tolist() and d['cpu'].tolist() == t.tolist()
+    buf.seek(0)
+    d = wick.load(buf, map_location='cpu')
+    assert d['a'].is_cpu and d['a'].tolist() == t.tolist()
+    # real torch reads the bytes with map_location='cpu' (its own loader refuses the unknown 'webgpu:0' tag)
+    buf.seek(0)
+    d = torch.load(buf, map_location='cpu')
+    assert d['a'].tolist() == t.tolist() and d['row'].tolist() == t[1].tolist()
+
+
+@needs_device
+def test_device_tensors_free_their_memory():
+    wick.webgpu.synchronize()
+    base = wick.webgpu.memory_allocated()
+    xs = [wick.full((1000,), float(i), device=WG) for i in range(20)]
+    assert wick.webgpu.memory_allocated() >= base + 20 * 4000
+    assert [x[999].item() for x in xs] == [float(i) for i in range(20)]
+    del xs
+    assert wick.webgpu.memory_allocated() == base

@@ -175,7 +175,7 @@ def set_default_device(dev):
 
 # ---- devices ----
 def _cpu(self, memory_format=None):
-    return self
+    return _C._to_device(self, 'cpu')
 
 
 def _cuda(self, device=None, non_blocking=False, memory_format=None):
@@ -187,14 +187,19 @@ def _cuda(self, device=None, non_blocking=False, memory_format=None):
 
 
 def _get_device(self):
-    return -1
+    return -1 if self.is_cpu else 0
 
 
 Tensor.cpu = _cpu
 Tensor.cuda = _cuda
 Tensor.get_device = _get_device
-Tensor.device = property(lambda self: device('cpu'))
-Tensor.is_cpu = property(lambda self: True)
+def _device_of(self):
+    d = _C._device_of(self)
+    return device('cpu') if d == 'cpu' else device(*d.split(':')[:1], int(d.split(':')[1]))
+
+
+Tensor.device = property(_device_of)
+Tensor.is_cpu = property(lambda self: _C._device_of(self) == 'cpu')
 
 
 def _new_tensor(self, data, dtype=None, device=None, requires_grad=False):

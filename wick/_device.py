@@ -1,7 +1,8 @@
-"""torch.device for a CPU-only library (Note [Devices] in pyext/convert.c).
+"""torch.device (Note [Devices] in pyext/convert.c).
 
-Any device torch knows can be *named* (torch.device('cuda:1') constructs, prints and compares as in torch);
-only 'cpu' can hold tensors: factories, .to() and .cuda() refuse the others with torch's CPU-build errors."""
+Any device torch knows can be *named* (torch.device('cuda:1') constructs, prints and compares as in torch), and so
+can wick's own 'webgpu'; 'cpu' and 'webgpu' (webgpu:0, where wick.webgpu.is_available()) hold tensors: factories,
+.to() and .cuda() refuse the others with torch's CPU-build errors."""
 
 _TYPES = ('cpu', 'cuda', 'ipu', 'xpu', 'mkldnn', 'opengl', 'opencl', 'ideep', 'hip', 've', 'fpga', 'maia', 'xla',
           'lazy', 'vulkan', 'mps', 'meta', 'hpu', 'mtia', 'privateuseone')
@@ -21,7 +22,7 @@ def _parse(s):
         idx = int(digits) if ok else None
     if not ok:
         raise RuntimeError("Invalid device string: '%s'" % s)
-    if typ not in _TYPES:
+    if typ not in _TYPES and typ != 'webgpu':  # wick's own device (wick.webgpu); torch's message lists torch's
         raise RuntimeError('Expected one of %s device type at start of device string: %s' % (', '.join(_TYPES), s))
     return typ, idx
 

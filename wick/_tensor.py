@@ -46,6 +46,11 @@ class Tensor(_C.TensorBase):
 
     def numpy(self, *, force=False):
         import numpy as np
+        if force and not self.is_cpu:
+            return self.detach().cpu().numpy()
+        if not self.is_cpu:  # torch checks the device first
+            raise TypeError("can't convert %s device type tensor to numpy. Use Tensor.cpu() to copy the tensor to "
+                            "host memory first." % self.device)
         if self.requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         t = self.detach() if force else self

@@ -65,8 +65,8 @@ class _Global:
 
 
 class _StorageRef:
-    def __init__(self, key, storage_type, numel):
-        self.key, self.storage_type, self.numel = key, storage_type, numel
+    def __init__(self, key, storage_type, numel, location='cpu'):
+        self.key, self.storage_type, self.numel, self.location = key, storage_type, numel, location
 
 
 class _Pickler(pickle._Pickler):
@@ -77,7 +77,7 @@ class _Pickler(pickle._Pickler):
 
     def persistent_id(self, obj):
         if isinstance(obj, _StorageRef):
-            return ('storage', obj.storage_type, obj.key, 'cpu', obj.numel)
+            return ('storage', obj.storage_type, obj.key, obj.location, obj.numel)
         return None
 
     def save_global(self, obj, name=None):
@@ -99,9 +99,10 @@ class _Pickler(pickle._Pickler):
         if sid not in self.storage_keys:
             key = str(len(self.storage_keys))
             self.storage_keys[sid] = key
-            self.records[key] = _C._storage_bytes(t)
+            self.records[key] = _C._storage_bytes(t)   # a device storage's bytes are copied to the host
         esize = t.element_size()
-        return _StorageRef(self.storage_keys[sid], _Global('torch', _STORAGE_OF[t.dtype]), nbytes // esize)
+        return _StorageRef(self.storage_keys[sid], _Global('torch', _STORAGE_OF[t.dtype]), nbytes // esize,
+                           _C._device_of(t))   # torch's location tag: 'cpu', 'webgpu:0' (as 'cuda:0')
 
     def reducer_override(self, obj):
         from .nn.parameter import Parameter
@@ -387,7 +388,8 @@ class _Storages:
                             ' | typing.SupportsIndex, arg2: object) -> torch.Tensor\n\nInvoked with: <wick reader>, '
                             "'data/%s', %r, <class 'torch.storage.UntypedStorage'>" % (key, nbytes))
         key = str(key)
-        if self.check_location and location != 'cpu':   # torch's default_restore_location, on a CPU-only build
+        on_device = self.check_location and location == 'webgpu:0'   # restored there, as torch restores cuda:0
+        if self.check_location and location != 'cpu' and not on_device:   # torch's default_restore_location
             if isinstance(location, str) and location.startswith('cuda'):
                 raise RuntimeError('Attempting to deserialize object on a CUDA device but torch.cuda.is_available() '
                                    'is False. If you are running on a CPU-only machine, please use torch.load with '
@@ -411,6 +413,8 @@ class _Storages:
             if self.byteorder == 'big' and esz > 1:
                 payload = _byteswap(payload, esz)
             self.loaded[key] = _C._tensor_from_bytes(payload, dtype)
+            if on_device:
+                self.loaded[key] = _C._to_device(self.loaded[key], 'webgpu')
         return self.loaded[key]
 
 

@@ -1,6 +1,9 @@
 /* tensor.c — storage, tensor headers, allocation, copies, shapes and the small public getters. */
 #include "autograd/autograd.h"
+#include "core/host.h"
 #include "cpu/iter.h"
+
+#include <stdio.h>
 
 /* ---- storage ---- */
 /* nbytes64 of storage on dev; zeroed: every byte 0 (through the device's alloc_zeroed where it has one, so fresh
@@ -302,12 +305,116 @@ void wk__expand_mismatch(const wk_tensor *t, int ndim, const int64_t *target, in
     wk_sb_free(&b);
 }
 
+/* ---- host reads of device memory (Note [Host reads], core/host.h) ---- */
+/* The storage elements t's elements span: [*lo, *hi], t non-empty; -1 with an error if outside the storage. */
+static int span(const wk_tensor *t, int64_t *lo, int64_t *hi) {
+    int64_t a = t->offset, b = t->offset;
+    bool bad = false;
+    for (int d = 0; d < t->ndim && !bad; d++) {
+        int64_t s;
+        if (__builtin_mul_overflow(t->strides[d], t->sizes[d] - 1, &s)) bad = true;
+        else if (s < 0 ? __builtin_add_overflow(a, s, &a) : __builtin_add_overflow(b, s, &b)) bad = true;
+    }
+    size_t es = wk_dtype_size(t->dtype);
+    if (bad || a < 0 || (uint64_t)b >= t->storage->nbytes / es) {
+        wk__error(WK_RUNTIME_ERROR, "a %s tensor's elements lie outside its storage of %zu bytes",
+                  t->storage->device->name, t->storage->nbytes);
+        return -1;
+    }
+    *lo = a, *hi = b;
+    return 0;
+}
+
+wk_tensor *wk__host_tensor(const wk_tensor *t) {
+    wk_device *d = t->storage->device;
+    if (d->host_access) return wk_retain((wk_tensor *)t);
+    if (wk__numel(t) == 0) return wk__empty_strided_on(&wk__cpu_device, t->ndim, t->sizes, t->strides, t->dtype);
+    int64_t lo, hi, one = 1;
+    if (span(t, &lo, &hi) < 0) return NULL;
+    int64_t n = hi - lo + 1;
+    size_t es = wk_dtype_size(t->dtype);
+    wk_tensor *buf = wk__empty_strided_on(&wk__cpu_device, 1, &n, &one, t->dtype); /* [n]: the span's elements */
+    if (!buf) return NULL;
+    if (d->copy_to_host(buf->storage->data, (const char *)t->storage->data + lo * (int64_t)es, (size_t)n * es) < 0) {
+        wk_release(buf);
+        return NULL;
+    }
+    wk_tensor *r = wk__alias(buf, t->ndim, t->sizes, t->strides, t->offset - lo);
+    wk_release(buf);
+    return r;
+}
+
+wk_tensor *wk__to_device(const wk_tensor *t, wk_device *d) {
+    int64_t strides[WK_MAX_DIM];
+    wk__contiguous_strides(t->ndim, t->sizes, strides);
+    wk_tensor *r = wk__empty_strided_on(d, t->ndim, t->sizes, strides, t->dtype);
+    if (r && wk__copy_(r, t) < 0) {
+        wk_release(r);
+        return NULL;
+    }
+    return r;
+}
+
+wk_tensor *wk__empty_like_here(const wk_tensor *t, wk_dtype dtype) {
+    wk_tensor *c = wk__empty_like_preserve((wk_tensor *)t, dtype);
+    if (c && t->storage->device != c->storage->device && !t->storage->device->host_access) {
+        wk_tensor *h = c; /* the strides it chose, on t's device */
+        c = wk__empty_strided_on(t->storage->device, h->ndim, h->sizes, h->strides, h->dtype);
+        wk_release(h);
+    }
+    return c;
+}
+
+const char *wk__device_str(const wk_device *d, char buf[64]) {
+    if (d->host_access) return d->name;
+    snprintf(buf, 64, "%s:0", d->name);
+    return buf;
+}
+
+/* copy_ where dst or src is on a device without host access: src is read to the host; dst's span is read (unless
+ * dst covers it densely), written on the host and written back whole, so bytes between dst's elements survive. */
+static int copy_across(wk_tensor *dst, const wk_tensor *src) {
+    wk_tensor *h = wk__host_tensor(src);
+    if (!h) return -1;
+    int rc = -1;
+    wk_device *dd = dst->storage->device;
+    if (dd->host_access) {
+        rc = wk__copy_(dst, h);
+    } else if (wk__numel(dst) == 0) {
+        wk_tensor *e = wk__empty_strided_on(&wk__cpu_device, dst->ndim, dst->sizes, dst->strides, dst->dtype);
+        rc = e ? wk__copy_(e, h) : -1; /* the broadcast check */
+        wk_release(e);
+    } else {
+        int64_t lo, hi, one = 1;
+        wk_tensor *hd = NULL;
+        if (span(dst, &lo, &hi) == 0) {
+            if (wk__is_contiguous(dst)) { /* dense: every byte of the span is written, nothing to read first */
+                int64_t n = hi - lo + 1;
+                wk_tensor *buf = wk__empty_strided_on(&wk__cpu_device, 1, &n, &one, dst->dtype); /* [n] */
+                hd = buf ? wk__alias(buf, dst->ndim, dst->sizes, dst->strides, dst->offset - lo) : NULL;
+                wk_release(buf);
+            } else {
+                hd = wk__host_tensor(dst);
+            }
+        }
+        if (hd && wk__copy_(hd, h) == 0) {
+            size_t es = wk_dtype_size(dst->dtype);
+            rc = dd->copy_from_host((char *)dst->storage->data + lo * (int64_t)es, hd->storage->data,
+                                    (size_t)(hi - lo + 1) * es);
+        }
+        wk_release(hd);
+    }
+    wk_release(h);
+    return rc;
+}
+
 /* ---- copies ---- */
 int wk__copy_(wk_tensor *dst, const wk_tensor *src) {
     if (dst->storage == src->storage && dst->offset == src->offset && dst->dtype == src->dtype &&
         dst->ndim == src->ndim && !memcmp(dst->sizes, src->sizes, sizeof(int64_t) * (size_t)dst->ndim) &&
         !memcmp(dst->strides, src->strides, sizeof(int64_t) * (size_t)dst->ndim))
         return 0; /* x.copy_(x) */
+    if (!dst->storage->device->host_access || !src->storage->device->host_access) return copy_across(dst, src);
     wk_tensor *s = wk__expand_to(src, dst->ndim, dst->sizes);
     if (!s) return -1;
     wk_tensor *ops[2] = {dst, s};
@@ -334,7 +441,7 @@ wk_tensor *wk__to_dtype(const wk_tensor *t, wk_dtype dtype) {
     if (t->dtype == dtype) return wk_retain((wk_tensor *)t);
     /* torch's .to(): empty_like(preserve) keeps t's strides (odd ones of size-1 dims too), so that the memory order
      * an op's output takes from its cast inputs is the one torch's TensorIterator takes from the originals */
-    wk_tensor *c = wk__empty_like_preserve((wk_tensor *)t, dtype);
+    wk_tensor *c = wk__empty_like_here(t, dtype);
     if (c && wk__copy_(c, t) < 0) {
         wk_release(c);
         return NULL;
@@ -447,7 +554,10 @@ int wk_item(const wk_tensor *t, wk_scalar *out) {
         wk__error(WK_RUNTIME_ERROR, "a Tensor with %lld elements cannot be converted to Scalar", (long long)n);
         return -1;
     }
-    *out = wk__load_scalar(wk__data(t), t->dtype);
+    wk_tensor *h = wk__host_tensor(t); /* Note [Host reads] */
+    if (!h) return -1;
+    *out = wk__load_scalar(wk__data(h), h->dtype);
+    wk_release(h);
     return 0;
 }
 

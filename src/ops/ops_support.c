@@ -1,4 +1,5 @@
 /* ops_support.c — support for the generated dispatch code (see ops_support.h). */
+#include "core/host.h"
 #include "ops/ops_support.h"
 #include "ops/index.h"
 #include "ops/pointwise.h"
@@ -310,10 +311,11 @@ void wk_tensorvec_free(wk_tensorvec v) {
 
 /* Note [Device table]: the errors of wk__kernel */
 wk_kernel_fn wk__kernel_slow(const wk_devpick *p, int id, const char *op) {
-    if (p->other) {
+    if (p->other) { /* torch's TensorIterator text: "..., cuda:0 and cpu!" */
+        char a[64], b[64];
         wk__error(WK_RUNTIME_ERROR,
                   "Expected all tensors to be on the same device, but found at least two devices, %s and %s!",
-                  p->dev->name, p->other->name);
+                  wk__device_str(p->dev, a), wk__device_str(p->other, b));
         return NULL;
     }
     wk_device *d = p->dev ? p->dev : &wk__cpu_device;

@@ -31,6 +31,7 @@
  * - The "Parameter containing:\n" prefix of nn.Parameter is the Python layer's job. */
 #include "autograd/autograd.h"
 #include "core/core.h"
+#include "core/host.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -482,13 +483,20 @@ char *wk_repr_ex(const wk_tensor *t, const char *prefix, const char *grad_fn_nam
     int64_t indent = (int64_t)strlen(prefix);
     wk_strbuf b = {0};
     pr_puts(&b, prefix);
-    if (pr_body(&b, t, indent, &o) < 0) {
+    wk_tensor *h = wk__host_tensor(t); /* Note [Host reads]: a device tensor prints from a host copy */
+    if (!h || pr_body(&b, h, indent, &o) < 0) {
+        wk_release(h);
         wk_sb_free(&b);
         return NULL;
     }
+    wk_release(h);
     /* suffixes, each its own string */
-    wk_strbuf suf[4] = {{0}};
+    wk_strbuf suf[5] = {{0}};
     int ns = 0;
+    if (t->storage->device != &wk__cpu_device && !t->storage->device->host_access) { /* torch: device='cuda:0' */
+        char dbuf[64];
+        wk_sb_printf(&suf[ns++], "device='%s'", wk__device_str(t->storage->device, dbuf));
+    }
     bool empty = false;
     for (int d = 0; d < t->ndim; d++) empty |= t->sizes[d] == 0;
     wk_dtype defdt = wk_get_default_dtype();
@@ -542,7 +550,10 @@ char *wk_repr_body(const wk_tensor *t, int indent) {
     if (pr_check_tensor(t) < 0) return NULL;
     pr_options o = pr_opts;
     wk_strbuf b = {0};
-    if (pr_body(&b, t, indent, &o) < 0) {
+    wk_tensor *h = wk__host_tensor(t); /* Note [Host reads] */
+    int rc = h ? pr_body(&b, h, indent, &o) : -1;
+    wk_release(h);
+    if (rc < 0) {
         wk_sb_free(&b);
         return NULL;
     }

@@ -7,6 +7,7 @@
  * (CopySlices, Note [In-place on views] in autograd.c). Ops that torch implements by composing other ops
  * (narrow = slice, movedim = permute, flatten = reshape, ...) call the public ops, so their grad_fn is the one
  * torch records. */
+#include "core/host.h"
 #include "autograd/autograd.h"
 #include "cpu/iter.h"
 #include "ops_impl.h"
@@ -207,7 +208,7 @@ wk_tensor *wk_impl_to_dtype(wk_tensor *self, wk_dtype dtype, bool non_blocking, 
 
 /* Always a new tensor (in self's memory order), even when the dtype does not change. */
 wk_tensor *wk_impl__to_copy(wk_tensor *self, wk_dtype dtype) {
-    wk_tensor *c = wk__empty_like_preserve(self, dtype);
+    wk_tensor *c = wk__empty_like_here(self, dtype); /* on self's device (Note [Host reads], core/host.h) */
     if (c && wk__copy_(c, self) < 0) {
         wk_release(c);
         return NULL;

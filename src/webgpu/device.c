@@ -244,6 +244,7 @@ static const char *backend_name(WGPUEnum b) {
 }
 
 static wk_device webgpu_device;
+static void fill_kernels(void);
 
 static bool open_locked(const char *lib_path) {
     const char *path = getenv("WICK_WGPU_LIB");
@@ -313,6 +314,7 @@ wk_device *wk__webgpu_open(const char *lib_path) {
     if (!tried) {
         tried = true;
         opened = open_locked(lib_path);
+        if (opened) fill_kernels();
     }
     pthread_mutex_unlock(&lock);
     return opened ? &webgpu_device : NULL;
@@ -618,7 +620,24 @@ void wk__webgpu_memory(int64_t out[4]) {
     pthread_mutex_unlock(&lock);
 }
 
-static const wk_kernel_fn no_kernels[WK_NUM_OPS]; /* step 1: none; every op raises NotImplementedError */
+/* The kernel table: the views, whose CPU implementations only make a new header over the same storage (no data
+ * read, so they are right for any device); every other slot is empty (NotImplementedError) until its WGSL kernel.
+ * Filled when the device opens. */
+#define VIEW_OPS(X)                                                                                              \
+    X(detach_fn) X(view) X(_unsafe_view) X(view_dtype) X(_reshape_alias) X(expand) X(t) X(permute) X(transpose)  \
+    X(unsqueeze) X(squeeze) X(squeeze_dim) X(squeeze_dims) X(select) X(slice) X(narrow) X(as_strided)           \
+    X(diagonal) X(unfold) X(movedim) X(movedim_int) X(unbind) X(split) X(split_sizes) X(split_with_sizes)       \
+    X(chunk)
+/* And the dtype casts of Tensor.to: wk__to_dtype keeps a device tensor on its device and copies through the host
+ * (wk__copy_, core/host.h) until a WGSL cast kernel replaces them. */
+#define CAST_OPS(X) X(to_dtype) X(to_device) X(to_other) X(_to_copy)
+static wk_kernel_fn kernels[WK_NUM_OPS]; /* [WK_NUM_OPS] */
+static void fill_kernels(void) {
+#define X(op) kernels[WK_OP_##op] = wk__cpu_kernels[WK_OP_##op];
+    VIEW_OPS(X)
+    CAST_OPS(X)
+#undef X
+}
 
 static wk_device webgpu_device = {
     .name = "webgpu",
@@ -630,6 +649,6 @@ static wk_device webgpu_device = {
     .copy = gpu_copy,
     .fill = gpu_fill,
     .synchronize = gpu_synchronize,
-    .kernels = no_kernels,
+    .kernels = kernels,
 };
 #endif
