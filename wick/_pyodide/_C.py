@@ -731,6 +731,36 @@ class _FunctionBase:
 _return_types = _RETURN_TYPES
 
 
+# ------------------------------------------------------------------------------------------------ devices
+# The wasm core has the CPU device only: wick.webgpu (pyext/webgpu.c natively) is unavailable here, saying why, and
+# a tensor is always on 'cpu' (Tensor.device, .cpu(), torch.save's location tag; torch.load of a 'webgpu:0' storage).
+_WEBGPU_REASON = 'wick in Pyodide runs on the wasm core, which has the CPU device only'
+
+
+def _webgpu_open(lib_path):
+    return (False, _WEBGPU_REASON, '', '')
+
+
+def _webgpu_unavailable(*args):
+    raise RuntimeError('webgpu is not available: ' + _WEBGPU_REASON)
+
+
+_webgpu_synchronize = _webgpu_memory = _webgpu_unavailable
+
+
+def _device_of(t):
+    return 'cpu'
+
+
+def _to_device(t, device):
+    s = 'cpu' if device is None else str(device)
+    if s == 'cpu':
+        return t
+    if s.split(':')[0] == 'webgpu':
+        _webgpu_unavailable()
+    raise _unsupported('device %r (the wasm core has the CPU device only)' % s)
+
+
 def _missing(name):
     def missing(*args, **kwargs):
         raise _unsupported('torch._C.%s' % name)
