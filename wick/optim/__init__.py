@@ -8,6 +8,7 @@ from .adam import Adam  # noqa: F401
 from .adamax import Adamax  # noqa: F401
 from .adamw import AdamW  # noqa: F401
 from .lbfgs import LBFGS  # noqa: F401
+from ._muon import Muon  # noqa: F401
 from .nadam import NAdam  # noqa: F401
 from .radam import RAdam  # noqa: F401
 from .rmsprop import RMSprop  # noqa: F401
@@ -20,5 +21,5 @@ from . import lr_scheduler  # noqa: F401
 del adadelta, adagrad, adam, adamax, adamw, asgd, lbfgs, nadam, optimizer, radam, rmsprop, rprop, sgd  # noqa: F821
 del sparse_adam  # noqa: F821
 
-__all__ = ['Adafactor', 'Adadelta', 'Adagrad', 'Adam', 'Adamax', 'AdamW', 'ASGD', 'LBFGS', 'lr_scheduler', 'NAdam', 'Optimizer',
+__all__ = ['Adafactor', 'Adadelta', 'Adagrad', 'Adam', 'Adamax', 'AdamW', 'ASGD', 'LBFGS', 'lr_scheduler', 'Muon', 'NAdam', 'Optimizer',
            'RAdam', 'RMSprop', 'Rprop', 'SGD', 'SparseAdam']
