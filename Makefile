@@ -80,7 +80,7 @@ $(BUILD)/examples/mlp: examples/mlp.c $(BUILD)/libwick.a $(HDR)
 WASM_CC ?= clang-14
 WASM_FLAGS_BASE = --target=wasm32-wasi --sysroot=/usr -D_WASI_EMULATED_PROCESS_CLOCKS -std=gnu11 -O2 -ffp-contract=off -fvisibility=hidden \
              -Wall -Wextra -Wshadow -Wmissing-prototypes -Wno-unused-function $(WERROR) -Iinclude -Isrc -I$(BUILD)/gen
-WASM_LDFLAGS = --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor -Wl,--export-dynamic -Wl,--export=malloc -Wl,--export=free
+WASM_LDFLAGS = --target=wasm32-wasi --sysroot=/usr -mexec-model=reactor -Wl,--export-dynamic -Wl,--export=malloc -Wl,--export=free -Wl,--export-table -Wl,--growable-table
 WASM_OBJ = $(patsubst src/%.c,$(BUILD)/wasm/%.o,$(SRC)) $(BUILD)/wasm/gen_ops.o
 WASM_OBJ_NOSIMD = $(patsubst src/%.c,$(BUILD)/wasm-nosimd/%.o,$(SRC)) $(BUILD)/wasm-nosimd/gen_ops.o
 $(BUILD)/wasm/%.o: src/%.c $(HDR)

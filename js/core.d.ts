@@ -60,8 +60,24 @@ export declare class Tensor {
   readonly isLeaf: boolean;
   grad: Tensor | null;
   readonly gradFn: string | null;
-  backward(gradient?: Tensor | null, opts?: { retainGraph?: boolean; createGraph?: boolean }): void;
+  backward(gradient?: Tensor | null, opts?: { retainGraph?: boolean; createGraph?: boolean; inputs?: Tensor[] }): void;
+  retainGrad(): this;
+  readonly retainsGrad: boolean;
+  /** fn(grad) may return a replacement gradient (same dtype and shape) or nothing; returns the id for removeHook. */
+  registerHook(fn: (grad: Tensor) => Tensor | null | void, name?: string): number;
+  removeHook(id: number): void;
 }
+export interface BackwardOptions { retainGraph?: boolean; createGraph?: boolean; inputs?: Tensor[]; grad?: boolean; allowUnused?: boolean }
+/** torch.autograd.backward(roots, grads, ...); with opts.grad and opts.inputs, torch.autograd.grad: the gradients. */
+export declare function runBackward(roots: Tensor[], grads?: (Tensor | null)[] | null, opts?: BackwardOptions): (Tensor | null)[] | undefined;
+export declare function grad(outputs: Tensor[], inputs: Tensor[], gradOutputs?: (Tensor | null)[] | null,
+  opts?: { retainGraph?: boolean; createGraph?: boolean; allowUnused?: boolean }): (Tensor | null)[];
+export declare function registerHook(t: Tensor, fn: (grad: Tensor) => Tensor | null | void, name?: string, onFree?: (() => void) | null): number;
+export declare function setPostAccumulateGradCallback(fn: ((leaf: Tensor) => void) | null): void;
+export declare function setPostAccumulateGradFlag(t: Tensor, on: boolean): void;
+export declare function liveHooks(): number;
+/** A hook's result that fails the backward without throwing (its caller re-raises its own error). */
+export declare const hookFailed: object;
 export declare function wrap(handle: number): Tensor;
 export declare function tensor(data: TypedArray | Nested, opts?: { dtype?: DType; requiresGrad?: boolean }): Tensor;
 

@@ -329,8 +329,15 @@ export class Tensor {
   /** The name of the node that made this tensor ('MulBackward0'), or null for a leaf. */
   get gradFn() { const n = E.wk_grad_fn(this.handle); return n ? cstr(E.wk_node_name(n)) : null; }
   backward(gradient = null, opts = {}) {
-    check(E.wk_backward(this.handle, gradient ? gradient.handle : 0, opts.retainGraph ? 1 : 0, opts.createGraph ? 1 : 0));
+    runBackward([this], [gradient], { ...opts, grad: false }); // the engine, so that a hook's error comes back as itself
   }
+  /** x.retain_grad(): a non-leaf keeps its .grad after backward. */
+  retainGrad() { check(E.wk_retain_grad(this.handle)); return this; }
+  get retainsGrad() { return !!E.wk_retains_grad(this.handle); }
+  /** x.register_hook(fn): fn(grad) runs when the gradient of x is computed and may return a replacement (a Tensor
+   *  of the same dtype and shape) or null/undefined. Returns the id for removeHook(). */
+  registerHook(fn, name) { return registerHook(this, fn, name); }
+  removeHook(id) { check(E.wk_tensor_remove_hook(this.handle, id)); }
 }
 
 export class Slice { constructor(start, stop, step) { this.start = start ?? null; this.stop = stop ?? null; this.step = step ?? null; } }
@@ -515,6 +522,122 @@ export function enableGrad(fn) {
   const prev = E.wk_set_grad_enabled(1);
   try { return fn(); } finally { E.wk_set_grad_enabled(prev); }
 }
+
+/** torch.autograd.backward / torch.autograd.grad over the core's engine (wk_run_backward). roots: Tensors;
+ *  grads: null or one entry per root (null: implicit, for a one-element root). opts: retainGraph, createGraph,
+ *  inputs (Tensors), grad (true: autograd.grad, returns the inputs' gradients, a Tensor or null each, and no .grad
+ *  changes; false: backward(inputs=...), only the inputs' .grad accumulate), allowUnused. */
+export function runBackward(roots, grads = null, opts = {}) {
+  need();
+  const nr = roots.length, inputs = opts.inputs || null, ni = inputs ? inputs.length : 0;
+  const wantGrads = !!(inputs && opts.grad);
+  if (grads && grads.length !== nr) throw new RuntimeError(`grad_tensors has ${grads.length} elements but tensors has ${nr}`);
+  // the arrays live in their own block, not the call scratch: a hook that runs inside may call ops
+  const p = malloc(4 * (2 * nr + 2 * ni)); // roots[nr], grads[nr], inputs[ni], outs[ni]: handles (i32)
+  const pg = p + 4 * nr, pi = pg + 4 * nr, po = pi + 4 * ni;
+  try {
+    const d = dv();
+    for (let i = 0; i < nr; i++) {
+      d.setUint32(p + 4 * i, roots[i].handle, true);
+      d.setUint32(pg + 4 * i, grads && grads[i] ? grads[i].handle : 0, true);
+    }
+    for (let i = 0; i < ni; i++) { d.setUint32(pi + 4 * i, inputs[i].handle, true); d.setUint32(po + 4 * i, 0, true); }
+    const rc = E.wk_run_backward(nr, p, pg, opts.retainGraph ? 1 : 0, opts.createGraph ? 1 : 0, ni, inputs ? pi : 0,
+      wantGrads ? po : 0, opts.allowUnused ? 1 : 0);
+    if (rc < 0) {
+      if (hookError) { const e = hookError; hookError = null; E.wk_error_clear(); E.wk_warnings_clear(); throw e; }
+      throw lastError();
+    }
+    takeWarnings();
+    if (!wantGrads) return undefined;
+    const out = [], d2 = dv();
+    for (let i = 0; i < ni; i++) { const h = d2.getUint32(po + 4 * i, true); out.push(h ? new Tensor(TOKEN, h) : null); }
+    return out;
+  } finally { E.free(p); }
+}
+/** torch.autograd.grad(outputs, inputs, gradOutputs, opts): the gradients of `inputs` (a Tensor or null each). */
+export function grad(outputs, inputs, gradOutputs = null, opts = {}) {
+  const retainGraph = opts.retainGraph ?? !!opts.createGraph; // torch's default: retain_graph = create_graph
+  return runBackward(outputs, gradOutputs, { ...opts, retainGraph, inputs, grad: true });
+}
+
+// ---- hooks: JS functions called by the core through its function table. One trampoline per C signature: a tiny
+// module that imports the JS function and re-exports it (so it is a wasm function the table can hold); ctx is an
+// id into `hooks`.
+// (module (type (func (param i32 i32 i32) (result i32))) (type (func (param i32))) (type (func (param i32) (result i32)))
+//  (import "e" "h" (func 0)) (import "e" "f" (func 1)) (import "e" "p" (func 2)) (export "h" 0) (export "f" 1) (export "p" 2))
+const TRAMPOLINES = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0,
+  1, 17, 3, 96, 3, 127, 127, 127, 1, 127, 96, 1, 127, 0, 96, 1, 127, 1, 127,
+  2, 19, 3, 1, 101, 1, 104, 0, 0, 1, 101, 1, 102, 0, 1, 1, 101, 1, 112, 0, 2,
+  7, 13, 3, 1, 104, 0, 0, 1, 102, 0, 1, 1, 112, 0, 2]);
+const hooks = new Map(); // ctx id -> { fn, name }
+let nextHook = 1, hookSlot = 0, freeSlot = 0, postAccSlot = 0, hookError = null, postAccFn = null;
+function failHook(e, errp) {
+  hookError = e;
+  if (errp) dv().setInt32(errp, 1, true);
+  const b = encoder.encode(`hook raised ${e && e.message ? e.message : e}`);
+  const m = malloc(b.length + 1);
+  new Uint8Array(heap(), m, b.length + 1).set([...b, 0]);
+  E.wk_error_set(1, m);
+  E.free(m);
+}
+/** What a hook returns to fail the backward without throwing (a front that keeps its own exception to re-raise). */
+export const hookFailed = Object.freeze({ hookFailed: true });
+function callHook(ctx, g, errp) {
+  const h = hooks.get(ctx);
+  try {
+    const r = h.fn(new Tensor(TOKEN, E.wk_retain(g)));
+    if (r === hookFailed) throw new RuntimeError('hook raised');
+    if (r === null || r === undefined) return 0;
+    if (!(r instanceof Tensor)) throw typeError(`expected Variable, but hook returned '${typeof r}'`);
+    const a = E.wk_tensor_dtype(g), b = E.wk_tensor_dtype(r.handle);
+    const sh = (x) => { const n = E.wk_ndim(x), p = E.wk_sizes(x), d = dv(); const s = [];
+      for (let i = 0; i < n; i++) s.push(d.getBigInt64(p + 8 * i, true)); return s.join(','); };
+    const nm = (k) => cstr(E.wk_dtype_scalar_name(k)); // 'Float': torch.FloatTensor
+    if (a !== b) throw new RuntimeError(`hook '${h.name}' has changed the type of value (was torch.${nm(a)}Tensor got torch.${nm(b)}Tensor)`);
+    if (sh(g) !== sh(r.handle)) throw new RuntimeError(`hook '${h.name}' has changed the size of value`);
+    return E.wk_retain(r.handle);
+  } catch (e) { failHook(e, errp); return 0; }
+}
+function freeHook(ctx) {
+  const h = hooks.get(ctx);
+  hooks.delete(ctx);
+  if (h && h.onFree) h.onFree();
+}
+function callPostAcc(leaf) {
+  if (!postAccFn) return 0;
+  try {
+    if (postAccFn(new Tensor(TOKEN, E.wk_retain(leaf))) === hookFailed) throw new RuntimeError('hook raised');
+    return 0;
+  } catch (e) { failHook(e, 0); return -1; }
+}
+function trampolines() {
+  if (hookSlot) return;
+  const table = E.__indirect_function_table;
+  if (!table || typeof table.grow !== 'function')
+    throw new NotImplementedError('wick: tensor hooks need a wasm build that exports its function table');
+  const inst = new WebAssembly.Instance(new WebAssembly.Module(TRAMPOLINES), { e: { h: callHook, f: freeHook, p: callPostAcc } });
+  const at = table.grow(3);
+  table.set(at, inst.exports.h); table.set(at + 1, inst.exports.f); table.set(at + 2, inst.exports.p);
+  hookSlot = at; freeSlot = at + 1; postAccSlot = at + 2;
+}
+/** t.register_hook(fn) (see Tensor.registerHook); opts.onFree runs when the core drops the hook. */
+export function registerHook(t, fn, name = fn.name || '<unknown>', onFree = null) {
+  need();
+  const h = t.handle;
+  trampolines();
+  const ctx = nextHook++;
+  hooks.set(ctx, { fn, name, onFree });
+  const id = E.wk_tensor_register_hook(h, hookSlot, ctx, freeSlot);
+  if (id < 0) { hooks.delete(ctx); throw lastError(); }
+  return id;
+}
+/** Tensor.register_post_accumulate_grad_hook's engine side: fn(leaf) runs after a flagged leaf's .grad was
+ *  accumulated (one function per process, as the core keeps it); setPostAccumulateGradFlag(t, on) flags a leaf. */
+export function setPostAccumulateGradCallback(fn) { need(); trampolines(); postAccFn = fn; E.wk_set_post_accumulate_grad_callback(postAccSlot); }
+export function setPostAccumulateGradFlag(t, on) { E.wk_tensor_set_post_accumulate_grad_flag(t.handle, on ? 1 : 0); }
+/** How many hooks the core still holds (for leak checks). */
+export function liveHooks() { return hooks.size; }
 
 export class Generator {
   #g = 0;

@@ -30,6 +30,9 @@ function bridge() {
     pycall: (name, ovl, self, variant, ...args) => wick.callOp(name, ovl, args, self === null ? undefined : self, variant),
     names: (group) => Object.keys(BINDINGS[group] || {}),
     isTensor: (v) => v instanceof wick.Tensor,
+    // a Python hook (a PyProxy): the proxy is destroyed when the core drops the hook
+    registerHook: (t, fn, name) => wick.registerHook(t, fn, name, () => fn.destroy()),
+    setPostAccumulateGrad: (t, fn) => { wick.setPostAccumulateGradCallback(fn); wick.setPostAccumulateGradFlag(t, true); },
     slice: (a, b, c) => new wick.Slice(a, b, c),
     tuple: (items) => wick.tuple(...items),
     // the elements as a typed array (a copy in JS; Python takes one more copy with to_py / to_memoryview)

@@ -6,7 +6,7 @@
 // into Pyodide's file system by js/pyodide.mjs and `import torch` resolves to it (wick.install_as_torch()).
 // Prints one line per program, the load times and `N passed, N failed`; exits non-zero on any failure or when no
 // program ran (programs listed in known.json with a reason are counted apart). --bench also times a small `a + b` per call (tests/pyodide/bench.py).
-// Run: node tests/pyodide/run.mjs build/js [--chromium] [-k substring] [--verbose] [--bench] [--parity STEMS|all]
+// Run: node tests/pyodide/run.mjs build/js [--chromium] [-k substring] [--verbose] [--bench] [--parity STEMS|all [--all-failures]]
 import { readFileSync, readdirSync, statSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -60,7 +60,7 @@ if (pIdx >= 0) {
     if (existsSync(g)) pfiles.push([`tests/parity/golden/${st}.json`, readFileSync(g, 'utf8')]);
   }
   const src = `import sys, warnings\nwarnings.simplefilter('ignore')\nfrom tests.parity.runner import main\n` +
-    `rc = main(['--golden', ${stems.map((x) => JSON.stringify(x)).join(', ')}])\nprint('harness exit status', rc)`;
+    `rc = main(['--golden', ${argv.includes('--all-failures') ? "'--max-failures', '0', " : ''}${stems.map((x) => JSON.stringify(x)).join(', ')}])\nprint('harness exit status', rc)`;
   const { runSession } = await import('./session.mjs');
   const { loadPyodide } = await import(pathToFileURL(join(pyodideDir, 'pyodide.mjs')).href);
   const { installWick } = await import(pathToFileURL(join(root, jsDir, 'pyodide.mjs')).href);

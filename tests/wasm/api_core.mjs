@@ -112,6 +112,33 @@ export async function runApiTests(w, { fixture, log = () => {} }) {
     report('backward fills .grad', JSON.stringify(x.grad.toArray()) === '[2,4,6]' && x.gradFn === null && z.gradFn === 'SumBackward0', z.gradFn);
   });
 
+  // ---- the engine's hooks: a JS function in the wasm function table (values are checked by the pinned cases)
+  {
+    const hooks0 = w.liveHooks(), live0 = w.liveTensors();
+    w.scope(() => {
+      const x = w.tensor([1, 2], { dtype: 'float32', requiresGrad: true });
+      const boom = new Error('boom');
+      x.registerHook(() => { throw boom; });
+      let err = null;
+      try { x.mul(x).sum().backward(); } catch (e) { err = e; }
+      report('a hook that throws: backward throws that very error', err === boom, String(err));
+      let seen = 0;
+      const y = w.tensor([3], { dtype: 'float32', requiresGrad: true });
+      y.registerHook((g) => { seen += g.item(); });
+      y.mul(2).sum().backward();
+      y.mul(2).sum().backward();
+      report('a hook runs once per backward and may return nothing', seen === 4 && y.grad.item() === 4, `${seen} ${y.grad.item()}`);
+      let leaf = null;
+      w.setPostAccumulateGradCallback((t) => { leaf = t.grad.item(); });
+      w.setPostAccumulateGradFlag(y, true);
+      y.mul(5).sum().backward();
+      report('post-accumulate-grad callback sees the accumulated .grad', leaf === 9, String(leaf));
+      w.setPostAccumulateGradFlag(y, false);
+    });
+    report('hooks are dropped with their tensor', w.liveHooks() === hooks0, `${w.liveHooks() - hooks0} hooks left`);
+    report('no tensor outlives the hooks scope', w.liveTensors() === live0, `${w.liveTensors() - live0} tensors left`);
+  }
+
   return { passed, failed };
 }
 

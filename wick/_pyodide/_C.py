@@ -457,10 +457,44 @@ class TensorBase:
         raise _unsupported('assigning Tensor.data')
 
     def retain_grad(self):
-        raise _unsupported('Tensor.retain_grad')
+        _try(lambda: self._t.retainGrad())
+
+    @property
+    def retains_grad(self):
+        return _b.bool(self._t.retainsGrad)
 
     def _register_hook(self, hook):
-        raise _unsupported('Tensor.register_hook')
+        """hook(grad) runs inside the core's backward (a JS function in the wasm function table calls it)."""
+        if not callable(hook):
+            raise TypeError('hook must be callable')
+
+        def call(g):
+            try:
+                r = hook(_wrap(g))
+                if r is not None and not isinstance(r, TensorBase):
+                    raise TypeError("expected Variable, but hook returned '%s'" % type(r).__name__)
+            except BaseException as e:
+                # re-raised as itself when the backward returns; not thrown through JS, where the JS error would
+                # hold the traceback (and the program's frames) until JS's garbage collector runs
+                _hook_exc.append(e)
+                return _J.wick.hookFailed
+            if r is None:
+                return None
+            _hook_keep.append(r)   # alive until the core has taken its own reference (the backward returned)
+            return r._t
+        proxy = create_proxy(call)
+        try:
+            return _b.int(_J.registerHook(self._t, proxy, _b.str(getattr(hook, '__name__', '<unknown>'))))
+        except _JsException as e:
+            proxy.destroy()
+            _raise(e)
+
+    def _remove_hook(self, id):
+        _try(lambda: self._t.removeHook(_b.int(id)))
+
+    def _set_post_accumulate_grad_hooks(self):
+        _POST_ACC[_b.int(self._t.handle)] = self
+        _J.setPostAccumulateGrad(self._t, _post_acc)
 
     # ---- operators (as pyext/tensor_type.c: 2 + x is add(x, 2), 2 - x rsub, 2 / x reciprocal(x) * 2)
     def __add__(self, other):
@@ -678,12 +712,53 @@ def _set_printoptions(precision, threshold, edgeitems, linewidth, sci):
     _J.setPrintoptions(precision, threshold, edgeitems, linewidth, sci)
 
 
+_hook_exc = []   # the exception a Python hook raised inside the running backward (re-raised as itself)
+_hook_keep = []  # the hooks' results during the running backward
+_POST_ACC = __import__('weakref').WeakValueDictionary()   # C handle -> the leaf with post-accumulate-grad hooks
+
+
+def _post_acc(leaf):
+    t = _POST_ACC.get(_b.int(leaf.handle))
+    leaf.dispose()
+    hooks = getattr(t, '_post_accumulate_grad_hooks', None) if t is not None else None
+    try:
+        for h in list(hooks.values()) if hooks is not None else ():
+            r = h(t)
+            if r is not None:
+                raise TypeError("expected Variable, but hook returned '%s'" % type(r).__name__)
+    except BaseException as e:
+        _hook_exc.append(e)
+        return _J.wick.hookFailed
+
+
+_post_acc = create_proxy(_post_acc)
+
+
 def _run_backward(tensors, grads, retain_graph, create_graph, inputs, allow_unused, accumulate):
-    if len(tensors) != 1 or inputs is not None or not accumulate:
-        raise _unsupported('autograd over several roots, inputs= or torch.autograd.grad')
-    g = grads[0]
-    opts = _kw({'retainGraph': _b.bool(retain_graph), 'createGraph': _b.bool(create_graph)})
-    _try(lambda: tensors[0]._t.backward(g._t if g is not None else _null, opts))
+    """torch.autograd.backward / grad over the core's engine (core.mjs runBackward -> wk_run_backward)."""
+    opts = _Object.new()
+    opts.retainGraph, opts.createGraph = _b.bool(retain_graph), _b.bool(create_graph)
+    opts.allowUnused, opts.grad = _b.bool(allow_unused), not accumulate
+    if inputs is not None:
+        opts.inputs = to_js([t._t for t in inputs])
+    roots = to_js([t._t for t in tensors])
+    gs = to_js([g._t if g is not None else _null for g in grads])
+    del _hook_exc[:]
+    try:
+        r = _J.wick.runBackward(roots, gs, opts)
+    except BaseException as e:
+        if _hook_exc:
+            exc = _hook_exc.pop()
+            del _hook_exc[:]
+            raise exc.with_traceback(exc.__traceback__) from None
+        if isinstance(e, _JsException):
+            _raise(e)
+        raise
+    finally:
+        del _hook_keep[:]
+    if accumulate or inputs is None:
+        return None
+    return tuple(None if x is None or isinstance(x, _JsNull) else _wrap(x) for x in r)
 
 
 class Generator:
