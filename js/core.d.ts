@@ -61,6 +61,12 @@ export declare class Tensor {
   grad: Tensor | null;
   readonly gradFn: string | null;
   backward(gradient?: Tensor | null, opts?: { retainGraph?: boolean; createGraph?: boolean; inputs?: Tensor[] }): void;
+  readonly data: Tensor;
+  setData(src: Tensor): this;
+  readonly version: number;
+  bumpVersion(): void;
+  storageOffset(): number;
+  dataPtr(): number;
   retainGrad(): this;
   readonly retainsGrad: boolean;
   /** fn(grad) may return a replacement gradient (same dtype and shape) or nothing; returns the id for removeHook. */
@@ -89,6 +95,8 @@ export declare function onLeak(fn: ((handle: number) => void) | null): void;
 export declare function liveTensors(): number;
 
 export declare function isGradEnabled(): boolean;
+export declare function setInferenceMode(on: boolean): boolean;
+export declare function isInferenceModeEnabled(): boolean;
 export declare function setGradEnabled(on: boolean): boolean;
 export declare function noGrad<T>(fn: () => T): T;
 export declare function enableGrad<T>(fn: () => T): T;
@@ -97,7 +105,12 @@ export declare class Generator {
   constructor();
   manualSeed(seed: number | bigint): this;
   initialSeed(): bigint;
+  seed(): bigint;
+  getState(): Tensor;
+  setState(state: Tensor): this;
+  cloneState(): Generator;
   dispose(): void;
+  static readonly STATE_BYTES: number;
 }
 export declare function defaultGenerator(): Generator;
 export declare function manualSeed(seed: number | bigint): Generator;

@@ -331,6 +331,15 @@ export class Tensor {
   backward(gradient = null, opts = {}) {
     runBackward([this], [gradient], { ...opts, grad: false }); // the engine, so that a hook's error comes back as itself
   }
+  /** x.data: the same storage and geometry, no history, a version counter of its own; setData(src): x.data = src. */
+  get data() { return wrap(E.wk_variable_data(this.handle)); }
+  setData(src) { check(E.wk_set_data(this.handle, src.handle)); return this; }
+  /** x._version: the in-place write counter x shares with its views; bumpVersion() counts an outside write. */
+  get version() { return E.wk_version_get(this.handle) >>> 0; }
+  bumpVersion() { E.wk_bump_version(this.handle); }
+  storageOffset() { return Number(E.wk_storage_offset(this.handle)); }
+  /** The wasm address of element 0 (0 for an empty tensor, as torch's data_ptr()). */
+  dataPtr() { const h = this.handle; return Number(E.wk_numel(h)) === 0 ? 0 : E.wk_data_ptr(h) >>> 0; }
   /** x.retain_grad(): a non-leaf keeps its .grad after backward. */
   retainGrad() { check(E.wk_retain_grad(this.handle)); return this; }
   get retainsGrad() { return !!E.wk_retains_grad(this.handle); }
@@ -511,6 +520,9 @@ export function dispose(v) { const s = new Set(); collect(v, s); for (const t of
 // ---------------------------------------------------------------------------------------------- autograd, rng
 export function isGradEnabled() { need(); return !!E.wk_is_grad_enabled(); }
 export function setGradEnabled(on) { need(); return !!E.wk_set_grad_enabled(on ? 1 : 0); }
+/** torch.inference_mode(on): nothing is recorded and new tensors are inference tensors; returns the previous mode. */
+export function setInferenceMode(on) { need(); return !!E.wk_set_inference_mode(on ? 1 : 0); }
+export function isInferenceModeEnabled() { need(); return !!E.wk_is_inference_mode_enabled(); }
 /** torch.no_grad(): runs fn with gradient recording off. */
 export function noGrad(fn) {
   need();
@@ -645,8 +657,30 @@ export class Generator {
   get handle() { if (!this.#g) throw new RuntimeError('wick: this generator was disposed'); return this.#g; }
   manualSeed(seed) { E.wk_generator_manual_seed(this.handle, BigInt.asUintN(64, BigInt(seed))); return this; }
   initialSeed() { return E.wk_generator_initial_seed(this.handle); }
+  /** Reseeds from a nondeterministic source; returns the seed (a BigInt). */
+  seed() { return BigInt.asUintN(64, BigInt(E.wk_generator_seed(this.handle))); }
+  /** The engine's state: a uint8 Tensor of STATE_BYTES bytes, torch's CPUGeneratorImplState layout. */
+  getState() {
+    const h = this.handle, p = malloc(Generator.STATE_BYTES); // [5056] the state bytes
+    try {
+      E.wk_generator_get_state(h, p);
+      return Tensor.from(new Uint8Array(heap(), p, Generator.STATE_BYTES).slice(), [Generator.STATE_BYTES], { dtype: 'uint8' });
+    } finally { E.free(p); }
+  }
+  /** Sets the state from a uint8 Tensor that getState() gave (torch's checks: size and engine validity). */
+  setState(t) {
+    const h = this.handle, b = t.toTypedArray(), p = malloc(b.length); // [n] the bytes, row-major
+    try {
+      new Uint8Array(heap(), p, b.length).set(b);
+      check(E.wk_generator_set_state(h, p, b.length));
+    } finally { E.free(p); }
+    return this;
+  }
+  /** Generator.clone_state(): a new generator at the same state. */
+  cloneState() { const c = E.wk_generator_clone(this.handle); if (!c) throw lastError(); return new Generator(c); }
   dispose() { if (this.#g) { E.wk_generator_release(this.#g); this.#g = 0; } }
 }
+Generator.STATE_BYTES = 5056; // WK_GENERATOR_STATE_SIZE
 let defaultGen = null;
 export function defaultGenerator() { need(); return defaultGen || (defaultGen = new Generator(E.wk_default_generator())); }
 /** torch.manual_seed(seed): the default generator's mt19937 seeded as torch's (same streams, bit for bit). */

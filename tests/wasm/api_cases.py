@@ -69,6 +69,12 @@ CASES = [
     ('hook_removed', '(lambda x: (x.register_hook(lambda g: g * 10).remove(), (x * x).sum().backward(), x.grad)[2])(torch.tensor([1., -2., 3.], requires_grad=True))', "((x) => { x.removeHook(x.registerHook((g) => g.mul(10))); x.mul(x).sum().backward(); return x.grad; })(w.tensor([1, -2, 3], {dtype: 'float32', requiresGrad: true}))"),
     ('hook_changes_size', '(lambda x: (x.register_hook(lambda g: g.sum()), (x * x).sum().backward())[1])(torch.tensor([1., -2., 3.], requires_grad=True))', "((x) => { x.registerHook((g) => g.sum(), '<lambda>'); x.mul(x).sum().backward(); })(w.tensor([1, -2, 3], {dtype: 'float32', requiresGrad: true}))"),
     ('hook_changes_dtype', '(lambda x: (x.register_hook(lambda g: g.double()), (x * x).sum().backward())[1])(torch.tensor([1., -2., 3.], requires_grad=True))', "((x) => { x.registerHook((g) => g.double(), '<lambda>'); x.mul(x).sum().backward(); })(w.tensor([1, -2, 3], {dtype: 'float32', requiresGrad: true}))"),
+    # generator state, storage offset, the version counter, .data
+    ("generator_state", "torch.Generator().manual_seed(3).get_state()[:16]", "new w.Generator().manualSeed(3).getState().get(w.slice(0, 16))"),
+    ("generator_set_state", "(lambda g: (lambda s: (torch.rand(2, generator=g), g.set_state(s), torch.rand(2, generator=g))[2])(g.get_state()))(torch.Generator().manual_seed(5))", "((g) => { const s = g.getState(); w.rand(2, {generator: g}); g.setState(s); return w.rand(2, {generator: g}); })(new w.Generator().manualSeed(5))"),
+    ("storage_offset", "torch.arange(12).view(3, 4)[1:, 2:].storage_offset()", "w.arange(12).view(3, 4).get(w.slice(1, null), w.slice(2, null)).storageOffset()"),
+    ("version_counter", "(lambda x: (x.add_(1), x.view(6).mul_(2), x._version)[2])(torch.zeros(2, 3))", "((x) => (x.add_(1), x.view(6).mul_(2), x.version))(w.zeros(2, 3))"),
+    ("data_own_version", "(lambda x: (x.data.add_(1), x._version)[1])(torch.zeros(2, requires_grad=True))", "((x) => (x.data.add_(1), x.version))(w.zeros(2, {requiresGrad: true}))"),
 ]
 # print cases: torch's repr, character for character
 REPRS = [

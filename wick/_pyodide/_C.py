@@ -450,11 +450,32 @@ class TensorBase:
 
     @property
     def data(self):
-        return self.detach()
+        return _wrap(_try(lambda: self._t.data))   # no history, a version counter of its own (not detach())
 
     @data.setter
     def data(self, v):
-        raise _unsupported('assigning Tensor.data')
+        if not isinstance(v, TensorBase):
+            raise TypeError('Variable data has to be a tensor, but got %s' % type(v).__name__)
+        _try(lambda: self._t.setData(v._t))
+
+    @property
+    def _version(self):
+        if self.is_inference():
+            raise RuntimeError('Inference tensors do not track version counter.')
+        return _b.int(self._t.version)
+
+    @property
+    def _is_inference(self):
+        return self.is_inference()
+
+    def _bump_version(self):
+        self._t.bumpVersion()
+
+    def storage_offset(self):
+        return _b.int(self._t.storageOffset())
+
+    def data_ptr(self):
+        return _b.int(self._t.dataPtr())
 
     def retain_grad(self):
         _try(lambda: self._t.retainGrad())
@@ -665,6 +686,9 @@ def as_tensor(data, dtype=None, device=None):
     return tensor(data, dtype=dtype)
 
 
+as_tensor._wk_op = True   # wick.as_tensor (wick/_ops.py re-exports what is marked)
+
+
 def get_default_dtype():
     return _DT[_J.wick.getDefaultDtype()]
 
@@ -681,18 +705,12 @@ def _set_grad_enabled(mode):
     return _J.wick.setGradEnabled(_b.bool(mode))
 
 
-_inference = [False]
-
-
 def is_inference_mode_enabled():
-    return _inference[0]
+    return _b.bool(_J.wick.isInferenceModeEnabled())
 
 
 def _set_inference_mode(mode):
-    if mode:
-        raise _unsupported('torch.inference_mode')
-    prev, _inference[0] = _inference[0], _b.bool(mode)
-    return prev
+    return _b.bool(_J.wick.setInferenceMode(_b.bool(mode)))
 
 
 def get_num_threads():
@@ -778,13 +796,53 @@ class Generator:
         return _b.int(str(self._g.initialSeed()))
 
     def seed(self):
-        raise _unsupported('Generator.seed')
+        return _b.int(str(self._g.seed()))
 
     def get_state(self):
-        raise _unsupported('Generator.get_state')
+        return _wrap(self._g.getState())   # uint8 [5056], torch's CPUGeneratorImplState bytes
 
-    def set_state(self, state):
-        raise _unsupported('Generator.set_state')
+    def set_state(self, new_state):
+        if not isinstance(new_state, TensorBase):
+            raise TypeError('expected a torch.ByteTensor, but got %s' % type(new_state).__name__)
+        if new_state.dtype is not uint8:
+            raise TypeError('RNG state must be a torch.ByteTensor')
+        _try(lambda: self._g.setState(new_state._t))
+        return self
+
+    def clone_state(self):
+        return Generator(_handle=_try(lambda: self._g.cloneState()))
+
+    def get_offset(self):
+        raise RuntimeError('CPU Generator does not use offset')
+
+    def set_offset(self, offset):
+        raise RuntimeError('CPU Generator does not use offset')
+
+    def graphsafe_get_state(self):
+        raise NotImplementedError('graphsafe_get_state is not supported in this Generator')
+
+    def graphsafe_set_state(self, state):
+        raise NotImplementedError('graphsafe_set_state is not supported in this Generator')
+
+    def __reduce__(self):   # as the native one: (Generator, ('cpu',), (initial_seed, None, state bytes))
+        return (type(self), ('cpu',), (self.initial_seed(), None, _b.bytes(self.get_state().tolist())))
+
+    def __setstate__(self, st):
+        seed, offset, state = st
+        self.manual_seed(seed)
+        if offset is not None:
+            raise RuntimeError('CPU Generator does not use offset')
+        if isinstance(state, (_b.bytes, _b.bytearray)):
+            state = tensor(_b.list(state), dtype=uint8)
+        self.set_state(state)
+
+    def __del__(self):
+        g = self.__dict__.get('_g')
+        if g is not None and not self.__dict__.get('_is_default'):
+            try:
+                g.dispose()
+            except Exception:  # interpreter shutdown: the bridge may be gone
+                pass
 
     @property
     def device(self):
@@ -793,6 +851,7 @@ class Generator:
 
 
 default_generator = Generator(_handle=_J.wick.defaultGenerator())
+default_generator._is_default = True   # the JS API's one default generator is never disposed
 
 
 class _FunctionBase:
@@ -804,6 +863,10 @@ class _FunctionBase:
 
 
 _return_types = _RETURN_TYPES
+
+
+def _bump_version(t):
+    t._bump_version()
 
 
 # ------------------------------------------------------------------------------------------------ devices
@@ -846,7 +909,7 @@ def _missing(name):
 # The rest of the native _C (pyext/: storage, custom Functions' records, numpy, vmap's batching): functions that
 # raise NotImplementedError naming themselves. The hooks the package feature-tests with hasattr (_set_vmap_hook,
 # _set_saved_tensor_hooks) are left out, so it takes its pure-Python paths.
-for _name in ('_alias', '_attach_history', '_bump_version', '_contiguous_bytes', '_function_record', '_new_tensor',
+for _name in ('_alias', '_attach_history', '_contiguous_bytes', '_function_record', '_new_tensor',
               '_numpy_interface', '_saved_alias', '_storage_bytes', '_storage_info', '_tensor_from_bytes',
               '_vmap_dummy', '_vmap_pointwise', 'from_numpy', 'frombuffer'):
     globals()[_name] = _missing(_name)
