@@ -1,5 +1,5 @@
 """torch.nn: modules, parameters, functional, init."""
-from .parameter import Parameter, Buffer, UninitializedParameter  # noqa: F401
+from .parameter import Parameter, Buffer, UninitializedParameter, UninitializedBuffer  # noqa: F401
 from . import functional, init  # noqa: F401
 modules.transformer._bind_relu_default()  # noqa: E402 -- F.relu as the Transformer layers' default activation
 from .modules import *  # noqa: F401,F403
