@@ -30,7 +30,7 @@ PYOBJ = $(patsubst pyext/%.c,$(BUILD)/pyobj/%.o,$(PYSRC)) $(BUILD)/pyobj/gen_py_
 PYEXT_DIR ?= .
 PYEXT = $(PYEXT_DIR)/wick/_C$(EXT_SUFFIX)
 
-.PHONY: example examples all lib python pyc clean check deps test-c test-parity test-asan fuzz test-wasm test-pyodide test-install wasm js bench bench-quick
+.PHONY: example examples all lib python pyc clean check deps test-c test-parity test-asan fuzz test-wasm test-pyodide test-install wasm js bench bench-quick serve
 all: lib python examples
 examples: $(BUILD)/examples/mlp
 lib: $(BUILD)/libwick.a $(BUILD)/libwick.so
@@ -151,6 +151,10 @@ test-wasm: wasm js
 test-pyodide: js
 	node --no-warnings tests/pyodide/run.mjs $(BUILD)/js
 	node --no-warnings tests/pyodide/run.mjs $(BUILD)/js --chromium
+	node --no-warnings tests/pyodide/playground.mjs $(BUILD)/js
+# the playground (web/) on a local server: prints its URL, serves until stopped
+serve: js
+	node --no-warnings web/serve.mjs $(BUILD)/js
 test-parity: all
 	$(PYTHON) -m tests.parity
 	$(PYTHON) -m tests.parity --check-golden
