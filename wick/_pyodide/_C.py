@@ -163,7 +163,7 @@ def _py(r, name):
         items = tuple(_wrap(x) if _J.isTensor(x) else _py(x, name) for x in r)
         rt = _RETURN_TYPES.get(name)
         if rt is not None and len(rt._fields) == len(items):
-            return rt(*items)
+            return rt(items)
         return items
     if isinstance(r, _JsProxy):
         if isinstance(r, _JsNull):
@@ -184,7 +184,46 @@ _DTYPE_RETURNS = {'result_type', 'promote_types'}
 _pycall = _J.pycall
 
 
+def _memory_format(name, args, kw, self):
+    """memory_format=, as the native argument parser applies it (pyext/argparse.c apply_memory_format): wick's
+    tensors are row-major or keep their input's strides, so preserve_format is that; contiguous_format on an
+    out-of-place op of a non-contiguous self (clone, *_like, to) runs the op on a row-major copy of self; any other
+    format is refused by name. Returns (args, kw, self) with memory_format=None."""
+    kw = dict(kw)
+    fmt = kw.pop('memory_format')
+    kw['memory_format'] = None
+    if fmt is None:
+        return args, kw, self
+    r = repr(fmt)
+    if r == 'torch.contiguous_format':
+        me = self if self is not None else (args[0] if args and isinstance(args[0], TensorBase) else
+                                            kw.get('input', kw.get('self')))
+        copies = isinstance(me, TensorBase) and not name.endswith('_')
+        if copies and name == 'to':   # to() aliases self unless it converts or copy=True
+            others = _b.list(args[1:] if self is None else args) + _b.list(kw.values())
+            copies = _b.bool(kw.get("copy")) or _b.any(
+                (isinstance(a, dtype) and a is not me.dtype) or (isinstance(a, TensorBase) and a.dtype is not me.dtype)
+                for a in others)
+        if copies and not me.is_contiguous():
+            c = me.contiguous()
+            if self is not None:
+                self = c
+            elif args and args[0] is me:
+                args = (c,) + tuple(args[1:])
+            else:
+                kw['input' if 'input' in kw else 'self'] = c
+    elif r != 'torch.preserve_format':
+        raise NotImplementedError("wick: %s(memory_format=%s) is not supported yet (wick's tensors are row-major or "
+                                  "keep their input's strides)" % (name, r))
+    return args, kw, self
+
+
 def _call(name, ovl, variant, args, kw, self=None):
+    if 'memory_format' in kw:
+        orig = self
+        args, kw, self = _memory_format(name, args, kw, self)
+        if variant == 'inplace' and orig is not None:
+            self = orig
     jargs = [_jsval(a) for a in args]
     out = kw.get('out')
     if kw:
@@ -195,7 +234,7 @@ def _call(name, ovl, variant, args, kw, self=None):
         _raise(e)
     if out is not None:   # out=(a, b): torch.return_types.<name>_out, as the native _C gives
         rt = _RETURN_TYPES.get(name + '_out') if isinstance(out, (tuple, list)) else None
-        return rt(*out) if rt is not None and len(rt._fields) == len(out) else out
+        return rt(out) if rt is not None and len(rt._fields) == len(out) else out
     if variant == 'inplace' and self is not None:
         return self
     return _py(r, name)
@@ -644,8 +683,18 @@ def _register_return_type(name, fields):
 
     def __repr__(self):
         return 'torch.return_types.%s(\n%s)' % (name, ',\n'.join('%s=%r' % (f, v) for f, v in zip(fields, self)))
-    t = type(name, (base,), {'__repr__': __repr__, '__slots__': (), '__module__': 'torch.return_types',
-                             '_wk_fields': tuple(fields)})
+
+    def __new__(cls, sequence):   # built from one sequence, as the native one (a structseq) and torch's
+        items = tuple(sequence)
+        if len(items) != len(fields):
+            raise TypeError('torch.return_types.%s() takes a %d-sequence (%d-sequence given)'
+                            % (name, len(fields), len(items)))
+        return base.__new__(cls, *items)
+
+    def __reduce__(self):
+        return (type(self), (tuple(self),))
+    t = type(name, (base,), {'__repr__': __repr__, '__new__': __new__, '__reduce__': __reduce__, '__slots__': (),
+                             '__module__': 'torch.return_types', '_wk_fields': tuple(fields)})
     _RETURN_TYPES[name] = t
     return t
 

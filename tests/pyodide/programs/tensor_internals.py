@@ -52,3 +52,21 @@ except RuntimeError as e:
 def f(a):
     return a + 1
 print(f(xi), f(xi).is_inference())
+
+# torch.return_types: built from one sequence, as torch's
+m = torch.tensor([[1.0, 5.0], [3.0, 2.0]]).max(0)
+print(m, type(m).__name__, m.values, m.indices)
+print(torch.return_types.max([torch.tensor(1.0), torch.tensor(0)]))
+try:
+    torch.return_types.max([1])
+except TypeError as e:
+    print("TypeError:", e)
+print(torch.histogram(torch.tensor([1.0, 2.0, 1.0]), bins=2))
+
+# memory_format=: preserve_format keeps strides, contiguous_format gives row-major results
+tt = torch.arange(6.0).view(2, 3).t()
+print(tt.clone().stride(), tt.clone(memory_format=torch.contiguous_format).stride(),
+      tt.clone(memory_format=torch.preserve_format).stride())
+print(torch.zeros_like(tt, memory_format=torch.contiguous_format).stride(), torch.ones_like(tt).stride())
+print(tt.contiguous(memory_format=torch.contiguous_format).stride(), torch.clone(tt, memory_format=torch.contiguous_format))
+print(tt.to(torch.float64, memory_format=torch.contiguous_format).stride())
