@@ -315,6 +315,20 @@ _HOSTILE = {
     # replication padding whose output numel overflows (the index maps were sized from a wrapped total)
     "replicate_pad3d_numel": lambda T: T.nn.functional.pad(T.zeros(1, 1, 2, 1, 1), (1, 1, 1, 1, -2, 2 ** 62),
                                                            mode="replicate"),
+    # constant padding in torch's order: the wrapping sum size + l + r is negative; a negative pad narrows first
+    # (so [-4, 4] on size 3 is an error, not a size-3 result); a crop of an empty huge-stride view to nothing
+    "constant_pad_sum_wraps": lambda T: T.constant_pad_nd(T.zeros(2, 3), [2 ** 62, 2 ** 62]),
+    "constant_pad_max": lambda T: T.constant_pad_nd(T.zeros(2, 3), [2 ** 63 - 1, 0]),
+    "constant_pad_numel": lambda T: T.constant_pad_nd(T.zeros(2, 3), [2 ** 62, 0, 2 ** 62, 0]),
+    "constant_pad_narrow_first": lambda T: T.constant_pad_nd(T.zeros(2, 3), [-4, 4]),
+    "constant_pad_narrow_right": lambda T: T.constant_pad_nd(T.zeros(2, 3), [1, -4]),
+    "constant_pad_crop_all": lambda T: T.constant_pad_nd(T.zeros(2, 3), [-3, 0]),
+    "F_pad_narrow_first": lambda T: T.nn.functional.pad(T.zeros(2, 3), [-2 ** 62, 2 ** 62]),
+    "constant_pad_empty_huge_stride": lambda T: T.constant_pad_nd(
+        T.zeros(0).as_strided((2 ** 62, 0, 2), (2 ** 62, 2 ** 62, 2 ** 62)), [0, 1, 0, 0, -2 ** 62, 0]),
+    # copying an empty view with strides 2**62 (the iterator multiplied them by the item size)
+    "clone_empty_huge_stride": lambda T: T.zeros(0).as_strided((2 ** 62, 0, 2), (2 ** 62,) * 3).clone(),
+    "mul_empty_huge_stride": lambda T: T.zeros(0).as_strided((2 ** 62, 0, 2), (2 ** 62,) * 3) * 2,
 }
 
 
@@ -322,3 +336,12 @@ _HOSTILE = {
 def test_hostile_sizes_match_torch(name):
     f = _HOSTILE[name]
     assert _outcome(f, wick) == _outcome(f, torch)
+
+
+def test_constant_pad_symint_range_as_torch():
+    # pads below -2**62 are not concrete SymInts in torch: a RuntimeError before the kernel, led by a source location
+    outs = [_outcome(lambda T: T.constant_pad_nd(T.zeros(2, 3), [p, 0]), L) for p in (-2 ** 62 - 1, -2 ** 63)
+            for L in (wick, torch)]
+    for o in outs:
+        assert o[:2] == ("raises", "RuntimeError"), o
+        assert o[2].split(": ", 1)[1] == "SymIntArrayRef expected to contain only concrete integers", o

@@ -87,7 +87,7 @@ void wk__contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides) {
     int64_t st = 1;
     for (int i = ndim - 1; i >= 0; i--) {
         strides[i] = st;
-        st *= sizes[i] > 1 ? sizes[i] : 1;
+        st = (int64_t)((uint64_t)st * (uint64_t)(sizes[i] > 1 ? sizes[i] : 1)); /* torch's wrapping product */
     }
 }
 
@@ -123,7 +123,8 @@ bool wk__non_overlapping_and_dense(const wk_tensor *t) {
         int d = perm[i];
         if (t->sizes[d] < 2) return true;
         if (t->strides[d] != want) return false;
-        want *= t->sizes[d];
+        /* past INT64_MAX (an empty tensor's huge sizes): no later dim of size >= 2 can have that stride */
+        if (__builtin_mul_overflow(want, t->sizes[d], &want)) return i + 1 == nd || t->sizes[perm[i + 1]] < 2;
     }
     return true;
 }

@@ -40,7 +40,8 @@ static wk_tensor *empty_in_order(int ndim, const int64_t *sizes, const int *perm
     int64_t strides[WK_MAX_DIM], st = 1;
     for (int i = 0; i < ndim; i++) {
         strides[perm[i]] = st;
-        st *= raw || sizes[perm[i]] > 1 ? sizes[perm[i]] : 1;
+        /* torch's wrapping product (compatible_stride): it overflows only for an empty tensor, never read */
+        st = (int64_t)((uint64_t)st * (uint64_t)(raw || sizes[perm[i]] > 1 ? sizes[perm[i]] : 1));
     }
     return wk__empty_strided(ndim, sizes, strides, dtype);
 }
@@ -88,6 +89,8 @@ int wk_iter_init(wk_iter *it, int nops, wk_tensor *const *ops) {
     int nd = o0->ndim;
     it->numel = wk__numel(o0);
     for (int k = 0; k < nops; k++) it->data[k] = wk__data(ops[k]);
+    it->ndim = 0;
+    if (it->numel == 0) return 0; /* nothing to visit: an empty view's strides may be anything (2**62 * itemsize) */
     int perm[WK_MAX_DIM];
     compute_perm(nops, ops, nd, perm);
     int n = 0;
@@ -97,16 +100,21 @@ int wk_iter_init(wk_iter *it, int nops, wk_tensor *const *ops) {
         if (sz == 1) continue; /* size-1 dims carry no iteration */
         if (n > 0) {           /* coalesce with the previous (inner) dim when contiguous for all operands */
             bool ok = true;
-            for (int k = 0; k < nops && ok; k++)
-                ok = ops[k]->strides[d] * (int64_t)wk_dtype_size(ops[k]->dtype) ==
-                     it->strides[n - 1][k] * it->shape[n - 1];
+            for (int k = 0; k < nops && ok; k++) {
+                int64_t a, b;
+                ok = !__builtin_mul_overflow(ops[k]->strides[d], (int64_t)wk_dtype_size(ops[k]->dtype), &a) &&
+                     !__builtin_mul_overflow(it->strides[n - 1][k], it->shape[n - 1], &b) && a == b;
+            }
             if (ok) {
-                it->shape[n - 1] *= sz;
+                it->shape[n - 1] *= sz; /* a product of sizes of a non-empty operand: at most numel */
                 continue;
             }
         }
         it->shape[n] = sz;
-        for (int k = 0; k < nops; k++) it->strides[n][k] = ops[k]->strides[d] * (int64_t)wk_dtype_size(ops[k]->dtype);
+        for (int k = 0; k < nops; k++) /* a non-empty operand's span fits in its storage; checked all the same */
+            if (__builtin_mul_overflow(ops[k]->strides[d], (int64_t)wk_dtype_size(ops[k]->dtype), &it->strides[n][k]))
+                return wk__error(WK_RUNTIME_ERROR, "iterator: stride %lld overflows in bytes",
+                                 (long long)ops[k]->strides[d]), -1;
         n++;
     }
     it->ndim = n;

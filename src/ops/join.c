@@ -362,7 +362,6 @@ wk_tensor *wk_impl_flip(wk_tensor *self, wk_intlist dims) {
         if (self->ndim && mask[d]) return WK_FAIL(WK_RUNTIME_ERROR, "dim %lld appears multiple times in the list of dims", (long long)d);
         if (self->ndim) mask[d] = true;
     }
-    if (wk__numel(self) == 0) return wk__empty_like_preserve(self, WK_DTYPE_NONE); /* nothing to read: no iterator */
     wk_tensor *src = reversed_view(self, mask);
     wk_tensor *out = src ? wk__empty_like_preserve(self, WK_DTYPE_NONE) : NULL; /* torch: empty_like(self) */
     if (out && wk__copy_(out, src) < 0) {

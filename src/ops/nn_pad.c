@@ -154,7 +154,11 @@ static wk_tensor *pad_backward(wk_tensor *grad_output, wk_tensor *self, const in
     return wk__nn_finish(w, grad_output->dtype);
 }
 
-/* ---- constant_pad_nd ---- */
+/* ---- constant_pad_nd ----
+ * torch's order (PadNd.cpp): pads below -2**62 are refused as SymInts; negative pads first narrow the input, dims
+ * outer to inner, left then right (narrow's error); all pads <= 0 is a clone of that view; else each output size is
+ * the wrapping int64 sum size + left + right (a negative one is torch's "negative output size" error) and the output
+ * is allocated (its overflow check), filled, and the narrowed input copied into its inner block. */
 wk_tensor *wk_impl_constant_pad_nd(wk_tensor *self, wk_intlist pad, wk_scalar value) {
     if (pad.len % 2) return WK_FAIL(WK_RUNTIME_ERROR, "Length of pad must be even but instead it equals %lld", (long long)pad.len);
     if (pad.len / 2 > self->ndim) {
@@ -164,46 +168,63 @@ wk_tensor *wk_impl_constant_pad_nd(wk_tensor *self, wk_intlist pad, wk_scalar va
                   (long long)pad.len, self->ndim);
         return NULL;
     }
-    int k = (int)(pad.len / 2);
-    int64_t osz[WK_MAX_DIM], ov[WK_MAX_DIM], ooff = 0, ioff = self->offset; /* ov: the overlap's sizes */
-    memcpy(osz, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
-    memcpy(ov, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
-    for (int j = 0; j < k; j++) {
-        int d = self->ndim - 1 - j;
-        int64_t l = pad.data[2 * j], r = pad.data[2 * j + 1], out = self->sizes[d] + l + r;
-        if (out < 0) return WK_FAIL(WK_RUNTIME_ERROR, "narrow(): length must be non-negative.");
-        osz[d] = out;
-        ov[d] = self->sizes[d] + (l < 0 ? l : 0) + (r < 0 ? r : 0);
-        if (ov[d] < 0) ov[d] = 0;
+    for (int64_t i = 0; i < pad.len; i++)
+        if (pad.data[i] < -(INT64_C(1) << 62))
+            return WK_FAIL(WK_RUNTIME_ERROR, "%s:%d: SymIntArrayRef expected to contain only concrete integers",
+                           __FILE__, __LINE__);
+    int k = (int)(pad.len / 2), nd = self->ndim;
+    int64_t osz[WK_MAX_DIM], ov[WK_MAX_DIM]; /* [nd] the output's sizes; ov: the narrowed input's (the overlap) */
+    memcpy(osz, self->sizes, sizeof(int64_t) * (size_t)nd);
+    memcpy(ov, self->sizes, sizeof(int64_t) * (size_t)nd);
+    bool positive = false;
+    for (int d = nd - k; d < nd; d++) { /* pads >= -2**62 and sizes >= 0: no overflow here */
+        int64_t l = pad.data[2 * (nd - 1 - d)], r = pad.data[2 * (nd - 1 - d) + 1];
+        if (l < 0 && (ov[d] += l) < 0) return WK_FAIL(WK_RUNTIME_ERROR, "narrow(): length must be non-negative.");
+        if (r < 0 && (ov[d] += r) < 0) return WK_FAIL(WK_RUNTIME_ERROR, "narrow(): length must be non-negative.");
+        positive |= l > 0 || r > 0;
+    }
+    if (positive) {
+        for (int d = nd - k; d < nd; d++) {
+            int64_t l = pad.data[2 * (nd - 1 - d)], r = pad.data[2 * (nd - 1 - d) + 1];
+            osz[d] = (int64_t)((uint64_t)self->sizes[d] + (uint64_t)l + (uint64_t)r); /* torch's wrapping sum */
+            if (osz[d] < 0) {
+                wk__error(WK_RUNTIME_ERROR,
+                          "The input size %lld, plus negative padding %lld and %lld resulted in a negative output "
+                          "size, which is invalid. Check dimension %d of your input.",
+                          (long long)self->sizes[d], (long long)l, (long long)r, d);
+                return NULL;
+            }
+        }
+    } else {
+        memcpy(osz, ov, sizeof(int64_t) * (size_t)nd);
     }
     /* out = value everywhere, then the overlapping block of self copied in through two strided views */
-    wk_tensor *out = wk__full(self->ndim, osz, self->dtype, value);
-    if (!out) return NULL;
-    for (int j = 0; j < k; j++) {
-        int d = self->ndim - 1 - j;
-        int64_t l = pad.data[2 * j];
+    wk_tensor *out = wk__full(nd, osz, self->dtype, value);
+    if (!out || wk__prod(ov, nd) == 0) return out;
+    /* both blocks are non-empty here, so each offset lies inside its own tensor: no overflow */
+    int64_t ooff = 0, ioff = self->offset;
+    for (int d = nd - k; d < nd; d++) {
+        int64_t l = pad.data[2 * (nd - 1 - d)];
         if (l > 0) ooff += l * out->strides[d];
         else ioff += -l * self->strides[d];
     }
-    if (wk__prod(ov, self->ndim) > 0) {
-        wk_tensor *dst = wk__alias(out, self->ndim, ov, out->strides, ooff);
-        wk_tensor *src = dst ? wk__alias(self, self->ndim, ov, self->strides, ioff) : NULL;
-        int rc = src ? wk__copy_(dst, src) : -1;
-        wk_release(dst);
-        wk_release(src);
-        if (rc < 0) {
-            wk_release(out);
-            return NULL;
-        }
+    wk_tensor *dst = wk__alias(out, nd, ov, out->strides, ooff);
+    wk_tensor *src = dst ? wk__alias(self, nd, ov, self->strides, ioff) : NULL;
+    int rc = src ? wk__copy_(dst, src) : -1;
+    wk_release(dst);
+    wk_release(src);
+    if (rc < 0) {
+        wk_release(out);
+        return NULL;
     }
     return out;
 }
 
-/* the adjoint of constant padding is padding by the negated amounts */
+/* the adjoint of constant padding is padding by the negated amounts (negated as unsigned: no UB at INT64_MIN) */
 wk_tensor *wk_impl__nn_constant_pad_nd_backward(wk_tensor *grad, wk_intlist pad) {
     int64_t neg[2 * WK_MAX_DIM];
     if (pad.len > 2 * WK_MAX_DIM) return WK_FAIL(WK_RUNTIME_ERROR, "constant_pad_nd: too many pads");
-    for (int64_t i = 0; i < pad.len; i++) neg[i] = -pad.data[i];
+    for (int64_t i = 0; i < pad.len; i++) neg[i] = (int64_t)(0 - (uint64_t)pad.data[i]);
     return wk_impl_constant_pad_nd(grad, wk_ints(neg, pad.len), wk_int(0));
 }
 
@@ -302,11 +323,6 @@ wk_tensor *wk_impl_pad(wk_tensor *self, wk_intlist pad, const char *mode, wk_opt
                       "length %lld and input of dimension %d",
                       (long long)pad.len, self->ndim);
             return NULL;
-        }
-        for (int j = 0; j < pad.len / 2; j++) {
-            int d = self->ndim - 1 - j;
-            if (self->sizes[d] + pad.data[2 * j] + pad.data[2 * j + 1] < 0)
-                return WK_FAIL(WK_RUNTIME_ERROR, "narrow(): length must be non-negative.");
         }
         wk_scalar v = value.has ? wk_float(value.v) : wk_int(0);
         return wk_constant_pad_nd(self, pad, v);

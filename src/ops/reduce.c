@@ -112,8 +112,12 @@ wk_tensor *wk__reduce_acc(const wk_tensor *self, const bool *mask, wk_dtype acc_
         return NULL;
     }
     wk_tensor *ops[2] = {view, (wk_tensor *)self};
-    wk_iter_apply(2, ops, loop, ctx);
+    int rc = wk_iter_apply(2, ops, loop, ctx);
     wk_release(view);
+    if (rc < 0) {
+        wk_release(acc);
+        return NULL;
+    }
     return acc;
 }
 
@@ -1003,9 +1007,14 @@ static int var_keepdim(const wk_tensor *self, const bool *mask, double correctio
     }
     wk_tensor *ops[3] = {av, mv, (wk_tensor *)self};
     wk_dtype dt = self->dtype;
-    wk_iter_apply(3, ops, var_pass2, &dt);
+    int rc = wk_iter_apply(3, ops, var_pass2, &dt);
     wk_release(av);
     wk_release(mv);
+    if (rc < 0) {
+        wk_release(acc);
+        wk_release(mean);
+        return -1;
+    }
     double dof = (double)count - correction;
     scale_acc(acc, dof > 0 ? dof : 0);
     *var_out = acc;
@@ -1130,7 +1139,13 @@ wk_tensor *wk_impl_logsumexp(wk_tensor *self, wk_intlist dim, bool keepdim) {
     }
     wk_tensor *ops[3] = {av, mv, self};
     wk_dtype dt = self->dtype;
-    wk_iter_apply(3, ops, lse_pass2, &dt);
+    if (wk_iter_apply(3, ops, lse_pass2, &dt) < 0) {
+        wk_release(av);
+        wk_release(mv);
+        wk_release(acc);
+        wk_release(m);
+        return NULL;
+    }
     double *ap = (double *)wk__data(acc);
     for (int64_t i = 0; i < nm; i++) ap[i] = log(ap[i]) + mp[i];
     wk_release(av);
@@ -1314,7 +1329,10 @@ wk_tensor *wk_impl__nan_zero(wk_tensor *grad, wk_tensor *self) {
     if (out) {
         wk_dtype dt[2] = {grad->dtype, self->dtype};
         wk_tensor *ops[3] = {out, g, self};
-        wk_iter_apply(3, ops, nan_zero_loop, dt);
+        if (wk_iter_apply(3, ops, nan_zero_loop, dt) < 0) {
+            wk_release(out);
+            out = NULL;
+        }
     }
     wk_release(g);
     return out;
@@ -1490,9 +1508,11 @@ wk_tensor *wk_impl__amax_backward(wk_tensor *grad, wk_tensor *self, wk_tensor *r
     if (out) {
         amax_bw_ctx c = {grad->dtype, self->dtype, evenly};
         wk_tensor *o1[3] = {cv, rv, self};
-        wk_iter_apply(3, o1, amax_count_loop2, &c);
         wk_tensor *o2[5] = {out, gv, cv, rv, self};
-        wk_iter_apply(5, o2, amax_bw_loop, &c);
+        if (wk_iter_apply(3, o1, amax_count_loop2, &c) < 0 || wk_iter_apply(5, o2, amax_bw_loop, &c) < 0) {
+            wk_release(out);
+            out = NULL;
+        }
     }
     wk_release(res_d);
     wk_release(res_k);

@@ -81,21 +81,40 @@ WK_INTERNAL int wk__check_diff_dtype(const wk_tensor *self, wk_dtype out_dtype);
  *     wk_tensor *y = P_(wk_mul(P_(wk_abs(x)), g));
  *     return wk_cpool_end(&pool, y);    // y retained if every step succeeded, else NULL */
 typedef struct {
-    wk_tensor *t[32];
-    int n;
+    wk_tensor *t0[32]; /* the first 32 tensors; past that a heap array (t) that doubles */
+    wk_tensor **t;     /* NULL while t0 holds them all */
+    int n, cap;
     bool failed;
 } wk_cpool;
 static inline wk_tensor *wk_cpool_add(wk_cpool *p, wk_tensor *t) {
-    if (!t || p->n == 32) {
-        if (t) wk_release(t);
+    if (!t) { /* the step failed and set the error */
         p->failed = true;
         return NULL;
     }
-    return p->t[p->n++] = t;
+    wk_tensor **slots = p->t ? p->t : p->t0;
+    int cap = p->t ? p->cap : 32;
+    if (p->n == cap) {
+        wk_tensor **grown = cap <= INT32_MAX / 2 ? (wk_tensor **)wk__malloc(sizeof *grown * (size_t)cap * 2) : NULL;
+        if (!grown) {
+            if (cap > INT32_MAX / 2) wk__error(WK_RUNTIME_ERROR, "wk_cpool: too many tensors");
+            wk_release(t);
+            p->failed = true;
+            return NULL;
+        }
+        memcpy(grown, slots, sizeof *grown * (size_t)cap);
+        free(p->t);
+        p->t = slots = grown;
+        p->cap = cap * 2;
+    }
+    return slots[p->n++] = t;
 }
 static inline wk_tensor *wk_cpool_end(wk_cpool *p, wk_tensor *keep) {
     wk_tensor *r = !p->failed && keep ? wk_retain(keep) : NULL;
-    for (int i = 0; i < p->n; i++) wk_release(p->t[i]);
+    wk_tensor **slots = p->t ? p->t : p->t0;
+    for (int i = 0; i < p->n; i++) wk_release(slots[i]);
+    free(p->t);
+    p->t = NULL;
+    p->n = 0;
     return r;
 }
 #define P_(x) wk_cpool_add(&pool, (pool.failed ? NULL : (x)))

@@ -146,6 +146,37 @@ int main(void) {
         wk_error_clear();
     }
     wk_release(ev), wk_release(fl), wk_release(v1), wk_release(o1), wk_release(dt);
+    /* constant_pad_nd in torch's order, no int64 overflow: sum wraps negative, narrow below zero, SymInt range */
+    int64_t pw[2] = {1LL << 62, 1LL << 62}, pn[2] = {-3, 3}, pmin[2] = {INT64_MIN, 0}, pe[6] = {0, 1, 0, 0, -(1LL << 62), 0};
+    expect_t(wk_constant_pad_nd(a, wk_ints(pw, 2), wk_int(0)), WK_RUNTIME_ERROR, "The input size 2, plus negative",
+             "Check dimension 1", __LINE__);
+    expect_t(wk_constant_pad_nd(a, wk_ints(pn, 2), wk_int(0)), WK_RUNTIME_ERROR, "narrow()", "non-negative", __LINE__);
+    expect_t(wk_constant_pad_nd(a, wk_ints(pmin, 2), wk_int(0)), WK_RUNTIME_ERROR, "SymIntArrayRef", "concrete",
+             __LINE__);
+    expect_t(wk__nn_constant_pad_nd_backward(a, wk_ints(pmin, 2)), WK_RUNTIME_ERROR, "SymIntArrayRef", "concrete",
+             __LINE__); /* negates INT64_MIN */
+    /* an empty view with strides 2**62: padding crops it to nothing, and copying it (clone, mul) visits nothing */
+    int64_t big3[3] = {1LL << 62, 0, 2}, bigst3[3] = {1LL << 62, 1LL << 62, 1LL << 62};
+    wk_tensor *ev3 = wk_as_strided(e0, wk_ints(big3, 3), wk_ints(bigst3, 3), wk_none_int());
+    wk_tensor *pc = ev3 ? wk_constant_pad_nd(ev3, wk_ints(pe, 6), wk_int(0)) : NULL;
+    wk_tensor *cl = ev3 ? wk_clone(ev3) : NULL, *ml = cl ? wk_mul(ev3, cl) : NULL;
+    if (!ev3 || !pc || wk_numel(pc) != 0 || wk_sizes(pc)[0] != 0 || wk_sizes(pc)[2] != 3 || !cl || wk_numel(cl) != 0 || !ml) {
+        printf("FAIL %s:%d: pad / clone / mul of an empty view with strides 2**62: %s\n", __FILE__, __LINE__,
+               wk_error_message());
+        failures++;
+        wk_error_clear();
+    }
+    wk_release(ev3), wk_release(pc), wk_release(cl), wk_release(ml);
+    /* non-overlapping-and-dense test of an empty view whose dense-stride product passes INT64_MAX */
+    int64_t hs[3] = {0, 1LL << 62, 1LL << 62}, hst[3] = {1, 1, 1LL << 62};
+    wk_tensor *eh = wk_as_strided(e0, wk_ints(hs, 3), wk_ints(hst, 3), wk_none_int());
+    wk_tensor *ch = eh ? wk_clone(eh) : NULL;
+    if (!ch || wk_numel(ch) != 0) {
+        printf("FAIL %s:%d: clone of an empty view with sizes 2**62: %s\n", __FILE__, __LINE__, wk_error_message());
+        failures++;
+        wk_error_clear();
+    }
+    wk_release(eh), wk_release(ch);
     wk_release(x5), wk_release(s0), wk_release(e0);
 
     /* the same ops with valid arguments still work (the checks refuse only what is invalid) */
