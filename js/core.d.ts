@@ -84,7 +84,6 @@ export declare function setPostAccumulateGradFlag(t: Tensor, on: boolean): void;
 export declare function liveHooks(): number;
 /** A hook's result that fails the backward without throwing (its caller re-raises its own error). */
 export declare const hookFailed: object;
-export declare function wrap(handle: number): Tensor;
 export declare function tensor(data: TypedArray | Nested, opts?: { dtype?: DType; requiresGrad?: boolean }): Tensor;
 
 export declare function scope<T>(fn: () => T): T;

@@ -197,7 +197,23 @@ export function onLeak(fn) { leakHandler = fn; }
 /** Tensors created and not yet disposed. */
 export function liveTensors() { return liveCount; }
 
+// Note [Handles]: a C pointer never crosses the JS API. A Tensor's handle is a private field set only by this module
+// (the constructor wants TOKEN), so it is always a reference this module took from the core and still holds (the C
+// tensor cannot be freed under it); dispose() zeroes it and every use raises after. Arguments are taken as tensors
+// only by brand (`#h in v`): an object with a `handle` property, an Object.create(Tensor.prototype) or a number is
+// refused with a TypeError, never passed on as a pointer. Generators are held the same way. exports_() is the raw
+// C ABI and trusts its caller, as C does.
 const TOKEN = Symbol('wick.handle');
+/** The C handle of tensor argument v (a TypeError naming `what` for anything that is not a live wick Tensor). */
+function th(v, what) {
+  if (!Tensor.isTensor(v)) throw typeError(`wick: ${what} must be a Tensor, not ${describe(v)}`);
+  return v.handle;
+}
+function describe(v) {
+  if (v === null) return 'null';
+  if (typeof v !== 'object') return typeof v;
+  return v.constructor && v.constructor.name ? v.constructor.name : 'object';
+}
 export class Tensor {
   #h = 0;
   #kept = false;
@@ -208,8 +224,11 @@ export class Tensor {
     if (registry) registry.register(this, h, this);
     if (scopes.length) scopes[scopes.length - 1].push(this);
   }
+  /** Whether v is a wick Tensor made by this module (its brand: not instanceof, which a prototype can fake). */
+  static isTensor(v) { return typeof v === 'object' && v !== null && #h in v; }
   /** The C handle; raises on a disposed tensor (never reads recycled memory). */
   get handle() {
+    if (!Tensor.isTensor(this)) throw typeError('wick: not a Tensor (a Tensor is made by Tensor.from, tensor() or an op)');
     if (!this.#h) throw new RuntimeError('wick: this tensor was disposed (dispose() or the end of its scope()); it cannot be used');
     return this.#h;
   }
@@ -314,7 +333,7 @@ export class Tensor {
   // step), null (None), '...' (Ellipsis), a boolean, a Tensor or an array (a list: an index tensor). tuple(a) is x[a,].
   get(...items) { return wrap(indexCall(this, items, (h, p, n, tup) => E.wk_getitem(h, p, BigInt(n), tup))); }
   set(value, ...items) {
-    if (value instanceof Tensor) check(indexCall(this, items, (h, p, n, tup) => E.wk_setitem(h, p, BigInt(n), tup, value.handle)));
+    if (Tensor.isTensor(value)) check(indexCall(this, items, (h, p, n, tup) => E.wk_setitem(h, p, BigInt(n), tup, th(value, 'the value'))));
     else check(indexCall(this, items, (h, p, n, tup) => E.wk_setitem_scalar(h, p, BigInt(n), tup, putScalar(value))));
     return this;
   }
@@ -325,7 +344,7 @@ export class Tensor {
   requiresGrad_(v = true) { check(E.wk_requires_grad_(this.handle, v ? 1 : 0)); return this; }
   get isLeaf() { return !!E.wk_is_leaf(this.handle); }
   get grad() { const g = E.wk_grad(this.handle); return g ? new Tensor(TOKEN, E.wk_retain(g)) : null; }
-  set grad(t) { check(E.wk_set_grad(this.handle, t ? t.handle : 0)); }
+  set grad(t) { check(E.wk_set_grad(this.handle, none(t) ? 0 : th(t, 'grad'))); }
   /** The name of the node that made this tensor ('MulBackward0'), or null for a leaf. */
   get gradFn() { const n = E.wk_grad_fn(this.handle); return n ? cstr(E.wk_node_name(n)) : null; }
   backward(gradient = null, opts = {}) {
@@ -385,7 +404,7 @@ function indexCall(self, items, fn) {
         const start = it.start === null ? (step > 0 ? 0n : big) : BigInt(it.start);
         const stop = it.stop === null ? (step > 0 ? big : -big - 1n) : BigInt(it.stop);
         d.setBigInt64(q + 16, start, true); d.setBigInt64(q + 24, stop, true); d.setBigInt64(q + 32, BigInt(step), true);
-      } else if (it instanceof Tensor) { kind = 5; d.setUint32(q + 40, it.handle, true); }
+      } else if (Tensor.isTensor(it)) { kind = 5; d.setUint32(q + 40, it.handle, true); }
       else if (Array.isArray(it)) { // a list index: torch makes it a tensor (bool or int64)
         const flat = it.flat(Infinity);
         const t = fromData(it, undefined, { dtype: flat.length && flat.every((x) => typeof x === 'boolean') ? 'bool' : 'int64' });
@@ -405,8 +424,8 @@ function readScalar(p) {
   return d.getFloat64(p + 8, true);
 }
 
-/** Wraps a new C reference (0 = the pending C error, raised). */
-export function wrap(h) {
+/** Wraps a new C reference (0 = the pending C error, raised); module-internal (Note [Handles]). */
+function wrap(h) {
   if (!h) throw lastError();
   takeWarnings();
   return new Tensor(TOKEN, h);
@@ -490,7 +509,7 @@ export function tensor(data, opts = {}) { return fromData(data, undefined, opts)
 
 // ---------------------------------------------------------------------------------------------- lifetimes API
 function collect(v, into) {
-  if (v instanceof Tensor) into.add(v);
+  if (Tensor.isTensor(v)) into.add(v);
   else if (Array.isArray(v)) for (const x of v) collect(x, into);
   else if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) for (const x of Object.values(v)) collect(x, into);
 }
@@ -550,10 +569,10 @@ export function runBackward(roots, grads = null, opts = {}) {
   try {
     const d = dv();
     for (let i = 0; i < nr; i++) {
-      d.setUint32(p + 4 * i, roots[i].handle, true);
-      d.setUint32(pg + 4 * i, grads && grads[i] ? grads[i].handle : 0, true);
+      d.setUint32(p + 4 * i, th(roots[i], 'each root'), true);
+      d.setUint32(pg + 4 * i, grads && !none(grads[i]) ? th(grads[i], 'gradient') : 0, true);
     }
-    for (let i = 0; i < ni; i++) { d.setUint32(pi + 4 * i, inputs[i].handle, true); d.setUint32(po + 4 * i, 0, true); }
+    for (let i = 0; i < ni; i++) { d.setUint32(pi + 4 * i, th(inputs[i], 'each input'), true); d.setUint32(po + 4 * i, 0, true); }
     const rc = E.wk_run_backward(nr, p, pg, opts.retainGraph ? 1 : 0, opts.createGraph ? 1 : 0, ni, inputs ? pi : 0,
       wantGrads ? po : 0, opts.allowUnused ? 1 : 0);
     if (rc < 0) {
@@ -601,7 +620,7 @@ function callHook(ctx, g, errp) {
     const r = h.fn(new Tensor(TOKEN, E.wk_retain(g)));
     if (r === hookFailed) throw new RuntimeError('hook raised');
     if (r === null || r === undefined) return 0;
-    if (!(r instanceof Tensor)) throw typeError(`expected Variable, but hook returned '${typeof r}'`);
+    if (!Tensor.isTensor(r)) throw typeError(`expected Variable, but hook returned '${typeof r}'`);
     const a = E.wk_tensor_dtype(g), b = E.wk_tensor_dtype(r.handle);
     const sh = (x) => { const n = E.wk_ndim(x), p = E.wk_sizes(x), d = dv(); const s = [];
       for (let i = 0; i < n; i++) s.push(d.getBigInt64(p + 8 * i, true)); return s.join(','); };
@@ -636,7 +655,7 @@ function trampolines() {
 /** t.register_hook(fn) (see Tensor.registerHook); opts.onFree runs when the core drops the hook. */
 export function registerHook(t, fn, name = fn.name || '<unknown>', onFree = null) {
   need();
-  const h = t.handle;
+  const h = th(t, 'the tensor');
   trampolines();
   const ctx = nextHook++;
   hooks.set(ctx, { fn, name, onFree });
@@ -647,13 +666,18 @@ export function registerHook(t, fn, name = fn.name || '<unknown>', onFree = null
 /** Tensor.register_post_accumulate_grad_hook's engine side: fn(leaf) runs after a flagged leaf's .grad was
  *  accumulated (one function per process, as the core keeps it); setPostAccumulateGradFlag(t, on) flags a leaf. */
 export function setPostAccumulateGradCallback(fn) { need(); trampolines(); postAccFn = fn; E.wk_set_post_accumulate_grad_callback(postAccSlot); }
-export function setPostAccumulateGradFlag(t, on) { E.wk_tensor_set_post_accumulate_grad_flag(t.handle, on ? 1 : 0); }
+export function setPostAccumulateGradFlag(t, on) { E.wk_tensor_set_post_accumulate_grad_flag(th(t, 'the tensor'), on ? 1 : 0); }
 /** How many hooks the core still holds (for leak checks). */
 export function liveHooks() { return hooks.size; }
 
 export class Generator {
   #g = 0;
-  constructor(h) { need(); this.#g = h || E.wk_generator_new(); if (!this.#g) throw lastError(); }
+  /** new Generator(): a fresh generator (a handle is taken only from this module: Note [Handles]) */
+  constructor(token, h) { need(); this.#g = token === TOKEN ? h : E.wk_generator_new(); if (!this.#g) throw lastError(); }
+  static handleOf(v) {
+    if (typeof v !== 'object' || v === null || !(#g in v)) throw typeError(`wick: generator must be a Generator, not ${describe(v)}`);
+    return v.handle;
+  }
   get handle() { if (!this.#g) throw new RuntimeError('wick: this generator was disposed'); return this.#g; }
   manualSeed(seed) { E.wk_generator_manual_seed(this.handle, BigInt.asUintN(64, BigInt(seed))); return this; }
   initialSeed() { return E.wk_generator_initial_seed(this.handle); }
@@ -677,12 +701,12 @@ export class Generator {
     return this;
   }
   /** Generator.clone_state(): a new generator at the same state. */
-  cloneState() { const c = E.wk_generator_clone(this.handle); if (!c) throw lastError(); return new Generator(c); }
+  cloneState() { const c = E.wk_generator_clone(this.handle); if (!c) throw lastError(); return new Generator(TOKEN, c); }
   dispose() { if (this.#g) { E.wk_generator_release(this.#g); this.#g = 0; } }
 }
 Generator.STATE_BYTES = 5056; // WK_GENERATOR_STATE_SIZE
 let defaultGen = null;
-export function defaultGenerator() { need(); return defaultGen || (defaultGen = new Generator(E.wk_default_generator())); }
+export function defaultGenerator() { need(); return defaultGen || (defaultGen = new Generator(TOKEN, E.wk_default_generator())); }
 /** torch.manual_seed(seed): the default generator's mt19937 seeded as torch's (same streams, bit for bit). */
 export function manualSeed(seed) { return defaultGenerator().manualSeed(seed); }
 export function initialSeed() { return defaultGenerator().initialSeed(); }
@@ -700,9 +724,9 @@ const isNum = (v) => typeof v === 'number' || typeof v === 'bigint' || v instanc
 const isScalar = (v) => isNum(v) || typeof v === 'boolean';
 const none = (v) => v === null || v === undefined;
 const TYPE_OK = {
-  'Tensor': (v) => v instanceof Tensor, 'Tensor?': (v) => none(v) || v instanceof Tensor,
-  'Tensor[]': (v) => Array.isArray(v) && v.every((x) => x instanceof Tensor),
-  'Tensor?[]': (v) => Array.isArray(v) && v.every((x) => none(x) || x instanceof Tensor),
+  'Tensor': (v) => Tensor.isTensor(v), 'Tensor?': (v) => none(v) || Tensor.isTensor(v),
+  'Tensor[]': (v) => Array.isArray(v) && v.every((x) => Tensor.isTensor(x)),
+  'Tensor?[]': (v) => Array.isArray(v) && v.every((x) => none(x) || Tensor.isTensor(x)),
   'Scalar': isScalar, 'Scalar?': (v) => none(v) || isScalar(v),
   'int': (v) => isInt(v), 'int?': (v) => none(v) || isInt(v),
   'int[]': (v, ls) => (Array.isArray(v) && v.every(isInt)) || (ls > 0 && isInt(v)),
@@ -746,14 +770,14 @@ function putOpt(v, isFloat) {
 function putStr(s) { const b = encoder.encode(s); const p = salloc(b.length + 1, 1); const u = new Uint8Array(heap(), p, b.length + 1); u.set(b); u[b.length] = 0; return p; }
 const setI64 = (d, p, x) => d.setBigInt64(p, BigInt(x), true);
 const setF64 = (d, p, x) => d.setFloat64(p, Number(x), true);
-const setPtr = (d, p, x) => d.setUint32(p, none(x) ? 0 : x.handle, true);
+const setPtr = (d, p, x) => d.setUint32(p, none(x) ? 0 : th(x, 'each element of a tensor list'), true);
 
 const temps = []; // wrapped numbers made for one call, released when it returns
 function marshal(type, v, ls) {
   switch (type) {
     case 'Tensor': case 'Tensor?':
       if (none(v)) return 0;
-      if (v instanceof Tensor) return v.handle;
+      if (Tensor.isTensor(v)) return v.handle;
       { const h = E.wk_wrapped_number(putScalar(v)); if (!h) throw lastError(); temps.push(h); return h; }
     case 'Tensor[]': case 'Tensor?[]': return putList(v, 4, setPtr);
     case 'Scalar': case 'Scalar?': return putScalar(v);
@@ -767,7 +791,7 @@ function marshal(type, v, ls) {
     case 'bool?': return none(v) ? -1 : v ? 1 : 0;
     case 'str': case 'str?': return none(v) ? 0 : putStr(v);
     case 'ScalarType': case 'ScalarType?': return dtypeIndex(v);
-    case 'Generator?': return none(v) ? 0 : v.handle;
+    case 'Generator?': return none(v) ? 0 : Generator.handleOf(v);
   }
   throw new NotImplementedError(`wick: the JS API cannot pass an argument of type ${type}`);
 }
@@ -825,7 +849,7 @@ function bind(op, pos, kw, self) {
     }
     if (op.wrap && (type === 'Tensor' || type === 'Tensor?') && isScalar(vals[i])) continue; // a wrapped number
     // a one-element tensor where a Number is expected is its value, as torch's parser takes it (arange(t))
-    if ((type === 'Scalar' || type === 'Scalar?') && vals[i] instanceof Tensor && !vals[i].isDisposed && vals[i].numel() === 1) {
+    if ((type === 'Scalar' || type === 'Scalar?') && Tensor.isTensor(vals[i]) && !vals[i].isDisposed && vals[i].numel() === 1) {
       const t = vals[i], x = t.item();
       vals[i] = E.wk_dtype_is_floating(E.wk_tensor_dtype(t.handle)) ? new FloatScalar(x) : x;
       continue;
@@ -842,7 +866,7 @@ const PY_TYPE = { 'Tensor': 'Tensor', 'Tensor?': 'Tensor', 'Tensor[]': 'tuple of
   'bool?': 'bool', 'str': 'str', 'str?': 'str', 'ScalarType': 'torch.dtype', 'ScalarType?': 'torch.dtype',
   'Generator?': 'torch.Generator' };
 function pyTypeOf(v) {
-  if (v instanceof Tensor) return 'Tensor';
+  if (Tensor.isTensor(v)) return 'Tensor';
   if (v === null || v === undefined) return 'NoneType';
   if (v instanceof FloatScalar) return 'float';
   if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';
@@ -909,12 +933,11 @@ function invoke(op, vals, variant, out, self) {
     if (ret === 'tensorlist') cargs.push(salloc(16));
     if (out) {
       if (ret === 'tuple') {
-        if (!Array.isArray(out) || out.length !== op.nret || !out.every((t) => t instanceof Tensor)) throw typeError(`out= must be an array of ${op.nret} tensors`);
+        if (!Array.isArray(out) || out.length !== op.nret || !out.every((t) => Tensor.isTensor(t))) throw typeError(`out= must be an array of ${op.nret} tensors`);
         cargs.push(putList(out, 4, setPtr) /* the list's data pointer is what C takes */);
         cargs[cargs.length - 1] = dv().getUint32(cargs[cargs.length - 1], true);
       } else {
-        if (!(out instanceof Tensor)) throw typeError('out= must be a Tensor');
-        cargs.push(out.handle);
+        cargs.push(th(out, 'out='));
       }
     }
     op.params.forEach((p, i) => { if (!p[5]) cargs.push(marshal(p[2], vals[i], p[6])); });

@@ -84,6 +84,44 @@ export async function runApiTests(w, { fixture, log = () => {} }) {
     } else log('note: run with --expose-gc to test the leak report');
   }
 
+  // ---- bad handles (issue 16; js/core.mjs Note [Handles]): nothing but a live wick Tensor reaches C as a tensor
+  {
+    const raises = (name, fn, Kind, re) => {
+      let err = null;
+      try { fn(); } catch (e) { err = e; }
+      report(name, err instanceof Kind && (!re || re.test(err.message)), String(err));
+    };
+    const a = w.ones(2), dead = w.ones(2);
+    const real = a.handle; // a C pointer: a number that must never be taken back as a tensor
+    dead.dispose();
+    const forged = { handle: real }, proto = Object.create(w.Tensor.prototype), live0 = w.liveTensors();
+    raises('a disposed tensor as an argument raises', () => a.add(dead), w.RuntimeError, /disposed/);
+    raises('a disposed tensor in a list raises', () => w.cat([a, dead]), w.RuntimeError, /disposed/);
+    raises('a disposed tensor as out= raises', () => w.add(a, a, { out: dead }), w.RuntimeError, /disposed/);
+    raises('a disposed tensor as an index raises', () => a.get(dead), w.RuntimeError, /disposed/);
+    raises('an object with a handle is not a tensor', () => a.add(forged), TypeError);
+    raises('a prototype-made object is not a tensor', () => a.add(proto), TypeError);
+    raises('its handle getter raises', () => proto.handle, TypeError, /not a Tensor/);
+    raises('a forged tensor in a list raises', () => w.cat([a, forged]), TypeError);
+    raises('a forged tensor as out= raises', () => w.add(a, a, { out: forged }), TypeError);
+    raises('a forged tensor as .grad raises', () => { a.grad = forged; }, TypeError, /grad must be a Tensor/);
+    raises('a forged gradient in backward raises', () => a.backward(forged), TypeError, /gradient must be a Tensor/);
+    raises('a forged setitem value raises', () => a.set([0], proto), TypeError);
+    raises('a raw number is not a generator', () => w.rand([2], { generator: real }), TypeError);
+    raises('a tensor is not a generator', () => w.rand([2], { generator: a }), TypeError);
+    raises('new Generator(pointer) makes a fresh one, never wraps it', () => {
+      const g = new w.Generator(real);
+      const ok = g.handle !== real;
+      g.dispose();
+      if (!ok) throw new Error('wrapped the pointer');
+      throw new TypeError('fresh');
+    }, TypeError, /fresh/);
+    report('wrap(pointer) is not exported', w.wrap === undefined, typeof w.wrap);
+    report('no tensor made by the refused calls', w.liveTensors() === live0, `${w.liveTensors() - live0}`);
+    report('the tensor is intact after them', w.scope(() => a.sum().item()) === 2, '');
+    a.dispose();
+  }
+
   // ---- errors keep torch's kind; out-of-memory raises and the module stays usable
   {
     let err = null;
