@@ -105,33 +105,6 @@ static PyObject *m_webgpu_fill(PyObject *m, PyObject *args) {
     return out;
 }
 
-/* _webgpu_neg(t) -> torch.neg on a copy of t made on the device: with no kernels yet, the seam's
- * NotImplementedError naming the op and the device. */
-static PyObject *m_webgpu_neg(PyObject *m, PyObject *o) {
-    (void)m;
-    if (!WK_PyTensor_Check(o)) return PyErr_Format(PyExc_TypeError, "expected a Tensor");
-    wk_tensor *t = ((wk_PyTensor *)o)->t;
-    if (!wk__is_contiguous(t) || t->storage->device != &wk__cpu_device)
-        return PyErr_Format(PyExc_ValueError, "expected a contiguous CPU tensor");
-    wk_device *d = need_device();
-    if (!d) return NULL;
-    wk_tensor *g = wk__empty_strided_on(d, t->ndim, t->sizes, t->strides, t->dtype);
-    if (!g) return wk_py_raise();
-    size_t n = (size_t)wk__numel(t) * wk_dtype_size(t->dtype);
-    if (n && d->copy_from_host(g->storage->data, (const char *)t->storage->data +
-                                                     t->offset * (int64_t)wk_dtype_size(t->dtype), n) < 0) {
-        wk_release(g);
-        return wk_py_raise();
-    }
-    wk_tensor *r = wk_neg(g);
-    wk_release(g);
-    if (r) { /* cannot happen while the table is empty; never hand a device tensor to Python */
-        wk_release(r);
-        return PyErr_Format(PyExc_SystemError, "webgpu: neg ran without a kernel");
-    }
-    return wk_py_raise();
-}
-
 /* _webgpu_memory() -> (allocated bytes, reserved bytes, buffers made, live blocks); zeros before the device opens */
 static PyObject *m_webgpu_memory(PyObject *m, PyObject *unused) {
     (void)m, (void)unused;
@@ -182,5 +155,4 @@ PyMethodDef wk_py_webgpu_functions[] = {
     {"_webgpu_open", m_webgpu_open, METH_O, NULL},
     {"_webgpu_roundtrip", m_webgpu_roundtrip, METH_VARARGS, NULL},
     {"_webgpu_fill", m_webgpu_fill, METH_VARARGS, NULL},
-    {"_webgpu_neg", m_webgpu_neg, METH_O, NULL},
     {NULL, NULL, 0, NULL}};

@@ -12,6 +12,7 @@
  * written back (reads go through one reusable MapRead staging buffer). Every call waits for its work (step 1
  * has no kernels to overlap with); wgpu errors and device loss come back as wick RuntimeErrors. */
 #include "webgpu/device.h"
+#include "webgpu/gpu.h"
 
 #include "core/core.h"
 #include "ops_impl.h"
@@ -45,6 +46,11 @@ typedef struct WGPUQueueImpl *WGPUQueue;
 typedef struct WGPUBufferImpl *WGPUBuffer;
 typedef struct WGPUCommandEncoderImpl *WGPUCommandEncoder;
 typedef struct WGPUCommandBufferImpl *WGPUCommandBuffer;
+typedef struct WGPUShaderModuleImpl *WGPUShaderModule;
+typedef struct WGPUComputePipelineImpl *WGPUComputePipeline;
+typedef struct WGPUBindGroupLayoutImpl *WGPUBindGroupLayout;
+typedef struct WGPUBindGroupImpl *WGPUBindGroup;
+typedef struct WGPUComputePassEncoderImpl *WGPUComputePassEncoder;
 typedef uint32_t WGPUBool;
 typedef uint64_t WGPUFlags;
 typedef uint32_t WGPUEnum; /* every WGPU* enum is a 32-bit int (each has a _Force32 = 0x7FFFFFFF member) */
@@ -110,6 +116,43 @@ typedef struct {
     uint32_t vendorID, deviceID, subgroupMinSize, subgroupMaxSize;
 } WGPUAdapterInfo;
 
+typedef struct {
+    WGPUChainedStruct *nextInChain;
+    WGPUStringView label;
+} WGPUShaderModuleDescriptor;
+typedef struct {
+    WGPUChainedStruct chain; /* sType 2: WGPUSType_ShaderSourceWGSL */
+    WGPUStringView code;
+} WGPUShaderSourceWGSL;
+typedef struct {
+    WGPUChainedStruct *nextInChain;
+    WGPUShaderModule module;
+    WGPUStringView entryPoint;
+    size_t constantCount;
+    const void *constants;
+} WGPUComputeState;
+typedef struct {
+    WGPUChainedStruct *nextInChain;
+    WGPUStringView label;
+    const void *layout; /* NULL: "auto", the layout reflected from the shader */
+    WGPUComputeState compute;
+} WGPUComputePipelineDescriptor;
+typedef struct {
+    WGPUChainedStruct *nextInChain;
+    uint32_t binding;
+    WGPUBuffer buffer;
+    uint64_t offset;
+    uint64_t size;
+    const void *sampler, *textureView;
+} WGPUBindGroupEntry;
+typedef struct {
+    WGPUChainedStruct *nextInChain;
+    WGPUStringView label;
+    WGPUBindGroupLayout layout;
+    size_t entryCount;
+    const WGPUBindGroupEntry *entries;
+} WGPUBindGroupDescriptor;
+
 enum {
     CALLBACK_ALLOW_PROCESS_EVENTS = 2, /* WGPUCallbackMode_AllowProcessEvents */
     STATUS_SUCCESS = 1,                /* WGPURequestAdapterStatus_, WGPURequestDeviceStatus_, WGPUMapAsyncStatus_,
@@ -143,6 +186,20 @@ static const WGPUFlags MAP_READ = 0x1;
     X(WGPUFuture, wgpuBufferMapAsync, (WGPUBuffer, WGPUFlags, size_t, size_t, WGPUCallbackInfo))                \
     X(const void *, wgpuBufferGetConstMappedRange, (WGPUBuffer, size_t, size_t))                                 \
     X(void, wgpuBufferUnmap, (WGPUBuffer))                                                                       \
+    X(WGPUShaderModule, wgpuDeviceCreateShaderModule, (WGPUDevice, const WGPUShaderModuleDescriptor *))          \
+    X(void, wgpuShaderModuleRelease, (WGPUShaderModule))                                                         \
+    X(WGPUComputePipeline, wgpuDeviceCreateComputePipeline, (WGPUDevice, const WGPUComputePipelineDescriptor *)) \
+    X(WGPUBindGroupLayout, wgpuComputePipelineGetBindGroupLayout, (WGPUComputePipeline, uint32_t))               \
+    X(void, wgpuBindGroupLayoutRelease, (WGPUBindGroupLayout))                                                   \
+    X(WGPUBindGroup, wgpuDeviceCreateBindGroup, (WGPUDevice, const WGPUBindGroupDescriptor *))                   \
+    X(void, wgpuBindGroupRelease, (WGPUBindGroup))                                                               \
+    X(WGPUComputePassEncoder, wgpuCommandEncoderBeginComputePass, (WGPUCommandEncoder, const void *))            \
+    X(void, wgpuComputePassEncoderSetPipeline, (WGPUComputePassEncoder, WGPUComputePipeline))                    \
+    X(void, wgpuComputePassEncoderSetBindGroup, (WGPUComputePassEncoder, uint32_t, WGPUBindGroup, size_t,       \
+                                                 const uint32_t *))                                              \
+    X(void, wgpuComputePassEncoderDispatchWorkgroups, (WGPUComputePassEncoder, uint32_t, uint32_t, uint32_t))    \
+    X(void, wgpuComputePassEncoderEnd, (WGPUComputePassEncoder))                                                 \
+    X(void, wgpuComputePassEncoderRelease, (WGPUComputePassEncoder))                                             \
     X(WGPUBool, wgpuDevicePoll, (WGPUDevice, WGPUBool, const uint64_t *)) /* wgpu.h */
 
 static struct {
@@ -620,6 +677,92 @@ void wk__webgpu_memory(int64_t out[4]) {
     pthread_mutex_unlock(&lock);
 }
 
+/* ---- kernels (Note [WGSL kernels] in webgpu/gpu.h) ---- */
+#define MAX_BINDING ((uint64_t)128 << 20) /* the default maxStorageBufferBindingSize */
+static WGPUComputePipeline pipelines[WK_WEBGPU_MAX_PIPELINES]; /* [slot]: compiled on first use, kept */
+
+static WGPUComputePipeline pipeline(int slot, const char *wgsl) {
+    if (pipelines[slot]) return pipelines[slot];
+    WGPUShaderSourceWGSL src = {{NULL, 2}, {wgsl, strlen(wgsl)}};
+    WGPUShaderModuleDescriptor md = {&src.chain, {NULL, 0}};
+    WGPUShaderModule m = G.wgpuDeviceCreateShaderModule(device, &md);
+    if (!m || check_gpu("compiling a WGSL kernel")) {
+        if (m) G.wgpuShaderModuleRelease(m);
+        return NULL;
+    }
+    WGPUComputePipelineDescriptor pd = {NULL, {NULL, 0}, NULL, {NULL, m, {"main", 4}, 0, NULL}};
+    WGPUComputePipeline p = G.wgpuDeviceCreateComputePipeline(device, &pd);
+    G.wgpuShaderModuleRelease(m);
+    if (!p || check_gpu("creating a compute pipeline")) return NULL;
+    return pipelines[slot] = p;
+}
+
+int wk__webgpu_dispatch(int slot, const char *wgsl, int n, void *const *ptrs, uint32_t *meta, size_t nmeta,
+                        uint64_t threads) {
+    if (slot < 0 || slot >= WK_WEBGPU_MAX_PIPELINES || n < 1 || n > 7 || nmeta < 2 + (size_t)n) {
+        wk__error(WK_RUNTIME_ERROR, "webgpu: bad dispatch (slot %d, %d buffers)", slot, n);
+        return -1;
+    }
+    if (!threads) return 0;
+    uint64_t groups = (threads + 63) / 64, gx = groups < 65535 ? groups : 65535, gy = (groups + gx - 1) / gx;
+    if (gy > 65535) {
+        wk__error(WK_NOT_IMPLEMENTED_ERROR, "webgpu: a kernel over %llu elements is not supported yet",
+                  (unsigned long long)threads);
+        return -1;
+    }
+    pthread_mutex_lock(&lock);
+    int rc = -1;
+    WGPUBindGroupEntry e[8]; /* [n + 1]: the tensors' buffers, then meta */
+    memset(e, 0, sizeof e);
+    WGPUBuffer mb = NULL;
+    for (int i = 0; i < n; i++) {
+        size_t off;
+        block *b = find(ptrs[i], &off);
+        if (!b || b->idle || off % 4) {
+            wk__error(WK_RUNTIME_ERROR, "webgpu: kernel argument %d at %p is not in a live buffer", i, ptrs[i]);
+            goto out;
+        }
+        if (b->size > MAX_BINDING) {
+            wk__error(WK_NOT_IMPLEMENTED_ERROR,
+                      "webgpu: a kernel on a buffer of %zu bytes (over 128 MiB) is not supported yet", b->size);
+            goto out;
+        }
+        meta[2 + i] += (uint32_t)(off / 4); /* the storage's first element inside its block */
+        e[i] = (WGPUBindGroupEntry){NULL, (uint32_t)i, b->buf, 0, b->size, NULL, NULL};
+    }
+    WGPUComputePipeline p = pipeline(slot, wgsl);
+    if (!p) goto out;
+    mb = new_buffer((nmeta * 4 + 15) & ~(uint64_t)15, USAGE_STORAGE | USAGE_COPY_DST);
+    if (!mb) {
+        check_gpu("allocating a kernel's parameters");
+        goto out;
+    }
+    G.wgpuQueueWriteBuffer(queue, mb, 0, meta, nmeta * 4);
+    e[n] = (WGPUBindGroupEntry){NULL, (uint32_t)n, mb, 0, (nmeta * 4 + 15) & ~(uint64_t)15, NULL, NULL};
+    WGPUBindGroupLayout bl = G.wgpuComputePipelineGetBindGroupLayout(p, 0);
+    WGPUBindGroupDescriptor bd = {NULL, {NULL, 0}, bl, (size_t)n + 1, e};
+    WGPUBindGroup bg = G.wgpuDeviceCreateBindGroup(device, &bd);
+    G.wgpuBindGroupLayoutRelease(bl);
+    if (!bg || check_gpu("binding a kernel's buffers")) {
+        if (bg) G.wgpuBindGroupRelease(bg);
+        goto out;
+    }
+    WGPUCommandEncoder enc = G.wgpuDeviceCreateCommandEncoder(device, NULL);
+    WGPUComputePassEncoder pass = G.wgpuCommandEncoderBeginComputePass(enc, NULL);
+    G.wgpuComputePassEncoderSetPipeline(pass, p);
+    G.wgpuComputePassEncoderSetBindGroup(pass, 0, bg, 0, NULL);
+    G.wgpuComputePassEncoderDispatchWorkgroups(pass, (uint32_t)gx, (uint32_t)gy, 1);
+    G.wgpuComputePassEncoderEnd(pass);
+    G.wgpuComputePassEncoderRelease(pass);
+    submit(enc);
+    G.wgpuBindGroupRelease(bg);
+    rc = check_gpu("a kernel");
+out:
+    if (mb) G.wgpuBufferRelease(mb); /* wgpu keeps it alive until the submitted work is done */
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
 /* The kernel table: the views, whose CPU implementations only make a new header over the same storage (no data
  * read, so they are right for any device); every other slot is empty (NotImplementedError) until its WGSL kernel.
  * Filled when the device opens. */
@@ -637,6 +780,7 @@ static void fill_kernels(void) {
     VIEW_OPS(X)
     CAST_OPS(X)
 #undef X
+    wk__webgpu_elementwise_kernels(kernels);
 }
 
 static wk_device webgpu_device = {
