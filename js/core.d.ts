@@ -60,6 +60,7 @@ export declare class Tensor {
   readonly isLeaf: boolean;
   grad: Tensor | null;
   readonly gradFn: string | null;
+  readonly gradNode: Node | null;
   backward(gradient?: Tensor | null, opts?: { retainGraph?: boolean; createGraph?: boolean; inputs?: Tensor[] }): void;
   readonly data: Tensor;
   setData(src: Tensor): this;
@@ -84,6 +85,14 @@ export declare function setPostAccumulateGradFlag(t: Tensor, on: boolean): void;
 export declare function liveHooks(): number;
 /** A hook's result that fails the backward without throwing (its caller re-raises its own error). */
 export declare const hookFailed: object;
+export declare class Node {
+  readonly handle: number;
+  readonly name: string;
+  readonly isCpp: boolean;
+  readonly nextFunctions: [Node | null, number][];
+  readonly variable: Tensor | null;
+  dispose(): void;
+}
 export declare function tensor(data: TypedArray | Nested, opts?: { dtype?: DType; requiresGrad?: boolean }): Tensor;
 
 export declare function scope<T>(fn: () => T): T;

@@ -345,6 +345,8 @@ export class Tensor {
   get isLeaf() { return !!E.wk_is_leaf(this.handle); }
   get grad() { const g = E.wk_grad(this.handle); return g ? new Tensor(TOKEN, E.wk_retain(g)) : null; }
   set grad(t) { check(E.wk_set_grad(this.handle, none(t) ? 0 : th(t, 'grad'))); }
+  /** The node that made this tensor (a Node, one reference), or null for a leaf. */
+  get gradNode() { const n = E.wk_grad_fn(this.handle); return n ? new Node(TOKEN, n) : null; }
   /** The name of the node that made this tensor ('MulBackward0'), or null for a leaf. */
   get gradFn() { const n = E.wk_grad_fn(this.handle); return n ? cstr(E.wk_node_name(n)) : null; }
   backward(gradient = null, opts = {}) {
@@ -366,6 +368,44 @@ export class Tensor {
    *  of the same dtype and shape) or null/undefined. Returns the id for removeHook(). */
   registerHook(fn, name) { return registerHook(this, fn, name); }
   removeHook(id) { check(E.wk_tensor_remove_hook(this.handle, id)); }
+}
+
+// A graph node (x.grad_fn): one reference (wk_node_retain) dropped by dispose() or, if forgotten, the registry.
+const nodeRegistry = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((n) => { if (E) E.wk_node_release(n); }) : null;
+export class Node {
+  #n = 0;
+  constructor(token, n) {
+    if (token !== TOKEN) throw typeError('wick: nodes come from Tensor.gradNode');
+    E.wk_node_retain(n);
+    this.#n = n;
+    if (nodeRegistry) nodeRegistry.register(this, n, this);
+  }
+  get handle() { if (!this.#n) throw new RuntimeError('wick: this node was disposed'); return this.#n; }
+  /** torch's class name: 'MulBackward0' ('AccumulateGrad' for a leaf's) */
+  get name() { return cstr(E.wk_node_name(this.handle)); }
+  /** Is it one of torch's C++ nodes (grad_fn.name() says 'torch::autograd::' + name)? */
+  get isCpp() { return !!E.wk_node_name_is_cpp(E.wk_node_name(this.handle)); }
+  /** next_functions: [[Node | null, input_nr], ...] */
+  get nextFunctions() {
+    const n = this.handle, k = E.wk_node_num_next(n), out = [];
+    const p = malloc(4); // [1] input_nr (u32)
+    try {
+      for (let i = 0; i < k; i++) {
+        const nx = E.wk_node_next(n, i, p);
+        out.push([nx ? new Node(TOKEN, nx) : null, dv().getUint32(p, true)]);
+      }
+    } finally { E.free(p); }
+    return out;
+  }
+  /** AccumulateGrad's leaf (a new Tensor), else null. */
+  get variable() { const t = E.wk_node_variable(this.handle); return t ? new Tensor(TOKEN, E.wk_retain(t)) : null; }
+  dispose() {
+    if (!this.#n) return;
+    const n = this.#n;
+    this.#n = 0;
+    if (nodeRegistry) nodeRegistry.unregister(this);
+    E.wk_node_release(n);
+  }
 }
 
 export class Slice { constructor(start, stop, step) { this.start = start ?? null; this.stop = stop ?? null; this.step = step ?? null; } }

@@ -289,21 +289,56 @@ def _scalar_like(v):
 
 
 class _GradFn:
-    """The node that made a tensor: torch's name and repr (its graph is not reachable from Pyodide yet)."""
-    __slots__ = ('_name',)
-
-    def __init__(self, name):
-        self._name = name
+    """A graph node (x.grad_fn) over a JS Node: torch's class name, repr, name(), next_functions, variable. One
+    Python object per node while it lives (as the native one), so `a.grad_fn is b.grad_fn` holds."""
+    __slots__ = ('_name', '_n', '__weakref__')
 
     def name(self):
-        return self._name
+        return ('torch::autograd::' + self._name) if self._n.isCpp else self._name
 
     def __repr__(self):
         return '<%s object at 0x%012x>' % (self._name, id(self))
 
     @property
     def next_functions(self):
-        raise _unsupported('grad_fn.next_functions')
+        return tuple((_node(n), _b.int(nr)) for n, nr in self._n.nextFunctions)
+
+    @property
+    def variable(self):
+        t = self._n.variable
+        if t is None or isinstance(t, _JsNull):
+            raise AttributeError("'%s' object has no attribute 'variable'" % self._name)
+        return _wrap(t)
+
+    def __del__(self):
+        n = getattr(self, '_n', None)
+        if n is not None:
+            try:
+                n.dispose()
+            except Exception:  # interpreter shutdown: the bridge may be gone
+                pass
+
+
+_NODES = __import__('weakref').WeakValueDictionary()   # node address -> its live _GradFn
+
+
+def _node(n):
+    """A JS Node (one reference, given to this function) -> the node's Python object."""
+    if n is None or isinstance(n, _JsNull):
+        return None
+    key = _b.int(n.handle)
+    o = _NODES.get(key)
+    if o is not None:
+        n.dispose()
+        return o
+    name = _b.str(n.name)
+    cls = _NODE_CLASSES.get(name)
+    if cls is None:   # type(t.grad_fn).__name__ is the node's name, as torch's
+        cls = _NODE_CLASSES[name] = type(name, (_GradFn,), {'__slots__': (), '__module__': 'torch.autograd.graph'})
+    o = object.__new__(cls)
+    o._name, o._n = name, n
+    _NODES[key] = o
+    return o
 
 
 _NODE_CLASSES = {}
@@ -471,14 +506,7 @@ class TensorBase:
 
     @property
     def grad_fn(self):
-        n = self._t.gradFn
-        if n is None or isinstance(n, _JsNull):
-            return None
-        n = str(n)
-        cls = _NODE_CLASSES.get(n)
-        if cls is None:   # type(t.grad_fn).__name__ is the node's name, as torch's
-            cls = _NODE_CLASSES[n] = type(n, (_GradFn,), {'__slots__': (), '__module__': 'torch.autograd.graph'})
-        return cls(n)
+        return _node(self._t.gradNode)
 
     def detach(self):
         return _FUNCTIONS['detach'](self)   # a function of the table (torch's Tensor.detach is hand-written too)

@@ -87,3 +87,13 @@ print(gw, gb)
 # remove them (the leak check after the programs counts what stays alive)
 for hd in (hb, hz, hm):
     hd.remove()
+
+# the graph: grad_fn.name(), next_functions, AccumulateGrad.variable; one object per node while it lives
+xn = torch.ones(2, requires_grad=True)
+yn = (xn * 2).exp().sum()
+print(type(yn.grad_fn).__name__, yn.grad_fn.name())
+nf = yn.grad_fn.next_functions
+print(nf[0][1], type(nf[0][0]).__name__, [(type(f).__name__, i) for f, i in nf[0][0].next_functions[0][0].next_functions])
+acc = nf[0][0].next_functions[0][0].next_functions[0][0]
+print(type(acc).__name__, acc.name(), torch.equal(acc.variable, xn), acc.next_functions)
+print(yn.grad_fn is yn.grad_fn, (xn + 1).grad_fn.next_functions[1:])
