@@ -152,6 +152,10 @@ _wick.linalg.eigh = _C._linalg.linalg_eigh
 _wick.linalg.eigvalsh = _C._linalg.linalg_eigvalsh
 _wick.linalg.svd = _C._linalg.linalg_svd
 _wick.linalg.svdvals = _C._linalg.linalg_svdvals
+# composites over svd / eigh / inv (src/ops/linalg_pinv.c)
+_wick.linalg.pinv = _C._linalg.linalg_pinv
+_wick.linalg.matrix_rank = _C._linalg.linalg_matrix_rank
+_wick.linalg.cond = _C._linalg.linalg_cond
 
 
 def _matrix_power(A, n, api):
