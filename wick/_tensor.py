@@ -5,6 +5,43 @@ from . import _C
 class Tensor(_C.TensorBase):
     __module__ = 'torch'
 
+    def __init_subclass__(cls, **kwargs):
+        """A subclass with a live __torch_function__ turns on the Python dispatch (Note [Lazy dispatch] in
+        overrides.py)."""
+        super().__init_subclass__(**kwargs)
+        from . import overrides
+        if all('__repr__' not in k.__dict__ for k in cls.__mro__[:cls.__mro__.index(Tensor)]):
+            cls.__repr__ = _subclass_repr
+            if all('__str__' not in k.__dict__ for k in cls.__mro__[:cls.__mro__.index(Tensor)]):
+                cls.__str__ = _subclass_repr
+        # wick's own subclasses (nn's Uninitialized*, named torch.*) do not turn it on: their __torch_function__ only
+        # matters once a program's subclass or mode has
+        if overrides._tf_of(cls) is not None and cls.__module__.split('.')[0] not in ('torch', 'wick'):
+            overrides._install()
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        """torch's default: run func with subclass dispatch off, then make tensor results instances of cls."""
+        from . import overrides
+        if kwargs is None:
+            kwargs = {}
+        if not all(issubclass(cls, t) for t in types):
+            return NotImplemented
+        with overrides.DisableTorchFunctionSubclass():
+            ret = func(*args, **kwargs)
+            if func in overrides.get_default_nowrap_functions():
+                return ret
+            return overrides._convert(ret, cls)
+
+    def as_subclass(self, cls):
+        """A `cls` object on the same data, still in the autograd graph (torch's node is AliasBackward0; wick's is
+        ViewBackward0)."""
+        if not (isinstance(cls, type) and issubclass(cls, _C.TensorBase)):
+            raise TypeError('as_subclass(): argument \'cls\' must be a subclass of Tensor')
+        out = _C.TensorBase.view_as(self, self)
+        out.__class__ = cls
+        return out
+
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         from .autograd import backward
         backward(self, gradient, retain_graph, create_graph, inputs=inputs)
@@ -101,6 +138,18 @@ class Tensor(_C.TensorBase):
         return new
 
 
+def _subclass_repr(self):
+    """torch prints a subclass with its class name in place of 'tensor(' (continuation lines re-indented)."""
+    text = _C.TensorBase.__repr__(self)
+    if not text.startswith('tensor('):
+        return text
+    name = type(self).__name__ + '('
+    shift = len(name) - len('tensor(')
+    lines = text[len('tensor('):].split('\n')
+    lines = [lines[0]] + [(' ' * shift + ln) if shift >= 0 else ln[-shift:] for ln in lines[1:]]
+    return name + '\n'.join(lines)
+
+
 class _RemovableHandle:
     def __init__(self, tensor, hid):
         import weakref
@@ -132,3 +181,4 @@ class _NumpyHolder:
     def __init__(self, t):
         self.tensor = t
         self.__array_interface__ = _C._numpy_interface(t)
+from . import overrides as _overrides  # noqa: E402,F401  (torch._C.DisableTorchFunction, _disabled_torch_function_impl)

@@ -24,6 +24,7 @@ _levels = []   # one entry per running vmap: [level, batch size, randomness]
 class BatchedTensor(torch.Tensor):
     """A tensor inside vmap: logical metadata in its C tensor, the values (batch in dim 0) in `_v`."""
     __module__ = 'torch'
+    __torch_function__ = _C._disabled_torch_function_impl   # batching is pyext/vmap.c's dispatch, not __torch_function__
 
     def __repr__(self):
         inner = repr(self._v).replace('\n', '\n    ')

@@ -5,6 +5,7 @@ from .._tensor import Tensor
 
 class Parameter(Tensor):
     __module__ = 'torch.nn.parameter'
+    __torch_function__ = _C._disabled_torch_function_impl
 
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
