@@ -236,7 +236,10 @@ static int pad_check(const wk_tensor *self, wk_intlist padding, int k, pad_mode 
         return -1;
     }
     /* batched (k+2 dims) or unbatched (k+1 dims) with non-empty non-batch dims */
-    if (!(self->ndim == k + 1 || self->ndim == k + 2)) {
+    bool dims_ok = self->ndim == k + 1 || self->ndim == k + 2;
+    for (int d = self->ndim == k + 2; dims_ok && mode != PAD_CIRCULAR && d < self->ndim; d++)
+        dims_ok = self->sizes[d] != 0; /* torch's check_valid_input: only the batch dim may be empty */
+    if (!dims_ok) {
         static const char *dims[4] = {"", "2D or 3D", "3D or 4D", "4D or 5D"};
         wk_strbuf b = {0};
         wk_sb_ints(&b, self->sizes, self->ndim);
@@ -315,18 +318,16 @@ wk_tensor *wk_impl__nn_pad_circular_backward(wk_tensor *grad_output, wk_tensor *
 /* torch.nn.functional.pad (torch._C._nn.pad) */
 wk_tensor *wk_impl_pad(wk_tensor *self, wk_intlist pad, const char *mode, wk_optfloat value) {
     if (!mode) mode = "constant";
-    if (!strcmp(mode, "constant")) {
-        if (pad.len % 2) return WK_FAIL(WK_RUNTIME_ERROR, "Padding length must be divisible by 2");
-        if (pad.len > 2 * self->ndim) {
-            wk__error(WK_RUNTIME_ERROR,
-                      "Padding length should be less than or equal to two times the input dimension but got padding "
-                      "length %lld and input of dimension %d",
-                      (long long)pad.len, self->ndim);
-            return NULL;
-        }
-        wk_scalar v = value.has ? wk_float(value.v) : wk_int(0);
-        return wk_constant_pad_nd(self, pad, v);
+    /* torch's _pad_enum: both length checks come first, for every mode */
+    if (pad.len % 2) return WK_FAIL(WK_RUNTIME_ERROR, "Padding length must be divisible by 2");
+    if (pad.len > 2 * self->ndim) {
+        wk__error(WK_RUNTIME_ERROR,
+                  "Padding length should be less than or equal to two times the input dimension but got padding "
+                  "length %lld and input of dimension %d",
+                  (long long)pad.len, self->ndim);
+        return NULL;
     }
+    if (!strcmp(mode, "constant")) return wk_constant_pad_nd(self, pad, value.has ? wk_float(value.v) : wk_int(0));
     if (value.has && value.v != 0) {
         wk__error(WK_RUNTIME_ERROR, "Padding mode \"%s\" doesn't take in value argument", mode);
         return NULL;
