@@ -47,6 +47,13 @@ def wasm_sizes():
     return "\n".join("    " + ln for ln in out.splitlines())
 
 
+def src_lines():
+    rc, out = sh("cat src/*/*.c src/*/*.h | wc -l")
+    if rc != 0:
+        sys.exit("counting src/ failed:\n" + out[-3000:])
+    return out.strip()
+
+
 def block():
     out = [BEGIN, "",
            "Parity with real torch 2.13.0 (`python3 -m tests.parity`):", "",
@@ -54,7 +61,8 @@ def block():
            "Coverage of torch's public names (`python3 tools/ledger.py`, which lists every absent name):", "",
            ledger(), "",
            "WebAssembly core, with and without SIMD (`make wasm`, `python3 tools/wasm_sizes.py build/wick*.wasm`):", "",
-           wasm_sizes(), "", END]
+           wasm_sizes(), "",
+           "Lines of C in the core (`cat src/*/*.c src/*/*.h | wc -l`): " + src_lines(), "", END]
     return "\n".join(out)
 
 
