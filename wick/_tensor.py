@@ -38,6 +38,11 @@ class Tensor(_C.TensorBase):
         ViewBackward0)."""
         if not (isinstance(cls, type) and issubclass(cls, _C.TensorBase)):
             raise TypeError('as_subclass(): argument \'cls\' must be a subclass of Tensor')
+        if cls.__basicsize__ != Tensor.__basicsize__:   # __slots__: a __class__ assignment cannot change the layout
+            if self.requires_grad:
+                raise NotImplementedError('wick: Tensor.as_subclass to a subclass with __slots__ (%s) of a tensor '
+                                          'that requires grad is not supported yet' % cls.__qualname__)
+            return Tensor._make_subclass(cls, self)     # same data; nothing to keep in a graph
         out = _C.TensorBase.view_as(self, self)
         out.__class__ = cls
         return out
@@ -116,26 +121,127 @@ class Tensor(_C.TensorBase):
         """copy.copy: as torch's (through its pickle reduction), a new leaf on the same storage with the same
         requires_grad; a subclass with its own __reduce_ex__ (Parameter) is rebuilt by it."""
         reduce = type(self).__reduce_ex__
-        if reduce is not _C.TensorBase.__reduce_ex__ and reduce is not Tensor.__reduce_ex__:
+        if reduce is not Tensor.__reduce_ex__:
             fn, args = reduce(self, 4)[:2]
             return fn(*args)
         new = self.detach()
         if self.requires_grad:
             new.requires_grad_(True)
+        if type(self) is not Tensor:
+            new = _set_obj_state(new.as_subclass(type(self)), self.__getstate__())
         return new
 
     def __deepcopy__(self, memo):
+        """copy.deepcopy as torch's: leaves only; views copied together keep sharing one (copied) storage, with
+        their offsets and strides; requires_grad, grad (deep-copied) and Python attributes kept."""
+        if not self.is_leaf:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                               "protocol at the moment.  If you were attempting to deepcopy a module, this may be "
+                               "because of a torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
         if id(self) in memo:
             return memo[id(self)]
-        with _C_no_grad():
-            new = self.clone()
-        new.requires_grad_(self.requires_grad) if self.is_leaf else None
-        if self.grad is not None:
-            new.grad = self.grad.clone()
+        import copy
         if type(self) is not Tensor:
-            new = type(self)(new, requires_grad=self.requires_grad) if hasattr(type(self), '__new__') else new
+            from . import overrides
+            with overrides.DisableTorchFunctionSubclass():
+                probe = self.new_empty([])
+            if type(probe) is not type(self):   # torch's check, which a subclass without its own new_empty fails
+                raise RuntimeError("The default implementation of __deepcopy__() for non-wrapper subclasses only "
+                                   "works for subclass types that implement new_empty() and for which that function "
+                                   "returns another instance of the same subclass. You should either properly "
+                                   "implement new_empty() for your subclass or override __deepcopy__() if it is "
+                                   "intended behavior for new_empty() to return an instance of a different type.")
+        sid, _, offset = _C._storage_info(self)
+        storages = memo.setdefault('torch', {})     # torch's storage memo: one copy per storage
+        key = ('wick storage', sid, self.dtype)
+        if key not in storages:
+            storages[key] = _storage_copy(self)
+        with _C_no_grad():
+            new = _C._alias(storages[key], offset, tuple(self.shape), tuple(self.stride()))
+        if self.requires_grad:
+            new.requires_grad_(True)
+        if self.grad is not None:
+            new.grad = self.grad.__deepcopy__(memo)
+        if type(self) is not Tensor:
+            new = new.as_subclass(type(self))
+            state = self.__getstate__()
+            if state:
+                _set_obj_state(new, copy.deepcopy(state, memo))
         memo[id(self)] = new
         return new
+
+    def __reduce_ex__(self, proto):
+        """pickle as torch's: the whole storage's bytes with offset, sizes and strides (so a view brings its base's
+        storage; storages are not shared between tensors of one pickle, as torch's), requires_grad (a non-leaf
+        comes back a leaf), no grad, no hooks; a subclass or Python attributes through _rebuild_from_type_v2.
+        wick's pickles name wick's functions: torch cannot read them, nor wick torch's (torch.save / torch.load
+        write and read the format both share)."""
+        args = _reduce_args(self)
+        state = self.__getstate__()
+        if type(self) is Tensor and not state:
+            return (_rebuild_tensor_bytes, args)
+        return (_rebuild_from_type_v2, (_rebuild_tensor_bytes, type(self), args, state))
+
+    def __setstate__(self, state):
+        if not self.is_leaf:
+            raise RuntimeError("__setstate__ can be only called on leaf Tensors")
+        _set_obj_state(self, state)
+
+
+def _storage_copy(t):
+    """A flat tensor holding a copy of the whole storage t views (shape: storage bytes / item size), on t's device."""
+    flat = _C._tensor_from_bytes(_C._storage_bytes(t), t.dtype)
+    device = _C._device_of(t)
+    return flat if device == 'cpu' else _C._to_device(flat, device.split(':')[0])
+
+
+def _reduce_args(t):
+    """(storage bytes, dtype, device, storage offset, sizes, strides, requires_grad) of t; a storage that is not a
+    whole number of t's items (a dtype view) is sent as t's contiguous bytes instead."""
+    _, nbytes, offset = _C._storage_info(t)
+    device = _C._device_of(t)
+    if nbytes % t.element_size() == 0:
+        return (_C._storage_bytes(t), t.dtype, device, offset, tuple(t.shape), tuple(t.stride()), t.requires_grad)
+    c = t.detach().contiguous()
+    return (_C._contiguous_bytes(c), t.dtype, device, 0, tuple(c.shape), tuple(c.stride()), t.requires_grad)
+
+
+def _rebuild_tensor_bytes(data, dtype, device, offset, size, stride, requires_grad):
+    flat = _C._tensor_from_bytes(data, dtype)
+    if device != 'cpu':
+        flat = _C._to_device(flat, device.split(':')[0])
+    t = _C._alias(flat, offset, size, stride)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _rebuild_from_type_v2(func, new_type, args, state):
+    """torch._tensor._rebuild_from_type_v2: the subclass, then its state by its own __setstate__ or by setattr."""
+    ret = func(*args)
+    if type(ret) is not new_type:
+        ret = ret.as_subclass(new_type)
+    if getattr(ret.__class__, '__setstate__', Tensor.__setstate__) is not Tensor.__setstate__:
+        ret.__setstate__(state)
+    else:
+        ret = _set_obj_state(ret, state)
+    return ret
+
+
+def _set_obj_state(obj, state):
+    """torch._utils._set_obj_state: a (dict, slots) pair or a dict."""
+    if isinstance(state, tuple):
+        if not len(state) == 2:
+            raise RuntimeError(f"Invalid serialized state: {state}")
+        dict_state, slots_state = state
+    else:
+        dict_state, slots_state = state, None
+    for k, v in (dict_state or {}).items():
+        setattr(obj, k, v)
+    for k, v in (slots_state or {}).items():
+        setattr(obj, k, v)
+    return obj
 
 
 def _subclass_repr(self):

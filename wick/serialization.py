@@ -105,9 +105,13 @@ class _Pickler(pickle._Pickler):
                            _C._device_of(t))   # torch's location tag: 'cpu', 'webgpu:0' (as 'cuda:0')
 
     def reducer_override(self, obj):
+        from .nn.modules.module import Module
         from .nn.parameter import Parameter
         if isinstance(obj, _Global):
             return NotImplemented
+        if isinstance(obj, Module) and type(obj).__reduce_ex__ is Module.__reduce_ex__:
+            # pickle's own reduction (copyreg.__newobj__ of the class, by torch's name), not wick's plain-pickle one
+            return object.__reduce_ex__(obj, 2)
         if isinstance(obj, Tensor):
             _, _, offset = _C._storage_info(obj)
             args = (self._storage_ref(obj), offset, tuple(obj.size()), tuple(obj.stride()),

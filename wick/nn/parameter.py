@@ -1,4 +1,6 @@
 """nn.Parameter: a Tensor subclass that modules register as a parameter when assigned as an attribute."""
+from collections import OrderedDict
+
 from .. import _C
 from .._tensor import Tensor
 
@@ -30,11 +32,20 @@ class Parameter(Tensor):
         return result
 
     def __reduce_ex__(self, proto):
-        return (_rebuild_parameter, (self.data, self.requires_grad))
+        """As torch's: the data tensor (pickled by Tensor.__reduce_ex__), requires_grad, no hooks, Python attributes."""
+        state = self.__getstate__()
+        if not state:
+            return (_rebuild_parameter, (self.data, self.requires_grad, OrderedDict()))
+        return (_rebuild_parameter_with_state, (self.data, self.requires_grad, OrderedDict(), state))
 
 
-def _rebuild_parameter(data, requires_grad):
+def _rebuild_parameter(data, requires_grad, backward_hooks=None):
     return Parameter(data, requires_grad)
+
+
+def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
+    from .._tensor import _set_obj_state
+    return _set_obj_state(Parameter(data, requires_grad), state)
 
 
 class Buffer:

@@ -12,6 +12,32 @@ __all__ = ['Module', 'register_module_forward_pre_hook', 'register_module_forwar
            'register_module_full_backward_pre_hook', 'register_module_backward_hook',
            'register_module_full_backward_hook']
 
+def _wick_path(cls):
+    """(module, qualname) where wick defines cls, for a wick class named torch.*; None for any other class."""
+    import importlib
+    mod = cls.__module__
+    if mod.split('.')[0] != 'torch':
+        return None
+    for where in ('wick' + mod[len('torch'):], 'wick.nn'):
+        try:
+            obj = importlib.import_module(where)
+            for part in cls.__qualname__.split('.'):
+                obj = getattr(obj, part)
+        except (ImportError, AttributeError):
+            continue
+        if obj is cls:
+            return (where, cls.__qualname__)
+    return None
+
+
+def _new_module(where, qualname):
+    import importlib
+    cls = importlib.import_module(where)
+    for part in qualname.split('.'):
+        cls = getattr(cls, part)
+    return cls.__new__(cls)
+
+
 _global_forward_pre_hooks = OrderedDict()
 _global_forward_hooks = OrderedDict()
 _global_forward_hooks_with_kwargs = OrderedDict()
@@ -337,6 +363,15 @@ class Module:
         keys = set(dir(type(self))) | set(self.__dict__)
         keys |= set(self._parameters) | set(self._modules) | set(self._buffers)
         return sorted(k for k in keys if not k[0].isdigit())
+
+    def __reduce_ex__(self, proto):
+        """pickle / copy: wick's layers carry torch's module paths (torch.nn.modules.linear.Linear), which pickle
+        would look up in real torch; they are pickled by wick's own path instead (only wick reads such a pickle).
+        A program's Module subclass keeps pickle's default."""
+        path = _wick_path(type(self))
+        if path is None:
+            return object.__reduce_ex__(self, proto)
+        return (_new_module, path, self.__getstate__())
 
     def __setstate__(self, state):
         self.__dict__.update(state)
