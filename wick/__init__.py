@@ -35,7 +35,7 @@ from ._install import install_as_torch  # noqa: F401
 # wick.nn, wick.optim, ... are imported by the first `wick.nn` (or `import wick.nn`), and the names below by
 # their first use. Nothing in them attaches methods to Tensor, so loading them later changes no behaviour.
 _LAZY_MODULES = frozenset(('nn', 'optim', 'serialization', 'cuda', 'backends', 'amp', 'distributed', 'onnx', 'utils',
-                           'hub', 'vision', 'func', 'webgpu', 'special'))
+                           'hub', 'vision', 'func', 'webgpu', 'special', 'distributions'))
 _LAZY_NAMES = {'save': 'serialization', 'load': 'serialization', 'save_safetensors': 'serialization',
                'load_safetensors': 'serialization', 'autocast': 'amp', 'is_autocast_enabled': 'amp',
                'get_autocast_dtype': 'amp', 'vmap': 'func'}
