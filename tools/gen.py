@@ -138,6 +138,8 @@ class Op:
         self.autograd = fields.get('autograd', 'auto')  # auto | none | manual
         self.wrap_numbers = fields.get('wrap_numbers', '') == 'true'
         self.nondiff = set(fields.get('nondiff', '').split())
+        # `nondiff_outputs: P`: named results that never carry a gradient (torch's output_differentiability)
+        self.nondiff_outputs = set(fields.get('nondiff_outputs', '').split())
         self.formulas = {k: v for k, v in fields.items() if k in {p.name for p in self.params}}
         # `inplace_<arg>: formula`: the in-place variant's own derivative (torch's elu_ differentiates through its
         # result, elu through self); the in-place node is then a type of its own (Note [In-place formulas])
@@ -965,8 +967,9 @@ def emit_wrappers(op, opnames):
             o += emit_record(op, fields, None, '        ')
             ins = [cident(p.name) for p in op.cparams if p.type in ('Tensor', 'Tensor?')]
             alias = ''.join(' && outs[i_] != %s' % a for a in ins) if not op.view else ''  # Note [An op returning its input]
+            skip = ''.join(' && i_ != %d' % i for i, r in enumerate(op.rets) if r.name in op.nondiff_outputs)
             o.append('        for (int i_ = 0; i_ < %d; i_++)' % nr)
-            o.append('            if (wk_dtype_is_floating(outs[i_]->dtype)%s) wk__set_history(outs[i_], &n->base, (uint32_t)i_);' % alias)
+            o.append('            if (wk_dtype_is_floating(outs[i_]->dtype)%s%s) wk__set_history(outs[i_], &n->base, (uint32_t)i_);' % (alias, skip))
             o.append('        wk__node_release(&n->base);')
             o.append('        return 0;')
             o.append('    fail_node:')

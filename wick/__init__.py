@@ -16,6 +16,7 @@ from . import autograd  # noqa: F401
 from . import _pointwise_py, _reduce_py, _shape_py, _index_py, _creation_py  # noqa: F401  (per-area Python methods)
 from . import _extra_py  # noqa: F401,E402  (constants, broadcast_shapes, unravel_index, Tensor.new, ...)
 from . import _histogram_py  # noqa: F401,E402  (torch.histogram / Tensor.histogram)
+from . import _linalg_lu_py  # noqa: F401,E402  (torch.linalg.lu_factor / lu / lu_solve, torch.lu / Tensor.lu)
 from . import _removed_py  # noqa: F401,E402  (torch.lstsq / solve / eig / symeig: torch's removed-name errors)
 from .autograd import no_grad, enable_grad, set_grad_enabled, inference_mode  # noqa: F401
 from .autograd import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: F401

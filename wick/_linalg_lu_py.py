@@ -1,0 +1,48 @@
+"""The LU family's Python names (ops/linalg_lu.def, src/ops/linalg_lu.c): torch.linalg.lu_factor / lu_factor_ex /
+lu / lu_solve, the return types, and torch.lu / Tensor.lu, which torch writes in Python (torch/functional.py's
+_lu_impl, torch/_tensor.py's Tensor.lu) over torch._lu_with_info."""
+import sys
+
+from . import _C
+from ._tensor import Tensor
+
+_wick = sys.modules[__package__]
+
+for _name, _fields in [('linalg_lu_factor_ex', ('LU', 'pivots', 'info')), ('linalg_lu_factor', ('LU', 'pivots')),
+                       ('linalg_lu', ('P', 'L', 'U')), ('lu_unpack', ('P', 'L', 'U')),
+                       ('_lu_with_info', ('LU', 'pivots', 'info'))]:
+    setattr(_wick.return_types, _name, _C._register_return_type(_name, _fields))
+    setattr(_wick.return_types, _name + '_out', _C._register_return_type(_name + '_out', _fields))
+
+_wick.linalg.lu_factor = _C._linalg.linalg_lu_factor
+_wick.linalg.lu_factor_ex = _C._linalg.linalg_lu_factor_ex
+_wick.linalg.lu = _C._linalg.linalg_lu
+_wick.linalg.lu_solve = _C._linalg.linalg_lu_solve
+_wick._lu_with_info = _C._lu_with_info
+
+
+def lu(A, pivot=True, get_infos=False, out=None):
+    """torch.lu: the LU factorisation and pivots (and infos with get_infos=True) of A, through torch._lu_with_info"""
+    result = _C._lu_with_info(A, pivot=pivot, check_errors=(not get_infos))
+    if not get_infos:
+        result = result[0], result[1]
+    if out is None:
+        return result
+    if len(out) != len(result):
+        raise TypeError(f"expected tuple of {len(result)} elements but got {len(out)}")
+    for o, r in zip(out, result):
+        o.resize_as_(r).copy_(r)
+    return out
+
+
+def _tensor_lu(self, pivot=True, get_infos=False):
+    """Tensor.lu: see torch.lu"""
+    LU, pivots, infos = _C._lu_with_info(self, pivot=pivot, check_errors=(not get_infos))
+    if get_infos:
+        return LU, pivots, infos
+    return LU, pivots
+
+
+_tensor_lu.__name__ = _tensor_lu.__qualname__ = 'lu'
+_wick.lu = lu
+Tensor.lu = _tensor_lu
