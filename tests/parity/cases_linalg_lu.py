@@ -154,7 +154,7 @@ case("lu_solve_broadcast_right", lambda T: lus(T, gen(3, 3, batch=(2, 1)), gen(4
      **TOL)
 case("lu_solve_nc_B", lambda T: T.linalg.lu_solve(*T.linalg.lu_factor(t(T, gen(3, 3))), nc_t(T, gen(2, 3, k=3))),
      **TOL)
-case("lu_solve_empty_rhs", lambda T: lus(T, gen(3, 3), T.zeros(3, 0).tolist()))
+case("lu_solve_empty_rhs", lambda T: T.linalg.lu_solve(*T.linalg.lu_factor(t(T, gen(3, 3))), T.zeros(3, 0)))
 case("lu_solve_empty", lambda T: T.linalg.lu_solve(T.zeros(0, 0), T.zeros(0, dtype=T.int32), T.zeros(0, 2)))
 case("lu_solve_grad_fn", lambda T: T.linalg.lu_solve(T.tensor(gen(3, 3), requires_grad=True),
                                                      T.tensor(PIV3, dtype=T.int32), t(T, gen(3, 1))))
