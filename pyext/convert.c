@@ -385,16 +385,8 @@ PyObject *wk_py_move_result(PyObject *res, wk_device *target, wk_tensor *self) {
     wk_tensor *t = wk_py_self(res);
     if (same_place(t->storage->device, target)) return res;
     bool fresh_leaf = t->requires_grad && !t->grad_fn && t != self; /* a factory's requires_grad=True */
-    if (t->requires_grad && !fresh_leaf && wk_is_grad_enabled()) {
-        char a[64], b[64];
-        PyErr_Format(PyExc_NotImplementedError,
-                     "wick: moving a tensor that requires grad from %s to %s (autograd across devices) is not "
-                     "supported yet; detach() it, or create it on the device",
-                     wk__device_str(t->storage->device, a), wk__device_str(target, b));
-        Py_DECREF(res);
-        return NULL;
-    }
-    wk_tensor *m = wk__to_device(t, target);
+    /* a factory's leaf is made on the device; any other tensor moves differentiably (ToCopyBackward0) */
+    wk_tensor *m = fresh_leaf ? wk__to_device(t, target) : wk_move_to_device(t, target);
     Py_DECREF(res);
     if (m && fresh_leaf) m = wk__finish_factory(m, true);
     return wk_py_wrap(m);

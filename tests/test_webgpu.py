@@ -370,11 +370,9 @@ def test_device_errors():
     with pytest.raises(RuntimeError) as e:
         wick.ones(2, device='webgpu:1')
     assert str(e.value) == "wick has one webgpu device (webgpu:0): 'webgpu:1' is not available"
-    with pytest.raises(NotImplementedError) as e:
-        wick.ones(2, requires_grad=True).to(WG)
-    assert 'moving a tensor that requires grad from cpu to webgpu:0' in str(e.value)
-    with wick.no_grad():
-        assert str(wick.ones(2, requires_grad=True).to(WG).device) == 'webgpu:0'
+    with wick.no_grad():  # no history in no_grad mode (with grad: test_to_device_is_differentiable)
+        y = wick.ones(2, requires_grad=True).to(WG)
+        assert str(y.device) == 'webgpu:0' and y.grad_fn is None and not y.requires_grad
     assert str(wick.ones(2, requires_grad=True).detach().to(WG).device) == 'webgpu:0'
     # unknown device types keep torch's message (torch does not know 'webgpu'; wick adds it)
     with pytest.raises(RuntimeError) as e:
@@ -578,7 +576,7 @@ def test_elementwise_errors():
         torch.ones(2, 3) + torch.ones(4)
     assert str(e.value) == str(te.value)
     # an op without a kernel names the op and the device (not a wrong answer, not a crash)
-    for f, op in [(lambda: g.sum(), 'aten::sum'), (lambda: g.pow(2), 'aten::pow'), (lambda: g.mm(g.t()), 'aten::mm'),
+    for f, op in [(lambda: g.prod(), 'aten::prod'), (lambda: g.pow(2), 'aten::pow'), (lambda: g.bmm(g[None]), 'aten::bmm'),
                   (lambda: g.clamp(0, 1), 'aten::clamp')]:
         with pytest.raises(NotImplementedError) as e:
             f()
@@ -628,3 +626,339 @@ def test_like_factories_on_device(v):
         assert r.stride() == want.stride() and r.shape == want.shape and r.requires_grad == want.requires_grad
         if name != 'empty_like':
             assert r.detach().cpu().numpy().tobytes() == want.detach().numpy().tobytes()
+
+
+# ---- step 5 (issue 20): copy_ across devices, differentiable moves ----
+# copy_ runs on self's device (ops/core.def `device: self`) and reads src from any device, as torch's copy_; a
+# float32 copy within the device is one kernel (the copy_tensor hook), other pairs go through the host.
+COPY_VIEWS = VIEWS[:4]
+
+
+@needs_device
+@pytest.mark.parametrize('v', COPY_VIEWS, ids=lambda v: v[0])
+@pytest.mark.parametrize('route', ['cpu->webgpu', 'webgpu->cpu', 'webgpu->webgpu'])
+def test_copy_across_devices(v, route):
+    a, b = _special((4, 6)), _rand((4, 6), 9)
+    src_dev, dst_dev = route.split('->')
+    dst = W(a).to(dst_dev) if dst_dev == WG else W(a)
+    src = W(b).to(src_dev) if src_dev == WG else W(b)
+    t = a.clone()
+    r = v[1](dst).copy_(v[1](src))
+    v[1](t).copy_(v[1](b))
+    assert str(r.device) == str(dst.device) and r.data_ptr() == v[1](dst).data_ptr()  # in place, itself
+    got = dst.cpu()
+    assert got.numpy().tobytes() == t.numpy().tobytes()
+    # broadcasting a row, and a CPU 0-d value, into the whole of dst
+    dst2, t2 = (W(a).to(dst_dev) if dst_dev == WG else W(a)), a.clone()
+    v[1](dst2).copy_(v[1](src)[0])
+    v[1](t2).copy_(v[1](b)[0])
+    assert dst2.cpu().numpy().tobytes() == t2.numpy().tobytes()
+    v[1](dst2).copy_(wick.tensor(-1.25))
+    v[1](t2).copy_(torch.tensor(-1.25))
+    assert dst2.cpu().numpy().tobytes() == t2.numpy().tobytes()
+
+
+@needs_device
+@pytest.mark.parametrize('dt', ['float64', 'int64', 'bool', 'float16'])
+def test_copy_casts_across_devices(dt):
+    b = _rand((3, 5), 4) * 10
+    for sd, dd in [(WG, WG), ('cpu', WG), (WG, 'cpu')]:
+        dst = wick.zeros(3, 5, device=dd)
+        src = W(b.to(getattr(torch, dt))).to(sd)
+        dst.copy_(src)
+        want = torch.zeros(3, 5).copy_(b.to(getattr(torch, dt)))
+        assert dst.cpu().numpy().tobytes() == want.numpy().tobytes(), (sd, dd)
+        dst = wick.zeros(3, 5, dtype=getattr(wick, dt), device=dd)  # and into a non-float32 tensor
+        dst.copy_(W(b).to(sd))
+        want = torch.zeros(3, 5, dtype=getattr(torch, dt)).copy_(b)
+        assert dst.cpu().numpy().tobytes() == want.numpy().tobytes(), (sd, dd)
+
+
+@needs_device
+def test_copy_within_one_storage_and_errors():
+    a = _rand((4, 6), 1)
+    g, t = W(a).to(WG), a.clone()
+    g[0].copy_(g[3])  # src and dst share one buffer: copied out first
+    t[0].copy_(t[3])
+    g[:, ::2].copy_(g[:, 1::2])
+    t[:, ::2].copy_(t[:, 1::2])
+    assert g.cpu().numpy().tobytes() == t.numpy().tobytes()
+    for f in [lambda L, x: x.copy_(L.ones(5)), lambda L, x: x[0].copy_(L.ones(2, 6)),
+              lambda L, x: x[1:].copy_(x[:-1])]:  # a shape that does not broadcast; partial overlap
+        with pytest.raises(RuntimeError) as e:
+            f(wick, W(a).to(WG))
+        with pytest.raises(RuntimeError) as te:
+            f(torch, a.clone())
+        assert str(e.value) == str(te.value)
+
+
+@needs_device
+def test_to_device_is_differentiable():
+    t, w = _rand((3, 4), 2), _rand((3, 4), 8) + 0.1
+    x, tx = W(t).requires_grad_(), t.clone().requires_grad_()
+    y = x.to(WG)
+    ty = tx.to(torch.float64)  # torch's ToCopyBackward0: the node of every Tensor.to that copies (device or dtype)
+    assert type(y.grad_fn).__name__ == type(ty.grad_fn).__name__ == 'ToCopyBackward0'
+    assert y.requires_grad and not y.is_leaf and str(y.device) == 'webgpu:0'
+    z = (y * y * 3).cpu()
+    assert type(z.grad_fn).__name__ == 'ToCopyBackward0' and z.is_cpu
+    (z * W(w)).sum().backward()
+    (tx * tx * 3 * w).sum().backward()
+    assert x.grad.is_cpu
+    torch.testing.assert_close(torch.from_numpy(x.grad.numpy()), tx.grad, rtol=1e-6, atol=1e-6)
+    # a device leaf: its gradient stays on the device; to('cpu') and .cpu() spell the same move
+    g = W(t).to(WG).requires_grad_()
+    (g.to('cpu') * W(w)).sum().backward()
+    assert str(g.grad.device) == 'webgpu:0'
+    assert g.grad.cpu().numpy().tobytes() == w.numpy().tobytes()
+    # the same leaf moved twice: both gradients accumulate on the CPU
+    x2, tx2 = W(t).requires_grad_(), t.clone().requires_grad_()
+    ((x2.to(WG) * 2).cpu() * W(w) + x2.to(WG).cpu()).sum().backward()
+    ((tx2 * 2) * w + tx2).sum().backward()
+    torch.testing.assert_close(torch.from_numpy(x2.grad.numpy()), tx2.grad)
+
+
+@needs_device
+def test_copy_is_differentiable_across_devices():
+    t, w = _rand((2, 3), 5), _rand((2, 3), 6)
+    x, tx = W(t).requires_grad_(), t.clone().requires_grad_()
+    d = wick.zeros(2, 3, device=WG)
+    d.copy_(x)
+    td = torch.zeros(2, 3).copy_(tx)
+    assert type(d.grad_fn).__name__ == type(td.grad_fn).__name__ == 'CopyBackwards'
+    (d.cpu() * W(w)).sum().backward()
+    (td * w).sum().backward()
+    assert x.grad.is_cpu and x.grad.numpy().tobytes() == tx.grad.numpy().tobytes()
+
+
+@needs_device
+def test_module_to_and_cpu_move_parameters():
+    wick.manual_seed(0)
+    m = wick.nn.Sequential(wick.nn.Linear(3, 4), wick.nn.ReLU(), wick.nn.Linear(4, 2))
+    before = [p.detach().clone() for p in m.parameters()]
+    ids = [id(p) for p in m.parameters()]
+    assert m.to(WG) is m
+    assert [id(p) for p in m.parameters()] == ids  # the same Parameter objects, their data on the device
+    for p, b in zip(m.parameters(), before):
+        assert str(p.device) == 'webgpu:0' and p.requires_grad and p.is_leaf and type(p).__name__ == 'Parameter'
+        assert p.detach().cpu().numpy().tobytes() == b.numpy().tobytes()
+    m.cpu()
+    assert all(p.is_cpu for p in m.parameters())
+    m.to(device=WG, dtype=wick.float32)
+    assert all(str(p.device) == 'webgpu:0' for p in m.parameters())
+    m.to('cpu')
+    assert all(p.is_cpu for p in m.parameters())
+
+
+# ---- step 6 (issue 20): reductions (src/webgpu/reduce.c) and matrix products (src/webgpu/matmul.c) ----
+# float32 sums on the GPU add in another order than torch's CPU: within rtol 1e-5 (plus atol for cancellation).
+def _close(got, want, rtol=1e-5, atol=1e-5):
+    assert str(got.device) == 'webgpu:0'
+    r = torch.from_numpy(got.detach().cpu().numpy())
+    assert r.shape == want.shape and r.dtype == want.dtype, (r.shape, want.shape)
+    torch.testing.assert_close(r, want.detach(), rtol=rtol, atol=atol, equal_nan=True)
+
+
+RVIEWS = [('contiguous', lambda t: t), ('transposed', lambda t: t.transpose(0, 2)), ('stepped', lambda t: t[::2, 1:]),
+          ('expanded', lambda t: t[:, :1].expand(6, 5, 7))]
+REDUCTIONS = [('sum', lambda x: x.sum()), ('sum0', lambda x: x.sum(0)), ('sum-1', lambda x: x.sum(-1)),
+              ('sum_keep', lambda x: x.sum(1, keepdim=True)), ('sum01', lambda x: x.sum((0, 2))),
+              ('sum_all_list', lambda x: x.sum((0, 1, 2), keepdim=True)), ('sum_dtype', lambda x: x.sum(1, dtype=x.dtype)),
+              ('torch.sum', lambda x: x.__class__.sum(x, dim=-2)), ('sum_empty_dims', lambda x: x.sum(dim=())),
+              ('mean', lambda x: x.mean()), ('mean1', lambda x: x.mean(1)), ('mean_keep', lambda x: x.mean((0, 1), True)),
+              ('sum_to_size', lambda x: x.sum_to_size(1, x.shape[1], 1)), ('sum_to_size2', lambda x: x.sum_to_size(x.shape[2]))]
+
+
+@needs_device
+@pytest.mark.parametrize('red', REDUCTIONS, ids=lambda r: r[0])
+@pytest.mark.parametrize('v', RVIEWS, ids=lambda v: v[0])
+def test_reductions(red, v):
+    t = _rand((6, 5, 7), 13)
+    _close(red[1](v[1](W(t).to(WG))), red[1](v[1](t)))
+
+
+@needs_device
+@pytest.mark.parametrize('shape', [(), (1,), (0,), (3, 0), (1000, 3), (70000,), (5, 1, 1)], ids=str)
+def test_reductions_shapes(shape):
+    t = _rand(shape, 3)
+    g = W(t).to(WG)
+    _close(g.sum(), t.sum(), atol=1e-3)
+    _close(g.mean(), t.mean())
+    if t.dim():
+        _close(g.sum(0), t.sum(0), atol=1e-3)
+        _close(g.mean(-1, keepdim=True), t.mean(-1, keepdim=True))
+    s = _special((4, 3))
+    _close(W(s).to(WG).sum(1), s.sum(1))  # NaN / inf propagate
+
+
+@needs_device
+def test_reduction_errors_and_autograd():
+    t = _rand((2, 3), 1)
+    g = W(t).to(WG)
+    for f in [lambda x: x.sum(2), lambda x: x.sum((0, 0)), lambda x: x.sum_to_size(3, 3), lambda x: x.mean(-3),
+              lambda x: x.sum_to_size(4)]:
+        with pytest.raises((RuntimeError, IndexError)) as e:
+            f(g)
+        with pytest.raises((RuntimeError, IndexError)) as te:
+            f(t)
+        assert type(e.value) is type(te.value) and str(e.value) == str(te.value)
+    with pytest.raises(NotImplementedError) as e:
+        g.sum(dtype=wick.float64)
+    assert 'for dtype float64' in str(e.value)
+    # gradients of sums flow on the device (SumBackward0/1 and MeanBackward are expand / div kernels)
+    x, tx = W(t).to(WG).requires_grad_(), t.clone().requires_grad_()
+    w = _rand((2, 3), 2)
+    ((x * W(w).to(WG)).sum(1).mean() + x.sum()).backward()
+    ((tx * w).sum(1).mean() + tx.sum()).backward()
+    assert type(x.sum(1).grad_fn).__name__ == 'SumBackward1' and type(x.mean().grad_fn).__name__ == 'MeanBackward0'
+    _close(x.grad, tx.grad)
+
+
+MM_SHAPES = [(1, 1, 1), (2, 3, 4), (5, 7, 3), (33, 17, 65), (64, 64, 64), (100, 1, 3), (3, 0, 4), (0, 3, 2),
+             (31, 33, 1), (129, 40, 70)]
+
+
+@needs_device
+@pytest.mark.parametrize('kernel', ['tiled', 'naive'])
+@pytest.mark.parametrize('mnk', MM_SHAPES, ids=str)
+def test_mm(mnk, kernel, monkeypatch):
+    if kernel == 'naive':  # the reference kernel beside the tiled one (read on every call)
+        monkeypatch.setenv('WICK_WEBGPU_MM', 'naive')
+    m, k, n = mnk
+    a, b = _rand((m, k), 1), _rand((k, n), 2)
+    ga, gb = W(a).to(WG), W(b).to(WG)
+    _close(ga.mm(gb), a.mm(b), rtol=1e-5, atol=1e-4)
+    _close(wick.mm(W(a.t().contiguous()).to(WG).t(), W(b.t().contiguous()).to(WG).t()), a.mm(b), atol=1e-4)
+    _close(ga @ gb, a @ b, atol=1e-4)
+    _close(wick.matmul(ga, gb), torch.matmul(a, b), atol=1e-4)
+    if m and k and n:
+        bias = _rand((n,), 3)
+        _close(wick.addmm(W(bias).to(WG), ga, gb), torch.addmm(bias, a, b), atol=1e-4)
+        _close(wick.addmm(W(bias).to(WG), ga, gb, beta=0.5, alpha=-2), torch.addmm(bias, a, b, beta=0.5, alpha=-2),
+               atol=2e-4)
+        full = _special((m, n))  # beta=0: self is ignored, NaN included (torch)
+        _close(wick.addmm(W(full).to(WG), ga, gb, beta=0), torch.addmm(full, a, b, beta=0), atol=1e-4)
+        _close(wick.nn.functional.linear(ga, gb.t(), W(bias).to(WG)), torch.nn.functional.linear(a, b.t(), bias),
+               atol=1e-4)
+
+
+@needs_device
+def test_mm_views_errors_and_autograd():
+    a, b = _rand((6, 8), 4), _rand((5, 8), 5)
+    ga, gb = W(a).to(WG), W(b).to(WG)
+    _close(ga[::2, 1:].mm(gb[1:4, :7].t()), a[::2, 1:].mm(b[1:4, :7].t()), atol=1e-4)
+    _close(ga[1].unsqueeze(0).expand(3, 8).mm(gb.t()), a[1].unsqueeze(0).expand(3, 8).mm(b.t()), atol=1e-4)
+    _close(ga[0] @ gb.t(), a[0] @ b.t(), atol=1e-4)  # matmul 1-D @ 2-D: mm of the unsqueezed row
+    for f in [lambda L, x, y: x.mm(y), lambda L, x, y: L.addmm(x[0, :3], x, y.t()), lambda L, x, y: x.mm(y[0]),
+              lambda L, x, y: L.addmm(x[0], x, y.t())]:
+        with pytest.raises(RuntimeError) as e:
+            f(wick, ga, gb)
+        with pytest.raises(RuntimeError) as te:
+            f(torch, a, b)
+        assert str(e.value) == str(te.value)
+    with pytest.raises(NotImplementedError):
+        ga.double().mm(gb.double().t())
+    x, y = W(a).to(WG).requires_grad_(), W(b).to(WG).requires_grad_()
+    tx, ty = a.clone().requires_grad_(), b.clone().requires_grad_()
+    w = _rand((6, 5), 6)
+    (x.mm(y.t()) * W(w).to(WG)).sum().backward()
+    (tx.mm(ty.t()) * w).sum().backward()
+    assert type(x.mm(y.t()).grad_fn).__name__ == 'MmBackward0'
+    _close(x.grad, tx.grad, atol=1e-4)
+    _close(y.grad, ty.grad, atol=1e-4)
+
+
+# ---- step 7 (issue 20): the backward kernels, mse_loss, the SGD step (src/webgpu/nn.c); an MLP trains ----
+@needs_device
+@pytest.mark.parametrize('act', ['relu', 'sigmoid', 'tanh'])
+def test_activation_backward(act):
+    t, w = _special((4, 6)), _rand((4, 6), 3)
+    t[0, 3] = 0.0  # relu at 0: torch's gradient is 0 (threshold_backward: self <= 0)
+    x, tx = W(t).to(WG).requires_grad_(), t.clone().requires_grad_()
+    y, ty = getattr(x, act)(), getattr(tx, act)()
+    assert type(y.grad_fn).__name__ == type(ty.grad_fn).__name__
+    (y * W(w).to(WG)).sum().backward()
+    (ty * w).sum().backward()
+    _close(x.grad, tx.grad, rtol=1e-5, atol=1e-6)
+
+
+@needs_device
+@pytest.mark.parametrize('reduction', ['mean', 'sum', 'none'])
+def test_mse_loss(reduction):
+    a, b, w = _rand((5, 3), 1), _rand((5, 3), 2), _rand((5, 3), 3)
+    F, tF = wick.nn.functional, torch.nn.functional
+    x, tx = W(a).to(WG).requires_grad_(), a.clone().requires_grad_()
+    y, ty = W(b).to(WG).requires_grad_(), b.clone().requires_grad_()
+    loss, tloss = F.mse_loss(x, y, reduction=reduction), tF.mse_loss(tx, ty, reduction=reduction)
+    assert type(loss.grad_fn).__name__ == type(tloss.grad_fn).__name__ == 'MseLossBackward0'
+    _close(loss, tloss)
+    (loss * W(w).to(WG) if reduction == 'none' else loss * 1.5).sum().backward()
+    (tloss * w if reduction == 'none' else tloss * 1.5).sum().backward()
+    _close(x.grad, tx.grad)
+    _close(y.grad, ty.grad)
+    with pytest.warns(UserWarning, match='Using a target size'):  # torch's broadcasting warning, then the loss
+        lw = wick.nn.MSELoss()(W(a).to(WG), W(b[0]).to(WG))
+    with pytest.warns(UserWarning, match='Using a target size'):
+        lt = torch.nn.MSELoss()(a, b[0])
+    _close(lw, lt)
+
+
+SGD_CONFIGS = [{}, {'momentum': 0.9}, {'momentum': 0.9, 'nesterov': True}, {'weight_decay': 0.1},
+               {'momentum': 0.5, 'dampening': 0.3, 'weight_decay': 0.01, 'maximize': True}]
+
+
+def _mlp(L, seed_params):
+    m = L.nn.Sequential(L.nn.Linear(5, 16), L.nn.ReLU(), L.nn.Linear(16, 8), L.nn.Tanh(), L.nn.Linear(8, 3),
+                        L.nn.Sigmoid())
+    with L.no_grad():
+        for p, v in zip(m.parameters(), seed_params):
+            p.copy_(W(v) if L is wick else v)
+    return m
+
+
+@needs_device
+@pytest.mark.parametrize('cfg', SGD_CONFIGS, ids=str)
+def test_mlp_trains_on_device(cfg):
+    """A small MLP's training (forward, backward, SGD step) entirely on the device matches torch on the CPU."""
+    g = torch.Generator().manual_seed(7)
+    shapes = [(16, 5), (16,), (8, 16), (8,), (3, 8), (3,)]
+    init = [torch.randn(s, generator=g) * 0.5 for s in shapes]
+    X, Y = torch.randn(32, 5, generator=g), torch.rand(32, 3, generator=g)
+    tm, m = _mlp(torch, init), _mlp(wick, init).to(WG)
+    topt = torch.optim.SGD(tm.parameters(), lr=0.1, **cfg)
+    opt = wick.optim.SGD(m.parameters(), lr=0.1, **cfg)
+    gx, gy = W(X).to(WG), W(Y).to(WG)
+    for step in range(5):
+        topt.zero_grad()
+        tloss = torch.nn.functional.mse_loss(tm(X), Y)
+        tloss.backward()
+        topt.step()
+        opt.zero_grad()
+        loss = wick.nn.functional.mse_loss(m(gx), gy)
+        loss.backward()
+        opt.step()
+        assert str(loss.device) == 'webgpu:0'
+        assert abs(loss.item() - tloss.item()) <= 1e-5 * abs(tloss.item()) + 1e-6, (step, loss.item(), tloss.item())
+    for p, tp in zip(m.parameters(), tm.parameters()):
+        assert str(p.device) == 'webgpu:0' and str(p.grad.device) == 'webgpu:0'
+        _close(p, tp, rtol=1e-4, atol=1e-5)
+        _close(p.grad, tp.grad, rtol=1e-4, atol=1e-5)
+    if cfg.get('momentum'):
+        for p, tp in zip(m.parameters(), tm.parameters()):
+            _close(opt.state[p]['momentum_buffer'], topt.state[tp]['momentum_buffer'], rtol=1e-4, atol=1e-5)
+
+
+@needs_device
+def test_mlp_training_memory_is_flat():
+    g = torch.Generator().manual_seed(3)
+    init = [torch.randn(s, generator=g) for s in [(16, 5), (16,), (8, 16), (8,), (3, 8), (3,)]]
+    m = _mlp(wick, init).to(WG)
+    opt = wick.optim.SGD(m.parameters(), lr=0.01, momentum=0.9)
+    gx, gy = W(torch.randn(8, 5, generator=g)).to(WG), W(torch.rand(8, 3, generator=g)).to(WG)
+    seen = []
+    for step in range(30):
+        opt.zero_grad()
+        wick.nn.functional.mse_loss(m(gx), gy).backward()
+        opt.step()
+        seen.append(wick.webgpu.memory_allocated())
+    assert seen[-1] == seen[5], seen  # no device memory grows step after step

@@ -422,6 +422,8 @@ def dispatch(op, kname, variant='', outputs=(), indent='    '):
     picks = ['wk__pick(&dp_, %s, true);' % x for x in outputs]
     for p in op.cparams:
         c = cident(p.name)
+        if op.fields.get('device') == 'self' and p.name != 'self':
+            continue  # copy_: runs on self's device, reads its other tensors from any device
         if p.type in ('Tensor', 'Tensor?'):
             picks.append('wk__pick(&dp_, %s, false);' % c)
         elif p.type in ('Tensor[]', 'Tensor?[]'):
@@ -486,7 +488,7 @@ def saved_fields(op, names, inplace):
             else:
                 fields.append(('value', nm, p))
         else:
-            m = re.match(r'^(\w+?)_(sizes|dtype|ndim|numel|strides|storage_offset|options)$', nm)
+            m = re.match(r'^(\w+?)_(sizes|dtype|ndim|numel|strides|storage_offset|options|device)$', nm)
             if m and m.group(1) in pnames and pnames[m.group(1)].is_tensor:
                 fields.append(('meta_' + m.group(2), nm, pnames[m.group(1)]))
             elif m and m.group(1) in pnames and pnames[m.group(1)].type == 'Tensor[]' and m.group(2) in ('sizes', 'dtype'):
@@ -518,6 +520,8 @@ def node_struct_fields(fields):
             o.append('    int64_t %s[WK_MAX_DIM]; int %s_n;' % (nm, nm))
         elif kind == 'meta_dtype':
             o.append('    wk_dtype %s;' % nm)
+        elif kind == 'meta_device':
+            o.append('    wk_device *%s;' % nm)
         elif kind in ('meta_ndim', 'meta_numel', 'meta_storage_offset'):
             o.append('    int64_t %s;' % nm)
         elif kind == 'listmeta_sizes':
@@ -595,6 +599,8 @@ def emit_save(op, fields, indent, node='n', result_var='r', self_var=None, writt
                      % (indent, node, nm, t, t, node, nm, t))
         elif kind == 'meta_dtype':
             o.append('%s%s->%s = %s->dtype;' % (indent, node, nm, cident(p.name)))
+        elif kind == 'meta_device':
+            o.append('%s%s->%s = %s->storage->device;' % (indent, node, nm, cident(p.name)))
         elif kind == 'meta_ndim':
             o.append('%s%s->%s = %s->ndim;' % (indent, node, nm, cident(p.name)))
         elif kind == 'meta_numel':
@@ -672,6 +678,8 @@ def emit_node(op, opnames):
             o.append('    wk_intlist %s = {n->%s, n->%s_n}; (void)%s;' % (nm, nm, nm, nm))
         elif kind == 'meta_dtype':
             o.append('    wk_dtype %s = n->%s; (void)%s;' % (nm, nm, nm))
+        elif kind == 'meta_device':
+            o.append('    wk_device *%s = n->%s; (void)%s;' % (nm, nm, nm))
         elif kind in ('meta_ndim', 'meta_numel', 'meta_storage_offset'):
             o.append('    int64_t %s = n->%s; (void)%s;' % (nm, nm, nm))
         elif kind == 'listmeta_sizes':

@@ -1,5 +1,6 @@
 /* autograd.c — grad mode, nodes, saved tensors, hooks, in-place bookkeeping and the backward engine. */
 #include "autograd/autograd.h"
+#include "core/host.h"
 #include "ops/index.h"
 
 #include <stdio.h>
@@ -181,6 +182,7 @@ int wk__node_set_next(wk_node *n, uint32_t i, const wk_tensor *t) {
     wk_input_meta *m = &n->meta[i];
     m->ndim = t->ndim;
     m->dtype = t->dtype;
+    m->device = t->storage->device;
     m->sizes = wk__malloc(sizeof(int64_t) * (size_t)(t->ndim ? t->ndim : 1));
     if (!m->sizes) return -1;
     memcpy(m->sizes, t->sizes, sizeof(int64_t) * (size_t)t->ndim);
@@ -625,6 +627,7 @@ int wk__rebase_history(wk_tensor *self, wk_node *fn) {
         wk_input_meta *m = &fn->meta[i];
         cs->base.meta[i].ndim = m->ndim;
         cs->base.meta[i].dtype = m->dtype;
+        cs->base.meta[i].device = m->device;
         cs->base.meta[i].sizes = wk__malloc(sizeof(int64_t) * (size_t)(m->ndim ? m->ndim : 1));
         if (!cs->base.meta[i].sizes) goto fail;
         memcpy(cs->base.meta[i].sizes, m->sizes, sizeof(int64_t) * (size_t)m->ndim);
@@ -873,6 +876,19 @@ static wk_tensor *validate_grad(wk_node *fn, uint32_t i, wk_tensor *g) {
     }
     if (g->dtype != m->dtype && m->dtype != WK_DTYPE_NONE) {
         wk_tensor *r = wk_to_dtype(g, m->dtype, false, false);
+        wk_release(g);
+        g = r;
+        if (!g) return NULL;
+    }
+    if (m->device && g->storage->device != m->device && !(g->storage->device->host_access && m->device->host_access)) {
+        if (g->ndim != 0) { /* torch's validate_outputs: a 0-d gradient moves (a CPU scalar beside a device tensor) */
+            char a[64], b[64];
+            wk__error(WK_RUNTIME_ERROR, "invalid gradient at index %u - expected device %s but got %s", i,
+                      wk__device_str(m->device, a), wk__device_str(g->storage->device, b));
+            wk_release(g);
+            return NULL;
+        }
+        wk_tensor *r = wk_move_to_device(g, m->device);
         wk_release(g);
         g = r;
     }

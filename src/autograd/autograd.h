@@ -23,7 +23,8 @@ typedef struct {
 typedef struct {
     int ndim;
     wk_dtype dtype;
-    int64_t *sizes; /* owned */
+    int64_t *sizes;    /* owned */
+    wk_device *device; /* where the input lives (NULL: unknown, no check) */
 } wk_input_meta;
 
 /* A hook (wk_hook_fn, wk_node_hook_fn: include/wick.h), in its node's or leaf's list. */

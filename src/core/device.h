@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct wk_tensor;
 typedef void (*wk_kernel_fn)(void); /* a kernel slot; the wrapper casts it back to its op's wk_impl_<op>_fn */
 
 typedef struct wk_device {
@@ -28,6 +29,10 @@ typedef struct wk_device {
     int (*copy)(void *dst, const struct wk_device *src_device, const void *src, size_t nbytes); /* into this one */
     int (*fill)(void *dst, size_t count, const void *elem, size_t elem_size); /* count copies of one element */
     int (*synchronize)(void); /* returns once every kernel queued on the device has finished */
+    /* optional: copy_ of src's elements (any device, broadcast to dst's shape, cast) into dst on this device, in
+     * place (dst may be a view): 0, -1 with the error set, or 1 when it does not handle these tensors (then the
+     * copy goes through the host, core/tensor.c) */
+    int (*copy_tensor)(struct wk_tensor *dst, const struct wk_tensor *src);
     const wk_kernel_fn *kernels; /* [WK_NUM_OPS]; an empty (NULL) slot raises NotImplementedError naming op and device */
 } wk_device;
 

@@ -415,7 +415,11 @@ int wk__copy_(wk_tensor *dst, const wk_tensor *src) {
         dst->ndim == src->ndim && !memcmp(dst->sizes, src->sizes, sizeof(int64_t) * (size_t)dst->ndim) &&
         !memcmp(dst->strides, src->strides, sizeof(int64_t) * (size_t)dst->ndim))
         return 0; /* x.copy_(x) */
-    if (!dst->storage->device->host_access || !src->storage->device->host_access) return copy_across(dst, src);
+    if (!dst->storage->device->host_access || !src->storage->device->host_access) {
+        wk_device *dd = dst->storage->device;
+        int rc = dd->copy_tensor ? dd->copy_tensor(dst, src) : 1;
+        return rc <= 0 ? rc : copy_across(dst, src);
+    }
     wk_tensor *s = wk__expand_to(src, dst->ndim, dst->sizes);
     if (!s) return -1;
     wk_tensor *ops[2] = {dst, s};
@@ -425,7 +429,11 @@ int wk__copy_(wk_tensor *dst, const wk_tensor *src) {
 }
 
 wk_tensor *wk__clone(const wk_tensor *t) {
-    wk_tensor *c = wk__empty(t->ndim, t->sizes, t->dtype);
+    int64_t strides[WK_MAX_DIM]; /* [ndim]: contiguous, on t's device when the host cannot reach it */
+    wk__contiguous_strides(t->ndim, t->sizes, strides);
+    wk_tensor *c = t->storage->device->host_access ? wk__empty(t->ndim, t->sizes, t->dtype)
+                                                   : wk__empty_strided_on(t->storage->device, t->ndim, t->sizes,
+                                                                          strides, t->dtype);
     if (c && wk__copy_(c, t) < 0) {
         wk_release(c);
         return NULL;

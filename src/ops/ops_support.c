@@ -119,6 +119,7 @@ int wk__save_meta(wk_tensor *const *ts, int64_t n, wk_input_meta **meta, int64_t
         wk_input_meta *m = &(*meta)[i];
         m->ndim = ts[i]->ndim;
         m->dtype = ts[i]->dtype;
+        m->device = ts[i]->storage->device;
         m->sizes = wk__malloc(sizeof(int64_t) * (size_t)(m->ndim ? m->ndim : 1));
         if (!m->sizes) return -1;
         memcpy(m->sizes, ts[i]->sizes, sizeof(int64_t) * (size_t)m->ndim);
@@ -137,6 +138,11 @@ int wk__materialize_grads(wk_pool *p, wk_tensor **gi, const wk_input_meta *meta,
         if (gi[i]) continue;
         wk_dtype dt = wk_dtype_is_floating(meta[i].dtype) ? meta[i].dtype : wk_get_default_dtype();
         wk_tensor *z = wk__zeros(meta[i].ndim, meta[i].sizes, dt);
+        if (z && meta[i].device && !meta[i].device->host_access) { /* zeros on the output's device */
+            wk_tensor *h = z;
+            z = wk__to_device(h, meta[i].device);
+            wk_release(h);
+        }
         if (!wk__pool_add(p, z)) return -1;
         gi[i] = wk_retain(z); /* gi owns its entries: the engine releases them */
     }

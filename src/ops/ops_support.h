@@ -4,6 +4,7 @@
 #define WK_OPS_SUPPORT_H
 
 #include "autograd/autograd.h"
+#include "core/host.h" /* wk_move_to_device, for CopyBackwards (ops/core.def) */
 #include "ops_impl.h"
 
 /* Note [Device table] (src/core/device.h): which device runs an op, and its kernel there. torch's rule

@@ -770,17 +770,25 @@ out:
     X(detach_fn) X(view) X(_unsafe_view) X(view_dtype) X(_reshape_alias) X(expand) X(t) X(permute) X(transpose)  \
     X(unsqueeze) X(squeeze) X(squeeze_dim) X(squeeze_dims) X(select) X(slice) X(narrow) X(as_strided)           \
     X(diagonal) X(unfold) X(movedim) X(movedim_int) X(unbind) X(split) X(split_sizes) X(split_with_sizes)       \
-    X(chunk)
+    X(chunk) X(t_) X(transpose_) X(unsqueeze_) X(squeeze_) X(squeeze__dim) X(squeeze__dims)
 /* And the dtype casts of Tensor.to: wk__to_dtype keeps a device tensor on its device and copies through the host
  * (wk__copy_, core/host.h) until a WGSL cast kernel replaces them. */
 #define CAST_OPS(X) X(to_dtype) X(to_device) X(to_other) X(_to_copy)
+/* And the composites whose CPU implementations only call other ops (each reaches this table again), never data. */
+#define COMPOSITE_OPS(X)                                                                                         \
+    X(linear) X(matmul) X(reshape) X(flatten) X(reshape_as) X(view_as) X(expand_as) X(broadcast_tensors)        \
+    X(broadcast_to) X(sum_backward) X(mean_backward)
 static wk_kernel_fn kernels[WK_NUM_OPS]; /* [WK_NUM_OPS] */
 static void fill_kernels(void) {
 #define X(op) kernels[WK_OP_##op] = wk__cpu_kernels[WK_OP_##op];
     VIEW_OPS(X)
     CAST_OPS(X)
+    COMPOSITE_OPS(X)
 #undef X
     wk__webgpu_elementwise_kernels(kernels);
+    wk__webgpu_reduce_kernels(kernels);
+    wk__webgpu_matmul_kernels(kernels);
+    wk__webgpu_nn_kernels(kernels);
 }
 
 static wk_device webgpu_device = {
@@ -793,6 +801,7 @@ static wk_device webgpu_device = {
     .copy = gpu_copy,
     .fill = gpu_fill,
     .synchronize = gpu_synchronize,
+    .copy_tensor = wk__webgpu_copy_tensor,
     .kernels = kernels,
 };
 #endif

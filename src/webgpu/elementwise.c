@@ -7,7 +7,8 @@
  * against torch on the CPU. Other dtypes raise NotImplementedError naming the op, the device and the dtype.
  *
  * meta (Note [WGSL kernels] in gpu.h), u32 words: [numel, ndim, off_a, off_b, off_o, alpha (f32 bits),
- * sizes[ndim], strides_a[ndim], strides_b[ndim]]. A unary op binds its input as both a and b. */
+ * sizes[ndim], strides_a[ndim], strides_b[ndim], strides_o[ndim]]. A unary op binds its input as both a and b.
+ * The output is a new contiguous tensor, or (copy_ on the device, the copy_tensor hook) any float32 view. */
 #include "webgpu/gpu.h"
 
 #include "core/host.h"
@@ -30,17 +31,19 @@ static const char TEMPLATE[] =
     "  var r = i;\n"
     "  var ia = m[2];\n"
     "  var ib = m[3];\n"
+    "  var io = m[4];\n"
     "  for (var k = nd; k > 0u; k = k - 1u) {\n" /* dim k - 1, innermost first */
     "    let s = m[5u + k];\n"
     "    let c = r %% s;\n" /* %% : printf text */
     "    r = r / s;\n"
     "    ia = ia + c * m[5u + nd + k];\n"
     "    ib = ib + c * m[5u + 2u * nd + k];\n"
+    "    io = io + c * m[5u + 3u * nd + k];\n"
     "  }\n"
     "  let x = a[ia];\n"
     "  let y = b[ib];\n"
     "  let alpha = bitcast<f32>(m[5]);\n"
-    "  o[m[4] + i] = %s;\n"
+    "  o[io] = %s;\n"
     "}\n";
 
 /* The unary ops: slot (binary ops use 0-4, the identity of clone_contiguous 18), name, the WGSL expression of x. */
@@ -98,9 +101,13 @@ static wk_tensor *operand(wk_tensor *t, wk_device *dev, const char *op) {
 
 static bool fits_u32(int64_t v) { return v >= 0 && v <= (int64_t)UINT32_MAX; }
 
-/* out = EXPR(a, b, alpha) over the broadcast shape of a and b (b == a for a unary op). */
-static wk_tensor *run(int slot, const char *expr, const char *op, wk_tensor *a0, wk_tensor *b0, double alpha) {
-    wk_device *dev = a0->storage->device->host_access ? b0->storage->device : a0->storage->device;
+/* out = EXPR(a, b, alpha) over the broadcast shape of a and b (b == a for a unary op): a new contiguous tensor, or
+ * dst (a float32 tensor on the device whose shape is the broadcast shape; returned with a new reference). */
+static wk_tensor *run_into(int slot, const char *expr, const char *op, wk_tensor *a0, wk_tensor *b0, double alpha,
+                           wk_tensor *dst) {
+    wk_device *dev = dst                           ? dst->storage->device
+                     : a0->storage->device->host_access ? b0->storage->device
+                                                        : a0->storage->device;
     wk_promo pr;
     wk__promo_init(&pr);
     wk__promo_tensor(&pr, a0);
@@ -113,22 +120,27 @@ static wk_tensor *run(int slot, const char *expr, const char *op, wk_tensor *a0,
     wk_tensor *a = NULL, *b = NULL, *ea = NULL, *eb = NULL, *out = NULL;
     if (!(a = operand(a0, dev, op)) || !(b = b0 == a0 ? (wk_retain(a), a) : operand(b0, dev, op))) goto fail;
     if (!(ea = wk__expand_to(a, nd, sizes)) || !(eb = wk__expand_to(b, nd, sizes))) goto fail;
-    int64_t strides[WK_MAX_DIM], st = 1; /* [nd]: the output's, contiguous */
-    for (int d = nd - 1; d >= 0; d--) strides[d] = st, st *= sizes[d] ? sizes[d] : 1;
-    if (!(out = wk__empty_strided_on(dev, nd, sizes, strides, WK_FLOAT32))) goto fail;
+    if (dst) {
+        out = wk_retain(dst);
+    } else {
+        int64_t strides[WK_MAX_DIM], st = 1; /* [nd]: the output's, contiguous */
+        for (int d = nd - 1; d >= 0; d--) strides[d] = st, st *= sizes[d] ? sizes[d] : 1;
+        if (!(out = wk__empty_strided_on(dev, nd, sizes, strides, WK_FLOAT32))) goto fail;
+    }
     int64_t numel = wk__numel(out);
     if (!numel) goto done;
-    uint32_t meta[6 + 3 * WK_MAX_DIM]; /* [6 + 3 nd]: see the top of this file */
+    uint32_t meta[6 + 4 * WK_MAX_DIM]; /* [6 + 4 nd]: see the top of this file */
     float fa = (float)alpha;
-    bool ok = fits_u32(numel) && fits_u32(ea->offset) && fits_u32(eb->offset);
+    bool ok = fits_u32(numel) && fits_u32(ea->offset) && fits_u32(eb->offset) && fits_u32(out->offset);
     meta[0] = (uint32_t)numel, meta[1] = (uint32_t)nd, meta[2] = (uint32_t)ea->offset;
-    meta[3] = (uint32_t)eb->offset, meta[4] = 0;
+    meta[3] = (uint32_t)eb->offset, meta[4] = (uint32_t)out->offset;
     memcpy(&meta[5], &fa, 4);
     for (int d = 0; d < nd; d++) {
-        ok = ok && fits_u32(ea->strides[d]) && fits_u32(eb->strides[d]);
+        ok = ok && fits_u32(ea->strides[d]) && fits_u32(eb->strides[d]) && fits_u32(out->strides[d]);
         meta[6 + d] = (uint32_t)sizes[d];
         meta[6 + nd + d] = (uint32_t)ea->strides[d];
         meta[6 + 2 * nd + d] = (uint32_t)eb->strides[d];
+        meta[6 + 3 * nd + d] = (uint32_t)out->strides[d];
     }
     if (!ok) {
         wk__error(WK_NOT_IMPLEMENTED_ERROR, "webgpu: %s over indices past 2**32 is not supported yet", op);
@@ -136,7 +148,7 @@ static wk_tensor *run(int slot, const char *expr, const char *op, wk_tensor *a0,
     }
     const char *wgsl = shader(slot, expr);
     void *ptrs[3] = {ea->storage->data, eb->storage->data, out->storage->data};
-    if (!wgsl || wk__webgpu_dispatch(slot, wgsl, 3, ptrs, meta, 6 + 3 * (size_t)nd, (uint64_t)numel) < 0) goto fail;
+    if (!wgsl || wk__webgpu_dispatch(slot, wgsl, 3, ptrs, meta, 6 + 4 * (size_t)nd, (uint64_t)numel) < 0) goto fail;
 done:
     wk_release(a), wk_release(b), wk_release(ea), wk_release(eb);
     return out;
@@ -147,6 +159,13 @@ fail:
     if (eb) wk_release(eb);
     if (out) wk_release(out);
     return NULL;
+}
+
+static wk_tensor *run(int slot, const char *expr, const char *op, wk_tensor *a0, wk_tensor *b0, double alpha) {
+    return run_into(slot, expr, op, a0, b0, alpha, NULL);
+}
+wk_tensor *wk__webgpu_map(int slot, const char *expr, const char *op, wk_tensor *a, wk_tensor *b, double alpha) {
+    return run_into(slot, expr, op, a, b, alpha, NULL);
 }
 
 static wk_tensor *with_scalar(int slot, const char *expr, const char *op, wk_tensor *self, wk_scalar other,
@@ -221,6 +240,44 @@ static wk_tensor *gpu_contiguous(wk_tensor *self) {
     return wk__is_contiguous(self) ? wk_retain(self) : gpu_clone_contiguous(self);
 }
 
+/* The device's copy_tensor hook (core/device.h): float32 into a float32 view on the device, from a float32 tensor
+ * on the device, broadcast to dst's shape, in one kernel (the identity, slot 19); every other pair goes through the
+ * host (a host source too: the kernels' own CPU 0-d operands reach the device through this very copy). A src
+ * sharing dst's storage is first copied out (a kernel may not read and write one buffer). */
+int wk__webgpu_copy_tensor(wk_tensor *dst, const wk_tensor *src) {
+    if (dst->dtype != WK_FLOAT32 || src->dtype != WK_FLOAT32 || src->storage->device != dst->storage->device) return 1;
+    wk_tensor *s = wk__expand_to((wk_tensor *)src, dst->ndim, dst->sizes);
+    if (!s) return -1;
+    if (s->storage == dst->storage) {
+        wk_tensor *c = run(18, "x", "copy_", s, s, 1);
+        wk_release(s);
+        if (!c) return -1;
+        s = c;
+    }
+    wk_tensor *r = run_into(19, "x", "copy_", s, s, 1, dst);
+    wk_release(s);
+    if (!r) return -1;
+    wk_release(r);
+    return 0;
+}
+
+/* copy_'s kernel (ops/core.def, `device: self`): self's shape and dtype on the device, src's values (any device) */
+static wk_tensor *gpu_copy(wk_tensor *self, wk_tensor *src, bool non_blocking) {
+    (void)non_blocking;
+    int nd;
+    int64_t shape[WK_MAX_DIM], strides[WK_MAX_DIM]; /* [nd]: the broadcast shape; [self->ndim]: contiguous */
+    if (wk__broadcast_shapes(self->ndim, self->sizes, src->ndim, src->sizes, &nd, shape) < 0) return NULL;
+    if (nd != self->ndim || memcmp(shape, self->sizes, sizeof(int64_t) * (size_t)nd)) /* torch's TensorIterator */
+        return wk_impl_copy(self, src, non_blocking);                                   /* its error */
+    wk__contiguous_strides(self->ndim, self->sizes, strides);
+    wk_tensor *r = wk__empty_strided_on(self->storage->device, self->ndim, self->sizes, strides, self->dtype);
+    if (r && wk__copy_(r, src) < 0) {
+        wk_release(r);
+        return NULL;
+    }
+    return r;
+}
+
 static wk_tensor *filled_like(wk_tensor *self, wk_dtype dtype, bool requires_grad, const wk_scalar *v) {
     wk_tensor *t = wk__empty_like_here(self, dtype);
     if (!t) return NULL;
@@ -248,6 +305,7 @@ static wk_tensor *gpu_empty_like(wk_tensor *self, wk_dtype dtype, bool requires_
 }
 
 void wk__webgpu_elementwise_kernels(wk_kernel_fn *k) {
+    k[WK_OP_copy] = (wk_kernel_fn)gpu_copy;
     k[WK_OP_clone] = (wk_kernel_fn)gpu_clone;
     k[WK_OP_clone_contiguous] = (wk_kernel_fn)gpu_clone_contiguous;
     k[WK_OP_contiguous] = (wk_kernel_fn)gpu_contiguous;

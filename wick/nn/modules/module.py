@@ -518,15 +518,21 @@ class Module:
             d = _device_cls(device) if not isinstance(device, _device_cls) else device
             if d.type != 'cpu':
                 _C.zeros(1).to(d)  # raises torch's error for the missing device
-        if dtype is not None:
-            if not (dtype.is_floating_point):
-                raise TypeError('nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=%r'
-                                % dtype)
-            return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
-        return self
+        if dtype is not None and not dtype.is_floating_point:
+            raise TypeError('nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=%r'
+                            % dtype)
+        if dtype is None and device is None:
+            return self
+
+        def convert(t):  # torch's: t.to(device, dtype if t is floating else None)
+            dt = dtype if dtype is not None and t.is_floating_point() else None
+            if device is None:
+                return t.to(dt) if dt is not None else t
+            return t.to(device, dt) if dt is not None else t.to(device)
+        return self._apply(convert)
 
     def cpu(self):
-        return self
+        return self._apply(lambda t: t.cpu())
 
     def cuda(self, device=None):
         return self.to('cuda')
