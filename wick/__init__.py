@@ -18,6 +18,7 @@ from . import _extra_py  # noqa: F401,E402  (constants, broadcast_shapes, unrave
 from . import _histogram_py  # noqa: F401,E402  (torch.histogram / Tensor.histogram)
 from . import _linalg_lu_py  # noqa: F401,E402  (torch.linalg.lu_factor / lu / lu_solve, torch.lu / Tensor.lu)
 from . import _removed_py  # noqa: F401,E402  (torch.lstsq / solve / eig / symeig: torch's removed-name errors)
+from . import _signal_py, _matrices_py, _runtime_py, _tensor_compat_py, _copy_ops_py  # noqa: F401,E402  (windows, vander, sym_*, deterministic, Tensor compat names, *_copy ops)
 from .autograd import no_grad, enable_grad, set_grad_enabled, inference_mode  # noqa: F401
 from .autograd import is_anomaly_enabled, is_anomaly_check_nan_enabled  # noqa: F401
 from . import random  # noqa: F401
@@ -36,10 +37,11 @@ from ._install import install_as_torch  # noqa: F401
 # wick.nn, wick.optim, ... are imported by the first `wick.nn` (or `import wick.nn`), and the names below by
 # their first use. Nothing in them attaches methods to Tensor, so loading them later changes no behaviour.
 _LAZY_MODULES = frozenset(('nn', 'optim', 'serialization', 'cuda', 'backends', 'amp', 'distributed', 'onnx', 'utils',
-                           'hub', 'vision', 'func', 'webgpu', 'special', 'distributions'))
+                           'hub', 'vision', 'func', 'webgpu', 'special', 'distributions', 'jit'))
 _LAZY_NAMES = {'save': 'serialization', 'load': 'serialization', 'save_safetensors': 'serialization',
                'load_safetensors': 'serialization', 'autocast': 'amp', 'is_autocast_enabled': 'amp',
-               'get_autocast_dtype': 'amp', 'vmap': 'func'}
+               'get_autocast_dtype': 'amp', 'vmap': 'func', 'GradScaler': 'amp',
+               'DisableTorchFunction': 'overrides', 'DisableTorchFunctionSubclass': 'overrides'}
 _LAZY_NAMES.update(dict.fromkeys(('rnn_tanh', 'rnn_relu', 'lstm', 'gru', 'rnn_tanh_cell', 'rnn_relu_cell', 'lstm_cell',
                                   'gru_cell'), 'nn.modules.rnn'))  # torch.lstm & co: the recurrent layer ops
 

@@ -38,7 +38,12 @@ bilinear = _torch.bilinear  # torch's F.bilinear is torch.bilinear itself
 
 
 # ---------------------------------------------------------------------------------------------- pooling
-def _boolean_dispatch(arg_name, arg_index, default, if_true, if_false, func_name):
+_boolean_dispatched = {}  # torch._jit_internal.boolean_dispatched: dispatcher -> its two functions and flag
+
+
+def boolean_dispatch(arg_name, arg_index, default, if_true, if_false, module_name, func_name):
+    """torch._jit_internal.boolean_dispatch: call if_true or if_false by a boolean argument, taken from kwargs,
+    else from args[arg_index], else default; the dispatcher carries the one docstring of the pair."""
     def fn(*args, **kwargs):
         dispatch_flag = default
         if arg_name in kwargs:
@@ -49,8 +54,24 @@ def _boolean_dispatch(arg_name, arg_index, default, if_true, if_false, func_name
             return if_true(*args, **kwargs)
         return if_false(*args, **kwargs)
 
-    fn.__name__ = func_name
+    if if_true.__doc__ is None and if_false.__doc__ is not None:
+        if_true.__doc__ = if_false.__doc__
+    elif if_false.__doc__ is None and if_true.__doc__ is not None:
+        if_false.__doc__ = if_true.__doc__
+    elif if_false.__doc__ is not None and if_true.__doc__ is not None:
+        raise RuntimeError("only one function can have a docstring")
+    fn.__doc__ = if_false.__doc__
+    if module_name is not None:
+        fn.__module__ = module_name
+    if func_name is not None:
+        fn.__name__ = func_name
+    _boolean_dispatched[fn] = {"if_true": if_true, "if_false": if_false, "index": arg_index, "default": default,
+                              "arg_name": arg_name}
     return fn
+
+
+def _boolean_dispatch(arg_name, arg_index, default, if_true, if_false, func_name):
+    return boolean_dispatch(arg_name, arg_index, default, if_true, if_false, 'torch.nn.functional', func_name)
 
 
 def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
@@ -133,6 +154,53 @@ adaptive_max_pool2d = _boolean_dispatch('return_indices', 2, False, adaptive_max
                                         _adaptive_max_pool2d, 'adaptive_max_pool2d')
 adaptive_max_pool3d = _boolean_dispatch('return_indices', 2, False, adaptive_max_pool3d_with_indices,
                                         _adaptive_max_pool3d, 'adaptive_max_pool3d')
+
+
+def _fractional_pool(nd, input, kernel_size, output_size, output_ratio, _random_samples):
+    """torch's Python half of F.fractional_max_pool{2,3}d: the output size from the ratio, the samples drawn with
+    torch.rand in the input's dtype (one draw for the whole batch, as torch's)."""
+    from ._fractional_pool import fractional_max_pool
+    name = f'fractional_max_pool{nd}d'
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        if nd == 2:
+            if len(output_ratio) > 2:
+                raise ValueError(f"{name} requires output_ratio to either be a single Int or tuple of Ints.")
+            ratio = _pair(output_ratio)
+        else:
+            ratio = _triple(output_ratio)
+        output_size = [int(input.size(d - nd) * ratio[d]) for d in range(nd)]
+    if _random_samples is None:
+        n_batch = 1 if input.dim() == nd + 1 else input.size(0)
+        _random_samples = _torch.rand(n_batch, input.size(-nd - 1), nd, dtype=input.dtype, device=input.device)
+    return fractional_max_pool(nd, input, kernel_size, output_size, _random_samples)
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                                       _random_samples=None):
+    return _fractional_pool(2, input, kernel_size, output_size, output_ratio, _random_samples)
+
+
+def _fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                           _random_samples=None):
+    return _fractional_pool(2, input, kernel_size, output_size, output_ratio, _random_samples)[0]
+
+
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                                       _random_samples=None):
+    return _fractional_pool(3, input, kernel_size, output_size, output_ratio, _random_samples)
+
+
+def _fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                           _random_samples=None):
+    return _fractional_pool(3, input, kernel_size, output_size, output_ratio, _random_samples)[0]
+
+
+fractional_max_pool2d = _boolean_dispatch('return_indices', 4, False, fractional_max_pool2d_with_indices,
+                                          _fractional_max_pool2d, 'fractional_max_pool2d')
+fractional_max_pool3d = _boolean_dispatch('return_indices', 4, False, fractional_max_pool3d_with_indices,
+                                          _fractional_max_pool3d, 'fractional_max_pool3d')
 
 adaptive_avg_pool1d = _C.adaptive_avg_pool1d
 
@@ -1405,3 +1473,62 @@ def _native_multi_head_attention(query, embed_dim, num_heads, qkv_weight, qkv_bi
     if not need_weights:
         return out, None
     return out, (weights.mean(dim=1) if average_attn_weights else weights)
+
+
+# ---------------------------------------------------------------------------------------------- torch's extras
+from ..overrides import (  # noqa: E402,F401  (torch.nn.functional re-exports these from torch.overrides)
+    handle_torch_function, has_torch_function, has_torch_function_unary, has_torch_function_variadic,
+)
+
+GRID_SAMPLE_INTERPOLATION_MODES = {'bilinear': 0, 'nearest': 1, 'bicubic': 2}
+GRID_SAMPLE_PADDING_MODES = {'zeros': 0, 'border': 1, 'reflection': 2}
+
+
+class BroadcastingListCls:
+    """torch._jit_internal's BroadcastingList annotations: subscriptable, meaning nothing at run time."""
+    def __getitem__(self, types):
+        return
+
+
+BroadcastingList1 = BroadcastingList2 = BroadcastingList3 = BroadcastingListCls()
+
+
+def assert_int_or_pair(arg, arg_name, message):
+    if not (isinstance(arg, int) or len(arg) == 2):
+        raise AssertionError(message.format(arg_name))
+
+
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None, reduction='mean',
+                         ignore_index=None, label_smoothing=0.0, options=None):
+    """cross_entropy(linear(input, linear_weight, linear_bias), target, ...): torch's reference path (options=None)
+    with its shape checks; linear_weight may carry K extra output dimensions (C, d_1, ..., d_K, in_features)."""
+    if input.dim() < 1 or input.dim() > 2:
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")
+    if linear_weight.dim() < 2:
+        raise RuntimeError(f"expected linear_weight with dimensionality at least 2, got {linear_weight.dim()}")
+    num_batches = tuple(input.shape[:-1])
+    in_features = input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError("expected equal input and linear_weight last dimensions (in_features), "
+                           f"got {input.shape[-1]} and {linear_weight.shape[-1]}, respectively")
+    num_classes = linear_weight.shape[0]
+    out_features = tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (num_classes, *out_features):
+        raise RuntimeError(f"expected linear_bias shape {(num_classes, *out_features)}, got {tuple(linear_bias.shape)}")
+    if out_features and not num_batches:
+        raise RuntimeError(f"K-dimensional loss defined by linear_weight shape {tuple(linear_weight.shape)} requires"
+                           f" batched input, (N, {in_features}), got unbatched input with shape {tuple(input.shape)}")
+    logits_shape = (*num_batches, num_classes, *out_features)
+    if tuple(target.shape) == logits_shape and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
+    ignore_index = ignore_index if ignore_index is not None else -100
+    if options is not None:
+        raise NotImplementedError("wick: linear_cross_entropy's chunked path (options=LinearCrossEntropyOptions) is "
+                                  "not supported yet; options=None computes the same loss")
+    if out_features:
+        linear_weight = linear_weight.reshape((math.prod(out_features, start=num_classes), in_features))
+        if linear_bias is not None:
+            linear_bias = linear_bias.reshape(math.prod(out_features, start=num_classes))
+    logits = linear(input, linear_weight, linear_bias).reshape(logits_shape)
+    return cross_entropy(logits, target, weight=weight, reduction=reduction, ignore_index=ignore_index,
+                         label_smoothing=label_smoothing)

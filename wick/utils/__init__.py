@@ -2,8 +2,8 @@
 from . import data  # noqa: F401
 
 
-def __getattr__(name):   # torch.utils.checkpoint loads on first use
-    if name == 'checkpoint':
+def __getattr__(name):   # torch.utils.checkpoint / deterministic load on first use
+    if name in ('checkpoint', 'deterministic'):
         import importlib
-        return importlib.import_module('.checkpoint', __name__)
+        return importlib.import_module('.' + name, __name__)
     raise AttributeError("module 'wick.utils' has no attribute '%s'" % name)
