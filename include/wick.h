@@ -203,6 +203,10 @@ WK_API bool wk_is_inference_mode_enabled(void);
 WK_API wk_tensor *wk_detach(wk_tensor *t); /* x.detach(): shares storage and version counter, no history */
 WK_API int wk_detach_(wk_tensor *t);       /* x.detach_(): 0 / -1 (RuntimeError for a view) */
 WK_API uint32_t wk_version_get(const wk_tensor *t); /* x._version: the in-place write counter it shares with views */
+/* x._is_view(): t shares storage with a base as a differentiable view (false for an inference tensor's views, which
+ * torch does not track). wk_view_base: x._base, borrowed: the root tensor t is a view of, or NULL. */
+WK_API bool wk_is_view(const wk_tensor *t);
+WK_API wk_tensor *wk_view_base(const wk_tensor *t);
 /* The engine (torch.autograd.backward / torch.autograd.grad): runs backward from roots[nroots] with grad_roots
  * (NULL, or entries NULL: implicit ones for one-element roots).
  * - inputs == NULL: every reachable leaf's .grad accumulates (Tensor.backward()).

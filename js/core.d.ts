@@ -67,6 +67,10 @@ export declare class Tensor {
   readonly version: number;
   bumpVersion(): void;
   storageOffset(): number;
+  /** x._is_view() */
+  readonly isView: boolean;
+  /** x._base: the root tensor this one is a view of, or null */
+  readonly viewBase: Tensor | null;
   dataPtr(): number;
   retainGrad(): this;
   readonly retainsGrad: boolean;

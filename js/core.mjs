@@ -359,6 +359,9 @@ export class Tensor {
   get version() { return E.wk_version_get(this.handle) >>> 0; }
   bumpVersion() { E.wk_bump_version(this.handle); }
   storageOffset() { return Number(E.wk_storage_offset(this.handle)); }
+  /** x._is_view(): a differentiable view of viewBase (x._base: the root tensor it views, or null). */
+  get isView() { return !!E.wk_is_view(this.handle); }
+  get viewBase() { const b = E.wk_view_base(this.handle); return b ? new Tensor(TOKEN, E.wk_retain(b)) : null; }
   /** The wasm address of element 0 (0 for an empty tensor, as torch's data_ptr()). */
   dataPtr() { const h = this.handle; return Number(E.wk_numel(h)) === 0 ? 0 : E.wk_data_ptr(h) >>> 0; }
   /** x.retain_grad(): a non-leaf keeps its .grad after backward. */

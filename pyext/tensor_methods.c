@@ -59,7 +59,7 @@ static PyObject *m_is_floating_point(PyObject *self, PyObject *unused) {
 }
 static PyObject *m_is_view(PyObject *self, PyObject *unused) {
     (void)unused;
-    return PyBool_FromLong(SELF->is_view && !SELF->version->inference); /* an inference tensor's views are not tracked */
+    return PyBool_FromLong(wk_is_view(SELF));
 }
 
 static PyObject *tolist_rec(const wk_tensor *t, const char *p, int d) {
@@ -358,9 +358,9 @@ static PyObject *g_version(PyObject *self, void *c) {
 }
 static PyObject *g_base(PyObject *self, void *c) {
     (void)c;
-    wk_tensor *t = SELF;
-    if (!t->is_view || !t->view_base || t->version->inference) Py_RETURN_NONE; /* inference views are not tracked */
-    return wk_py_wrap(wk_retain(t->view_base));
+    wk_tensor *base = wk_view_base(SELF);
+    if (!base) Py_RETURN_NONE;
+    return wk_py_wrap(wk_retain(base));
 }
 static PyObject *g_false(PyObject *self, void *c) {
     (void)self;

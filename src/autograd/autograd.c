@@ -1245,6 +1245,9 @@ wk_node *wk_grad_fn(const wk_tensor *t) {
 }
 wk_tensor *wk_grad(const wk_tensor *t) { return t->grad; }
 uint32_t wk_version_get(const wk_tensor *t) { return t->version->version; }
+/* an inference tensor's views are not tracked (torch: _is_view() False, _base None) */
+bool wk_is_view(const wk_tensor *t) { return t->is_view && !t->version->inference; }
+wk_tensor *wk_view_base(const wk_tensor *t) { return wk_is_view(t) ? t->view_base : NULL; }
 
 int wk_requires_grad_(wk_tensor *t, bool requires_grad) {
     if (t->grad_fn) {

@@ -9,6 +9,7 @@ What the native _C has and this one does not yet raises NotImplementedError nami
 """
 import builtins as _b
 import sys as _sys
+import weakref as _weakref
 
 import _wickjs as _J
 from pyodide.ffi import JsArray as _JsArray, JsException as _JsException, JsNull as _JsNull, JsProxy as _JsProxy
@@ -147,11 +148,43 @@ _TENSOR_CLS = None
 _RETURN_TYPES = {}
 
 
+# Note [One Python object per C tensor]: as torch's (and the native door's pyobj back-pointer), a C tensor has at
+# most one live Python object, so `x.add_(1) is x`, `v._base is x` and `x.grad is x.grad` hold and attributes set on
+# a tensor stay. _LIVE maps a C tensor's handle to a weak reference to its Python object; the object holds the C
+# tensor's reference, so while it lives the handle cannot be reused. A weakref's callback removes its own entry only.
+_LIVE = {}
+
+
+def _unlive(ref, _live=_LIVE):
+    k = ref.key
+    if _live.get(k) is ref:
+        del _live[k]
+
+
+class _Ref(_weakref.ref):
+    __slots__ = ('key',)
+
+
+def _register(o, key):
+    r = _Ref(o, _unlive)
+    r.key = key
+    _LIVE[key] = r
+    return o
+
+
 def _wrap(t):
-    """A new JS Tensor -> a Python tensor of the class wick/_tensor.py registered."""
+    """A JS Tensor (one C reference, given to this function) -> the C tensor's Python object: the live one (the new
+    reference is released), else a new one of the class wick/_tensor.py registered."""
+    key = t.handle
+    r = _LIVE.get(key)
+    if r is not None:
+        o = r()
+        if o is not None:
+            t.dispose()
+            return o
     o = TensorBase.__new__(_TENSOR_CLS or TensorBase)
     o._t = t
-    return o
+    return _register(o, key)
 
 
 def _py(r, name):
@@ -362,6 +395,7 @@ class TensorBase:
     def _make_subclass(cls, data, require_grad=False):
         o = TensorBase.__new__(cls)
         o._t = _try(lambda: _J.wick.detach(data._t))
+        _register(o, o._t.handle)
         if require_grad:
             _try(lambda: o._t.requiresGrad_(True))
         return o
@@ -543,6 +577,14 @@ class TensorBase:
 
     def data_ptr(self):
         return _b.int(self._t.dataPtr())
+
+    def _is_view(self):
+        return _b.bool(self._t.isView)
+
+    @property
+    def _base(self):
+        b = self._t.viewBase   # JS null where it is not a view
+        return None if b is None or isinstance(b, _JsNull) else _wrap(b)
 
     def retain_grad(self):
         _try(lambda: self._t.retainGrad())
