@@ -12,7 +12,7 @@ from ._tensor import Tensor
 
 __all__ = ['is_tensor', 'asarray', 'finfo', 'iinfo', 'get_default_device', 'set_default_device', 'layout', 'memory_format',
            'strided', 'sparse_coo', 'sparse_csr', 'contiguous_format', 'preserve_format', 'channels_last',
-           'channels_last_3d']
+           'channels_last_3d', 'legacy_contiguous_format']
 
 
 def is_tensor(obj):
@@ -84,6 +84,7 @@ def _rebuild_token(kind, name):
 strided, sparse_coo, sparse_csr = (_token(layout, n) for n in ('strided', 'sparse_coo', 'sparse_csr'))
 contiguous_format, preserve_format, channels_last, channels_last_3d = (
     _token(memory_format, n) for n in ('contiguous_format', 'preserve_format', 'channels_last', 'channels_last_3d'))
+legacy_contiguous_format = contiguous_format  # torch's alias (the same object)
 Tensor.layout = property(lambda self: strided)
 
 

@@ -292,3 +292,150 @@ for _f in (sym_int, sym_float, sym_max, sym_min, sym_not, sym_ite, sym_sum, sym_
     _f.__module__ = 'torch'
     _f.__qualname__ = _f.__name__
     setattr(_wick, _f.__name__, _f)
+
+
+# ---- symbolic-shape classes and helpers: wick's sizes are plain ints (as torch's in eager mode), so no object is
+# ever a SymInt / SymFloat / SymBool; the classes exist for isinstance checks.
+class SymInt:
+    """Symbolic int (torch.fx's shape tracing). wick has no symbolic shapes: no value is ever one."""
+
+
+class SymFloat:
+    """Symbolic float. wick has no symbolic shapes: no value is ever one."""
+
+
+class SymBool:
+    """Symbolic bool. wick has no symbolic shapes: no value is ever one."""
+
+
+def sym_fresh_size(expr):
+    return expr
+
+
+def sym_constrain_range(size, *, min=None, max=None):
+    if isinstance(size, builtins.int):
+        lo = -math.inf if min is None else min
+        hi = math.inf if max is None else max
+        if not lo <= size <= hi:
+            raise RuntimeError(f"Invalid value range for {size} between "
+                               f"[{-2**63 if min is None else min}, {2**63 - 1 if max is None else max}].")
+
+
+def sym_constrain_range_for_size(size, *, min=None, max=None):
+    if isinstance(size, builtins.int):
+        return None
+
+
+# ---- error classes torch exposes at the top level (wick's allocation failures raise RuntimeError with torch's
+# CPU allocator message, as torch's CPU does; these are raised by device allocators)
+class OutOfMemoryError(RuntimeError):
+    pass
+
+
+class AcceleratorError(RuntimeError):
+    pass
+
+
+class FatalError(Exception):
+    pass
+
+
+class classproperty:
+    """A read-only property of the class (torch.classproperty)."""
+    def __init__(self, fget):
+        self.fget = fget
+
+    def __get__(self, instance, owner):
+        return self.fget(owner)
+
+
+def is_distributed(input, /):
+    return False
+
+
+def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None, requires_grad=False,
+                   pin_memory=False):
+    size, order = list(size), list(physical_layout)
+    if sorted(order) != list(range(len(size))):
+        raise RuntimeError("Dimension mismatch: physical_layout must be a permutation of the dimensions")
+    inverse = [0] * len(order)
+    for i, d in enumerate(order):
+        inverse[d] = i
+    t = _wick.empty([size[d] for d in order], dtype=dtype, device=device).permute(inverse)
+    return t.requires_grad_(requires_grad)
+
+
+def native_dropout(input, p, train):
+    """torch's native_dropout (CPU): a bool mask from bernoulli_(1 - p), output = input * mask * 1/(1 - p)."""
+    if train is None or train:
+        p1m = 1.0 - p
+        scale = 0.0 if p1m == 0 else 1.0 / p1m
+        mask = _wick.empty_like(input, dtype=_wick.bool).bernoulli_(p1m)
+        return input.mul(mask).mul_(scale), mask
+    return input.clone(), _wick.ones_like(input, dtype=_wick.bool)
+
+
+def conj_physical_(input):
+    return input.conj_physical_() if hasattr(Tensor, 'conj_physical_') else input
+
+
+def addmv_(input, mat, vec, *, beta=1, alpha=1):
+    return input.addmv_(mat, vec, beta=beta, alpha=alpha)
+
+
+_DEFAULT_TYPES = {'torch.FloatTensor': 'float32', 'torch.DoubleTensor': 'float64', 'torch.HalfTensor': 'float16',
+                  'torch.BFloat16Tensor': 'bfloat16'}
+_warned_default_type = []
+
+
+def set_default_tensor_type(t):
+    if not _warned_default_type or _wick.is_warn_always_enabled():
+        _warned_default_type.append(1)
+        import warnings
+        warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+                      "torch.set_default_dtype() and torch.set_default_device() as alternatives. (Triggered "
+                      "internally at /__w/pytorch/pytorch/torch/csrc/tensor/python_tensor.cpp:434.)", UserWarning,
+                      stacklevel=2)
+    name = t if isinstance(t, str) else getattr(t, '__module__', '').replace('wick', 'torch') + '.' + t.__name__ \
+        if isinstance(t, type) else None
+    if name not in _DEFAULT_TYPES:
+        if isinstance(name, str) and name.startswith('torch.') and name.endswith('Tensor'):
+            raise TypeError("only floating-point types are supported as the default type")
+        raise TypeError(f"invalid type: '{t}'")
+    _wick.set_default_dtype(getattr(_wick, _DEFAULT_TYPES[name]))
+
+
+def cond(pred, true_fn, false_fn, operands=()):
+    """torch.cond run eagerly: the branch pred picks, called on the operands."""
+    if not isinstance(operands, (tuple, list)):
+        raise RuntimeError("Expect operands to be a tuple of possibly nested dict/list/tuple that only consists of "
+                           "tensor leaves, but got " + type(operands).__name__ + ".")
+    if isinstance(pred, Tensor):
+        if pred.numel() != 1:
+            raise RuntimeError(f"Expected pred to be bool or single-element tensor, but got {pred}.")
+        pred = bool(pred.item())
+    return true_fn(*operands) if pred else false_fn(*operands)
+
+
+def while_loop(cond_fn, body_fn, carried_inputs):
+    """torch.while_loop run eagerly: body_fn over the carried values while cond_fn holds."""
+    if not isinstance(carried_inputs, (tuple, list)):
+        raise RuntimeError("carried_inputs must be a tuple or list, got " + type(carried_inputs).__name__)
+    carried = tuple(carried_inputs)
+    while True:
+        c = cond_fn(*carried)
+        if isinstance(c, Tensor):
+            c = bool(c.item())
+        if not c:
+            return carried
+        out = body_fn(*carried)
+        carried = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+
+
+for _f in (sym_fresh_size, sym_constrain_range, sym_constrain_range_for_size, is_distributed, empty_permuted,
+           native_dropout, conj_physical_, addmv_, set_default_tensor_type, cond, while_loop):
+    _f.__module__ = 'torch'
+    setattr(_wick, _f.__name__, _f)
+for _c in (SymInt, SymFloat, SymBool, OutOfMemoryError, AcceleratorError, FatalError, classproperty):
+    _c.__module__ = 'torch'
+    setattr(_wick, _c.__name__, _c)

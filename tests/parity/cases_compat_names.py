@@ -497,3 +497,60 @@ def _jit(T):
 case("jit_eager", _jit)
 error_case("jit_ignore_bad", lambda T: T.jit.ignore(3))
 case("jit_ignore_true_warns", lambda T: T.jit.ignore(True)(lambda: 4)(), warns=True)
+
+# ---- batch 2: symbolic-shape classes, error classes, small torch functions
+case("sym_classes", lambda T: [isinstance(3, T.SymInt), isinstance(2.0, T.SymFloat), isinstance(True, T.SymBool),
+                               T.SymInt.__name__, T.SymFloat.__module__, T.sym_fresh_size(5)])
+case("sym_constrain_range", lambda T: [T.sym_constrain_range(5, min=0, max=10), T.sym_constrain_range(5),
+                                       T.sym_constrain_range(5, min=5), T.sym_constrain_range_for_size(5),
+                                       T.sym_constrain_range_for_size(5, min=2, max=9)])
+error_case("sym_constrain_range_bad", lambda T: T.sym_constrain_range(5, min=0, max=3))
+error_case("sym_constrain_range_low", lambda T: T.sym_constrain_range(-1, min=0))
+case("error_classes", lambda T: [[c.__name__ for c in T.OutOfMemoryError.__mro__],
+                                 [c.__name__ for c in T.AcceleratorError.__mro__],
+                                 [c.__name__ for c in T.FatalError.__mro__], T.OutOfMemoryError.__module__])
+
+
+def _classproperty(T):
+    class A:
+        @T.classproperty
+        def name(cls):
+            return cls.__name__ + '!'
+    return A.name, A().name
+
+
+case("classproperty", _classproperty)
+case("is_distributed", lambda T: T.is_distributed(T.ones(2)))
+cases("empty_permuted", lambda T, layout: (lambda t: (t.shape, t.stride(), t.dtype))(
+    T.empty_permuted((2, 3, 4), layout)), layout=[(0, 1, 2), (0, 2, 1), (2, 0, 1), (1, 2, 0)])
+case("empty_permuted_options", lambda T: (lambda t: (t.dtype, t.requires_grad, t.is_leaf))(
+    T.empty_permuted((2, 3), (1, 0), dtype=T.float64, requires_grad=True)))
+cases("native_dropout", lambda T, p, train: T.native_dropout(T.arange(1., 9.).reshape(2, 4), p, train),
+      p=[0.0, 0.25, 0.5, 1.0], train=[True, False])
+case("native_dropout_f64", lambda T: T.native_dropout(T.ones(10, dtype=T.float64), 0.3, True))
+case("conj_physical_", lambda T: (lambda x: (T.conj_physical_(x) is x, x))(T.tensor([1., -2.])))
+case("addmv_", lambda T: (lambda x: (T.addmv_(x, T.arange(6.).reshape(2, 3), T.tensor([1., 2., 3.]), beta=2,
+                                              alpha=0.5) is x, x))(T.ones(2)))
+case("legacy_contiguous_format", lambda T: [T.legacy_contiguous_format is T.contiguous_format,
+                                            repr(T.legacy_contiguous_format)])
+
+
+def _default_type(T):
+    out = []
+    for t in (T.DoubleTensor, 'torch.FloatTensor', 'torch.DoubleTensor', T.FloatTensor):
+        T.set_default_tensor_type(t)
+        out.append((T.get_default_dtype(), T.tensor([1.5]).dtype))
+    return out
+
+
+case("set_default_tensor_type", _default_type, warns=True)
+error_case("set_default_tensor_type_int", lambda T: T.set_default_tensor_type(T.LongTensor), warns=True)
+error_case("set_default_tensor_type_int_str", lambda T: T.set_default_tensor_type('torch.LongTensor'), warns=True)
+error_case("sym_constrain_range_high", lambda T: T.sym_constrain_range(5, max=3))
+case("cond", lambda T: [T.cond(T.tensor(True), lambda a: a + 1, lambda a: a - 1, (T.tensor([1., 2.]),)),
+                        T.cond(False, lambda a, b: a + b, lambda a, b: a * b, (T.tensor(2.), T.tensor(3.))),
+                        T.cond(T.tensor([0]), lambda: T.ones(1), lambda: T.zeros(1))])
+case("while_loop", lambda T: [T.while_loop(lambda i: i < 3, lambda i: (i + 1,), (T.tensor(0),)),
+                              T.while_loop(lambda i, x: i < 4, lambda i, x: (i + 1, x * 2), (T.tensor(0), T.ones(2)))])
+case("f_doc_notes", lambda T: [sorted(T.nn.functional.reproducibility_notes), sorted(T.nn.functional.sparse_support_notes),
+                               sorted(T.nn.functional.tf32_notes)])

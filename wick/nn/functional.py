@@ -1532,3 +1532,17 @@ def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weig
     logits = linear(input, linear_weight, linear_bias).reshape(logits_shape)
     return cross_entropy(logits, target, weight=weight, reduction=reduction, ignore_index=ignore_index,
                          label_smoothing=label_smoothing)
+
+# torch's docstring templates (torch/_torch_docs.py), kept as data for code that formats docs with them;
+# the texts describe wick.
+reproducibility_notes = {
+    'forward_reproducibility_note': "This operation is deterministic in wick: the same inputs give the same output.",
+    'backward_reproducibility_note': "The backward of this operation is deterministic in wick.",
+    'cudnn_reproducibility_note': "wick has no cuDNN; its own CPU kernels are deterministic.",
+}
+sparse_support_notes = {
+    'sparse_beta_warning': "wick has no sparse layouts yet: sparse inputs are not supported.",
+}
+tf32_notes = {
+    'tf32_note': "wick computes float32 matrix products in float32 (no TensorFloat-32).",
+}
