@@ -37,11 +37,14 @@ from ._install import install_as_torch  # noqa: F401
 # wick.nn, wick.optim, ... are imported by the first `wick.nn` (or `import wick.nn`), and the names below by
 # their first use. Nothing in them attaches methods to Tensor, so loading them later changes no behaviour.
 _LAZY_MODULES = frozenset(('nn', 'optim', 'serialization', 'cuda', 'backends', 'amp', 'distributed', 'onnx', 'utils',
-                           'hub', 'vision', 'func', 'webgpu', 'special', 'distributions', 'jit'))
+                           'hub', 'vision', 'func', 'webgpu', 'special', 'distributions', 'jit', 'storage'))
 _LAZY_NAMES = {'save': 'serialization', 'load': 'serialization', 'save_safetensors': 'serialization',
                'load_safetensors': 'serialization', 'autocast': 'amp', 'is_autocast_enabled': 'amp',
                'get_autocast_dtype': 'amp', 'vmap': 'func', 'GradScaler': 'amp',
                'DisableTorchFunction': 'overrides', 'DisableTorchFunctionSubclass': 'overrides'}
+_LAZY_NAMES.update(dict.fromkeys(('UntypedStorage', 'TypedStorage', 'FloatStorage', 'DoubleStorage', 'HalfStorage',
+                                  'BFloat16Storage', 'LongStorage', 'IntStorage', 'ShortStorage', 'CharStorage',
+                                  'ByteStorage', 'BoolStorage'), 'storage'))
 _LAZY_NAMES.update(dict.fromkeys(('rnn_tanh', 'rnn_relu', 'lstm', 'gru', 'rnn_tanh_cell', 'rnn_relu_cell', 'lstm_cell',
                                   'gru_cell'), 'nn.modules.rnn'))  # torch.lstm & co: the recurrent layer ops
 

@@ -96,9 +96,8 @@ def typename(obj, /):
 
 
 def is_storage(obj, /):
-    storage_types = tuple(t for t in (getattr(_wick, 'UntypedStorage', None), getattr(_wick, 'TypedStorage', None))
-                          if isinstance(t, type))
-    return type(obj) in storage_types
+    st = sys.modules.get(__package__ + '.storage')   # no storage object exists before wick.storage is loaded
+    return st is not None and type(obj) in st._storage_classes
 
 
 # ---- deterministic algorithms

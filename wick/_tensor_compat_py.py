@@ -236,3 +236,24 @@ def is_set_to(self, tensor):
 for _f in (resize, resize_as, module_load, reinforce, dim_order, const_data_ptr, is_set_to):
     if _f.__name__ not in Tensor.__dict__:
         setattr(Tensor, _f.__name__, _f)
+
+
+# ---- storages (wick/storage.py, loaded on first use)
+def untyped_storage(self):
+    from . import storage
+    return storage.untyped_storage_of(self)
+
+
+def storage(self):
+    from . import storage
+    return storage.storage_of(self)
+
+
+def storage_type(self):
+    from . import storage
+    return storage.storage_type_of(self)
+
+
+for _f in (untyped_storage, storage, storage_type):
+    if _f.__name__ not in Tensor.__dict__:
+        setattr(Tensor, _f.__name__, _f)

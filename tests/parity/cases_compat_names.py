@@ -554,3 +554,73 @@ case("while_loop", lambda T: [T.while_loop(lambda i: i < 3, lambda i: (i + 1,), 
                               T.while_loop(lambda i, x: i < 4, lambda i, x: (i + 1, x * 2), (T.tensor(0), T.ones(2)))])
 case("f_doc_notes", lambda T: [sorted(T.nn.functional.reproducibility_notes), sorted(T.nn.functional.sparse_support_notes),
                                sorted(T.nn.functional.tf32_notes)])
+
+# ---- storages: UntypedStorage / TypedStorage / the legacy classes over a tensor's buffer
+SV = [1.0, 2.0, 3.0]
+
+
+def _untyped(T):
+    t = T.tensor(SV)
+    u = t.untyped_storage()
+    return [repr(u), u.nbytes(), len(u), u.size(), u.element_size(), str(u.device), u.data_ptr() == t.data_ptr(),
+            u.tolist(), u[0], u[3], type(u[0:4]).__name__, u[0:4].tolist(), u.is_shared(), u.type(),
+            t[1:].untyped_storage() is u, t.untyped_storage() is u, t[1:].untyped_storage().data_ptr() == u.data_ptr(),
+            u == t.untyped_storage(), T.typename(u)]
+
+
+case("storage_untyped", _untyped)
+
+
+def _typed(T):
+    t = T.tensor(SV)
+    s = t.storage()
+    return [repr(s), s.size(), len(s), s.dtype, str(s.device), s.element_size(), s.nbytes(), s.tolist(), s[1],
+            type(s).__name__, s.type(), s.data_ptr() == t.data_ptr(), type(s.untyped()).__name__,
+            s.untyped().data_ptr() == t.data_ptr(), t.storage_type().__name__]
+
+
+case("storage_typed", _typed)
+cases("storage_dtypes", lambda T, dtype: (lambda t: [repr(t.storage()), t.storage().tolist(), t.storage().type(),
+                                                     repr(t.untyped_storage()), t.storage_type().__name__])(
+    T.tensor([1, 0, 2], dtype=dtype)), dtype=[D.float32, D.float64, D.float16, D.bfloat16, D.int64, D.int32, D.int16,
+                                             D.int8, D.uint8, D.bool])
+case("storage_views", lambda T: (lambda y: [y.untyped_storage().nbytes(), y.storage().tolist(),
+                                            y[1:].storage().size()])(T.arange(6.).reshape(2, 3).t()))
+case("storage_empty", lambda T: [repr(T.tensor([], dtype=T.int64).untyped_storage()), repr(T.tensor([]).storage())])
+
+
+def _writes(T):
+    x = T.zeros(2)
+    x.untyped_storage()[0] = 63
+    v = T.ones(3)
+    v.storage()[1] = 5
+    w = T.ones(2)
+    w.untyped_storage().fill_(0)
+    z = T.zeros(3)
+    z.storage().copy_(T.tensor([4., 5., 6.]).storage())
+    return x, v, w, z
+
+
+case("storage_writes", _writes)
+case("storage_construct", lambda T: [T.UntypedStorage(4).nbytes(), T.UntypedStorage([1, 2, 3]).tolist(),
+                                     repr(T.FloatStorage([1, 2])), T.FloatStorage(2).size(), T.LongStorage([1, 2]).tolist(),
+                                     T.TypedStorage([1, 2]).dtype, T.TypedStorage(3, dtype=T.float64).size(),
+                                     T.TypedStorage(wrap_storage=T.tensor(SV).untyped_storage(), dtype=T.float32).tolist(),
+                                     T.BoolStorage([True, False]).tolist(), T.ByteStorage(3).nbytes(),
+                                     len(T.UntypedStorage())])
+case("storage_conversions", lambda T: [repr(T.tensor([1., 2.]).untyped_storage().float()),
+                                       T.tensor([1, 2], dtype=T.uint8).untyped_storage().long().tolist(),
+                                       T.tensor([1.5, 2.5]).storage().int().tolist(),
+                                       T.tensor([1.5, 2.5]).storage().clone().tolist(),
+                                       T.tensor([1.5, 2.5]).untyped_storage().clone().nbytes()])
+case("storage_is_storage", lambda T: [T.is_storage(T.ones(2).untyped_storage()), T.is_storage(T.ones(2).storage()),
+                                      T.is_storage(T.FloatStorage(1)), T.is_storage(T.ones(2)), T.is_storage(None)])
+case("storage_classes", lambda T: [c.__name__ for c in T.FloatStorage.__mro__[:1]] + [T.UntypedStorage.__module__,
+                                                                                       T.TypedStorage.__module__])
+error_case("storage_typed_slice", lambda T: T.ones(3).storage()[0:2])
+error_case("storage_index_range", lambda T: T.ones(3).untyped_storage()[12])
+case("storage_negative_index", lambda T: [T.ones(3).untyped_storage()[-1], T.ones(3).storage()[-1]])
+error_case("storage_index_negative_range", lambda T: T.ones(3).untyped_storage()[-13])
+error_case("storage_typed_index_range", lambda T: T.ones(3).storage()[-4])
+error_case("storage_typed_set_range", lambda T: T.ones(3).storage().__setitem__(3, 1.0))
+error_case("storage_untyped_set_range", lambda T: T.ones(3).untyped_storage().__setitem__(12, 1))
