@@ -38,12 +38,16 @@ if [ -n "$need_apt" ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need_apt >/dev/null
 fi
-# playwright-core and pyodide (the versions pinned in tests/browser/package.json and its package-lock.json) into
-# tests/browser/node_modules; playwright-core drives Debian's chromium and downloads no browser; pyodide carries
-# Python 3.14 for wasm (tests/pyodide) and loads offline
+# playwright-core, pyodide, codemirror (+ @codemirror/lang-python) and esbuild (the versions pinned in
+# tests/browser/package.json and its package-lock.json) into tests/browser/node_modules; playwright-core drives
+# Debian's chromium and downloads no browser; pyodide carries Python 3.14 for wasm (tests/pyodide) and loads
+# offline; esbuild bundles the playground's CodeMirror editor into build/web/editor.js (web/build.mjs)
 HERE=$(cd "$(dirname "$0")/.." && pwd)
-if ! [ -f "$HERE/tests/browser/node_modules/playwright-core/package.json" ] ||
-   ! [ -f "$HERE/tests/browser/node_modules/pyodide/package.json" ]; then
-    echo "installing from npm: playwright-core, pyodide (tests/browser)"
+missing_npm=""
+for pkg in playwright-core pyodide codemirror @codemirror/lang-python esbuild; do
+    [ -f "$HERE/tests/browser/node_modules/$pkg/package.json" ] || missing_npm="$missing_npm $pkg"
+done
+if [ -n "$missing_npm" ]; then
+    echo "installing from npm:$missing_npm (tests/browser)"
     (cd "$HERE/tests/browser" && npm ci --no-audit --no-fund --silent)
 fi
