@@ -90,6 +90,8 @@ def typename(obj, /):
     else:
         module = obj.__class__.__module__ or ""
         qualname = obj.__class__.__qualname__
+    if module == 'wick' or module.startswith('wick.'):
+        module = 'torch' + module[4:]   # wick's own objects are named as torch's (most carry torch's __module__)
     if module in {"", "builtins"}:
         return qualname
     return f"{module}.{qualname}"

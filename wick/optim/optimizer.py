@@ -32,20 +32,8 @@ required = _RequiredParameter()
 
 
 def _typename(obj):
-    """torch.typename: 'torch.FloatTensor' for tensors, else the (torch-spelled) qualified class name."""
-    if isinstance(obj, Tensor):
-        return obj.type()
-    module = getattr(obj, '__module__', '') or ''
-    if hasattr(obj, '__qualname__'):
-        qualname = obj.__qualname__
-    elif hasattr(obj, '__name__'):
-        qualname = obj.__name__
-    else:
-        module = obj.__class__.__module__ or ''
-        qualname = obj.__class__.__qualname__
-    if module == 'wick' or module.startswith('wick.'):
-        module = 'torch' + module[4:]
-    return qualname if module in ('', 'builtins') else f'{module}.{qualname}'
+    import wick
+    return wick.typename(obj)
 
 
 def _get_scalar_dtype():

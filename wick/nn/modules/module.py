@@ -983,16 +983,5 @@ class _NoGrad:
 
 
 def _typename(obj):
-    """torch.typename: a tensor's type() string, else the object's own module-qualified name (a class or
-    function names itself), else its class's; builtins go without a module."""
-    if isinstance(obj, Tensor):
-        return obj.type()
-    module = getattr(obj, '__module__', '') or ''
-    if hasattr(obj, '__qualname__'):
-        qual = obj.__qualname__
-    elif hasattr(obj, '__name__'):
-        qual = obj.__name__
-    else:
-        module = type(obj).__module__ or ''
-        qual = type(obj).__qualname__
-    return qual if module in ('', 'builtins') else module + '.' + qual
+    import wick
+    return wick.typename(obj)
