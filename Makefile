@@ -147,10 +147,12 @@ test-wasm: wasm js
 	node --no-warnings tests/browser/run.mjs $(BUILD)/js
 	node --no-warnings tests/browser/run.mjs $(BUILD)/js --nosimd
 # wick/ in Pyodide (npm pyodide in tests/browser/node_modules) on the wasm core, in node and in headless Chromium:
-# tests/pyodide/programs/*.py, stdout compared with what real torch printed (pinned by tests/pyodide/pin.py)
+# tests/pyodide/programs/*.py, stdout compared with what real torch printed (pinned by tests/pyodide/pin.py); the
+# lessons' code blocks (web/lessons/*.md); the playground and lesson pages driven in Chromium
 test-pyodide: js
 	node --no-warnings tests/pyodide/run.mjs $(BUILD)/js
 	node --no-warnings tests/pyodide/run.mjs $(BUILD)/js --chromium
+	node --no-warnings tests/pyodide/lessons.mjs $(BUILD)/js
 	node --no-warnings tests/pyodide/playground.mjs $(BUILD)/js
 # the playground (web/) on a local server: prints its URL, serves until stopped
 serve: js

@@ -1,5 +1,6 @@
 // The playground's Python: Pyodide + wick run in this module worker, so a long program never freezes the page.
-// Messages from the page: {type: 'init', interrupt?: SharedArrayBuffer}, {type: 'run', code}. To the page:
+// Messages from the page: {type: 'init', interrupt?: SharedArrayBuffer}, {type: 'run', code, ns?, fresh?} (ns: a
+// lesson's namespace, kept between runs). To the page:
 // {type: 'ready', info}, {type: 'out', text} (stdout, as the program writes it), {type: 'plot', items} (web/plot.py), {type: 'done', ms}, {type: 'error',
 // text}. Stop: where the page is cross-origin isolated it writes 2 (SIGINT) into the interrupt buffer and Python
 // raises KeyboardInterrupt at its next check; otherwise (or when a C call does not return) the page terminates this
@@ -35,6 +36,9 @@ async function init(msg) {
   const tPyodide = performance.now() - t0;
   const files = await (await fetch('/bundle/wick-py.json')).json();
   const info = await installWick(py, { files });
+  // the shipped data (examples/data, served at /data/), where programs open it: data/digits.csv
+  py.FS.mkdirTree('/home/pyodide/data');
+  py.FS.writeFile('/home/pyodide/data/digits.csv', new Uint8Array(await (await fetch('/data/digits.csv')).arrayBuffer()));
   py.setStdout({ write });
   py.setStderr({ write });
   // web/plot.py's channel: send(kind, series, xs, ys), sent to the page with the next stdout piece
@@ -53,9 +57,14 @@ import wick
 wick.install_as_torch()
 sys.stdout.reconfigure(line_buffering=True)
 sys.stderr.reconfigure(line_buffering=True)
-def _wick_run(src):
+_NAMESPACES = {}
+def _wick_run(src, ns='', fresh=False):
+    # ns: a lesson's blocks share one namespace (fresh: start it again); '' runs in a new one
+    if ns and (fresh or ns not in _NAMESPACES):
+        _NAMESPACES[ns] = {'__name__': '__main__'}
+    g = _NAMESPACES[ns] if ns else {'__name__': '__main__'}
     try:
-        exec(compile(src, '<playground>', 'exec'), {'__name__': '__main__'})
+        exec(compile(src, '<lesson>' if ns else '<playground>', 'exec'), g)
     except BaseException as e:
         # the program's frames only (not this runner's), as \`python3 program.py\` prints them
         traceback.print_exception(type(e), e, e.__traceback__.tb_next, file=sys.stdout)
@@ -74,7 +83,7 @@ self.onmessage = async ({ data: msg }) => {
     else if (msg.type === 'run') {
       const t = performance.now();
       lastPost = t;
-      run(msg.code);
+      run(msg.code, msg.ns || '', !!msg.fresh);
       flush();
       post({ type: 'done', ms: performance.now() - t });
     }

@@ -2,8 +2,8 @@
 - tests/pyodide/programs/NAME.py -> tests/pyodide/programs/NAME.txt (run in Pyodide by tests/pyodide/run.mjs);
 - web/examples/NAME.py (the playground's examples) -> tests/pyodide/examples/NAME.txt (run in the page by
   tests/pyodide/playground.mjs);
-- web/lessons/NAME.md (the lessons): its ```python blocks run in order in one namespace, from examples/ (so
-  data/digits.csv is the shipped data) -> tests/pyodide/lessons/NAME.json, each block's code and stdout (checked in
+- web/lessons/NAME.md (the lessons): its ```python blocks run in order in one namespace, from a fresh folder
+  where data/ is examples/data (so data/digits.csv is the shipped data) -> tests/pyodide/lessons/NAME.json, each block's code and stdout (checked in
   Pyodide by tests/pyodide/lessons.mjs).
 web/ is on sys.path while a program runs (the playground's `plot` module is importable; natively it draws nothing).
 Run it after adding or changing a program:
@@ -15,7 +15,9 @@ import json
 import os
 import re
 import runpy
+import shutil
 import sys
+import tempfile
 
 import torch
 
@@ -55,7 +57,9 @@ def main(names):
         with open(os.path.join(lessons, name + '.md')) as fh:
             blocks = lesson_blocks(fh.read())
         ns, pinned, cwd = {'__name__': '__main__'}, [], os.getcwd()
-        os.chdir(os.path.join(ROOT, 'examples'))
+        work = tempfile.mkdtemp()   # what a lesson writes (a saved model) stays out of the repository
+        os.symlink(os.path.join(ROOT, 'examples', 'data'), os.path.join(work, 'data'))
+        os.chdir(work)
         try:
             for code in blocks:
                 buf = io.StringIO()
@@ -64,6 +68,7 @@ def main(names):
                 pinned.append({'code': code, 'stdout': buf.getvalue()})
         finally:
             os.chdir(cwd)
+            shutil.rmtree(work)
         out = os.path.join(HERE, 'lessons', name + '.json')
         os.makedirs(os.path.dirname(out), exist_ok=True)
         with open(out, 'w') as fh:

@@ -6,6 +6,8 @@
 //   the example plots a training curve (web/plot.py), check the canvas drew every point;
 // - put three pinned programs (tests/pyodide/programs/NAME.py/.txt) into the editor and do the same;
 // - run a program that raises: the pane ends with torch's exception line (the message pinned in errors.txt);
+// - open the lesson pages (web/learn.html#NAME), press Run all, compare each block's output with torch's
+//   (tests/pyodide/lessons/NAME.json);
 // - run `while True`, check the page still answers while it runs (Python is in a worker), press Stop, check it
 //   stops (KeyboardInterrupt through the interrupt buffer) and that the next Run works; then the same on
 //   ?stop=restart, where Stop terminates the worker and starts a new one.
@@ -83,6 +85,33 @@ async function stopLoop(page, how) {
   check((await output(page)) === 'tensor([0, 2, 4])\n', `${how}: the next Run works after Stop`, await output(page));
 }
 
+// the lesson pages (web/learn.html#NAME): Run all runs every block in one namespace; each block's output pane must
+// equal what real torch printed for that block (tests/pyodide/lessons/NAME.json, pin.py)
+async function lessons(ctx) {
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(String(e)));
+  const t0 = Date.now();
+  await page.goto(server.url.replace('index.html', 'learn.html'));
+  await page.waitForSelector(STATE('ready'), { timeout: 180000 });
+  console.log(`lessons page ready in ${((Date.now() - t0) / 1000).toFixed(2)} s`);
+  const names = await page.evaluate(() => window.wickLessons.LESSONS.map(([n]) => n));
+  for (const name of names) {
+    const pinned = JSON.parse(readFileSync(join(root, 'tests/pyodide/lessons', name + '.json'), 'utf8')).blocks;
+    await page.evaluate((n) => { location.hash = n; }, name);
+    await page.waitForFunction((n) => document.querySelector('nav a.current')?.getAttribute('href') === '#' + n &&
+      window.wickLessons.blocks().length > 0, name, { timeout: 10000 });
+    await page.click('#runall');
+    await page.waitForSelector(STATE('done'), { timeout: 180000 });
+    const got = await page.evaluate(() => window.wickLessons.blocks().map((b) => [b.editor.value + '\n', b.out.textContent]));
+    await page.screenshot({ path: join(outDir, `lesson-${name}.png`), fullPage: true });
+    const bad = got.map(([code, out], i) => (pinned[i] && pinned[i].code === code && same(out, pinned[i].stdout) ? -1 : i)).filter((i) => i >= 0);
+    check(got.length === pinned.length && !bad.length, `lesson ${name}: ${got.length} blocks, each prints what torch printed`,
+      bad.map((i) => `block ${i + 1}:\n${got[i][1].slice(0, 800)}`).join('\n'));
+    await page.evaluate(() => { document.body.dataset.state = 'ready'; });
+  }
+  await page.close();
+}
+
 try {
   context = await pw.chromium.launchPersistentContext(profile, { executablePath, headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
@@ -135,6 +164,7 @@ try {
   check(tb.startsWith('Traceback (most recent call last):\n  File "<playground>", line 3, in <module>\n') &&
     tb.endsWith(`\n${pinned[1]}: ${pinned[2]}\n`), 'a traceback names the program\'s line and ends with torch\'s exception', tb);
 
+  await lessons(context);
   await stopLoop(page, 'interrupt');
   await ready(page, server.url + '?stop=restart');
   await stopLoop(page, 'restart');
