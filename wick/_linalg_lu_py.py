@@ -10,7 +10,8 @@ _wick = sys.modules[__package__]
 
 for _name, _fields in [('linalg_lu_factor_ex', ('LU', 'pivots', 'info')), ('linalg_lu_factor', ('LU', 'pivots')),
                        ('linalg_lu', ('P', 'L', 'U')), ('lu_unpack', ('P', 'L', 'U')),
-                       ('_lu_with_info', ('LU', 'pivots', 'info'))]:
+                       ('_lu_with_info', ('LU', 'pivots', 'info')),
+                       ('triangular_solve', ('solution', 'cloned_coefficient'))]:
     setattr(_wick.return_types, _name, _C._register_return_type(_name, _fields))
     setattr(_wick.return_types, _name + '_out', _C._register_return_type(_name + '_out', _fields))
 

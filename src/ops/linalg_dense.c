@@ -701,8 +701,9 @@ wk_tensor *wk_impl__linalg_cholesky_backward(wk_tensor *grad, wk_tensor *L, bool
     wk_tensor *lowt = low ? wk_transpose(low, -2, -1) : NULL;
     wk_tensor *s = lowt ? wk_add(phi, lowt, wk_int(1)) : NULL;
     wk_tensor *h = s ? wk_mul_Scalar(s, wk_float(0.5)) : NULL;
-    wk_tensor *y = h ? wk_linalg_solve(Lt, h, true) : NULL; /* L^-T h */
-    wk_tensor *r = y ? wk_linalg_solve(Lm, y, false) : NULL; /* y L^-1 */
+    /* as torch's cholesky_backward: two triangular solves (so the double-backward graph is torch's too) */
+    wk_tensor *y = h ? wk_linalg_solve_triangular(Lt, h, true, true, false) : NULL; /* L^-T h */
+    wk_tensor *r = y ? wk_linalg_solve_triangular(Lm, y, false, false, false) : NULL; /* y L^-1 */
     wk_release(Lm);
     wk_release(gL);
     wk_release(Lt);

@@ -219,8 +219,7 @@ grad_case("det_grad2", lambda T, a: T.linalg.det(a), inp(pivoting(3), dtype=D.fl
 grad_case("slogdet_grad2", lambda T, a: T.linalg.slogdet(a)[1], inp(mat(3), dtype=D.float64), order=2)
 grad_case("solve_grad2", lambda T, a, b: T.linalg.solve(a, b), inp(mat(3), dtype=D.float64), inp(V(3), dtype=D.float64),
           order=2)
-grad_case("cholesky_grad2", lambda T, a: T.linalg.cholesky(a), inp(spd(3), dtype=D.float64), order=2,
-          skip="wick has no linalg.solve_triangular: the values agree, the gradient's grad_fn is LinalgSolveExBackward0")
+grad_case("cholesky_grad2", lambda T, a: T.linalg.cholesky(a), inp(spd(3), dtype=D.float64), order=2)
 grad_case("matrix_power_grad2", lambda T, a: T.linalg.matrix_power(a, -3), inp(mat(3), dtype=D.float64), order=2)
 
 # ---- Note [LU of A^T]: det factors A^T for a contiguous A, solve / inv factor A; MKL's updates are fused (fma)
