@@ -16,7 +16,7 @@ from . import autograd  # noqa: F401
 from . import _pointwise_py, _reduce_py, _shape_py, _index_py, _creation_py  # noqa: F401  (per-area Python methods)
 from . import _extra_py  # noqa: F401,E402  (constants, broadcast_shapes, unravel_index, Tensor.new, ...)
 from . import _histogram_py  # noqa: F401,E402  (torch.histogram / Tensor.histogram)
-from . import _linalg_lu_py  # noqa: F401,E402  (torch.linalg.lu_factor / lu / lu_solve, torch.lu / Tensor.lu)
+from . import _linalg_py  # noqa: F401,E402  (torch.linalg names written in Python: lu_factor, lu, lstsq, ...; torch.lu)
 from . import _removed_py  # noqa: F401,E402  (torch.lstsq / solve / eig / symeig: torch's removed-name errors)
 from . import _signal_py, _matrices_py, _runtime_py, _tensor_compat_py, _copy_ops_py  # noqa: F401,E402  (windows, vander, sym_*, deterministic, Tensor compat names, *_copy ops)
 from .autograd import no_grad, enable_grad, set_grad_enabled, inference_mode  # noqa: F401

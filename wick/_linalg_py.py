@@ -1,6 +1,8 @@
-"""The LU family's Python names (ops/linalg_lu.def, src/ops/linalg_lu.c): torch.linalg.lu_factor / lu_factor_ex /
-lu / lu_solve, the return types, and torch.lu / Tensor.lu, which torch writes in Python (torch/functional.py's
-_lu_impl, torch/_tensor.py's Tensor.lu) over torch._lu_with_info."""
+"""torch.linalg's names of ops/linalg_lu.def, linalg_solvers.def, linalg_matrix_exp.def and linalg_lstsq.def:
+linalg.lu_factor / lu_factor_ex / lu / lu_solve, linalg.matrix_exp, linalg.lstsq, their return types; torch.lu /
+Tensor.lu, which torch writes in Python (torch/functional.py's _lu_impl, torch/_tensor.py's Tensor.lu) over
+torch._lu_with_info; linalg.eig / eigvals refusing clearly (their results are complex and wick has no complex
+dtypes yet)."""
 import sys
 
 from . import _C
@@ -11,7 +13,8 @@ _wick = sys.modules[__package__]
 for _name, _fields in [('linalg_lu_factor_ex', ('LU', 'pivots', 'info')), ('linalg_lu_factor', ('LU', 'pivots')),
                        ('linalg_lu', ('P', 'L', 'U')), ('lu_unpack', ('P', 'L', 'U')),
                        ('_lu_with_info', ('LU', 'pivots', 'info')),
-                       ('triangular_solve', ('solution', 'cloned_coefficient'))]:
+                       ('triangular_solve', ('solution', 'cloned_coefficient')),
+                       ('linalg_lstsq', ('solution', 'residuals', 'rank', 'singular_values'))]:
     setattr(_wick.return_types, _name, _C._register_return_type(_name, _fields))
     setattr(_wick.return_types, _name + '_out', _C._register_return_type(_name + '_out', _fields))
 
@@ -20,6 +23,21 @@ _wick.linalg.lu_factor_ex = _C._linalg.linalg_lu_factor_ex
 _wick.linalg.lu = _C._linalg.linalg_lu
 _wick.linalg.lu_solve = _C._linalg.linalg_lu_solve
 _wick._lu_with_info = _C._lu_with_info
+_wick.linalg.matrix_exp = _C._linalg.linalg_matrix_exp
+_wick.linalg.lstsq = _C._linalg.linalg_lstsq
+
+
+def _complex_result(name):
+    def refuse(*args, **kwargs):
+        raise NotImplementedError(f"torch.linalg.{name}: not supported yet: its result is complex and wick has no "
+                                  "complex dtypes yet (for symmetric input, torch.linalg.eigh / eigvalsh work)")
+    refuse.__name__ = refuse.__qualname__ = name
+    refuse.__module__ = 'wick.linalg'
+    return refuse
+
+
+_wick.linalg.eig = _complex_result('eig')
+_wick.linalg.eigvals = _complex_result('eigvals')
 
 
 def lu(A, pivot=True, get_infos=False, out=None):
