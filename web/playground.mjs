@@ -12,6 +12,7 @@ export const EXAMPLES = [
   ['tensors', 'Tensors'],
   ['autograd', 'Autograd'],
   ['mlp', 'An MLP'],
+  ['digits', 'A CNN on digits'],
 ];
 const STOP_GRACE_MS = 1500;
 const $ = (id) => document.getElementById(id);

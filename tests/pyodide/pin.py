@@ -41,9 +41,15 @@ def main(names):
         for name in sorted(f[:-3] for f in os.listdir(src_dir) if f.endswith('.py')):
             if names and name not in names:
                 continue
-            buf = io.StringIO()
-            with contextlib.redirect_stdout(buf):
-                runpy.run_path(os.path.join(src_dir, name + '.py'), run_name='__main__')
+            buf, cwd, work = io.StringIO(), os.getcwd(), tempfile.mkdtemp()   # data/ is examples/data, as in the page
+            os.symlink(os.path.join(ROOT, 'examples', 'data'), os.path.join(work, 'data'))
+            os.chdir(work)
+            try:
+                with contextlib.redirect_stdout(buf):
+                    runpy.run_path(os.path.join(src_dir, name + '.py'), run_name='__main__')
+            finally:
+                os.chdir(cwd)
+                shutil.rmtree(work)
             out = os.path.join(out_dir, name + '.txt')
             with open(out, 'w') as fh:
                 fh.write(buf.getvalue())
