@@ -341,3 +341,7 @@ def cdist(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary'):
 
 
 _wick.cdist = cdist
+
+# torch's private samplers and reparameterised gradients behind torch.distributions (ops/random.def)
+for _name in ('_standard_gamma', '_standard_gamma_grad', '_sample_dirichlet', '_dirichlet_grad'):
+    setattr(_wick, _name, getattr(_C, _name))

@@ -1043,6 +1043,197 @@ WK_INTERNAL int wk__poisson(wk_generator *g, wk_dtype dtype, void *out, const vo
 }
 
 /* ================================================================================================
+ * _standard_gamma, _sample_dirichlet, binomial (Distributions.cpp / Distributions.h: built without FMA)
+ * ================================================================================================ */
+
+/* sample_gamma<scalar_t, double> for scalar_t = float: Marsaglia-Tsang rejection, with alpha < 1 boosted by
+ * U^(1/alpha). The float-typed steps stay float (1.0f / alpha, alpha += 1, alpha - 1.0f / 3.0f); the rest is
+ * double, with torch's float literals (0.0331f) promoted. Draws: uniform_double and the cached normal. */
+static float sample_gamma_float(wk_generator *g, float alpha) {
+    double scale = 1.0f;
+    if (alpha < 1.0f) {
+        if (alpha == 0.f) return 0.f;
+        scale *= pow(1 - uniform_double(g), (double)(1.0f / alpha));
+        alpha += 1.0f;
+    }
+    const double d = (double)(alpha - 1.0f / 3.0f);
+    const double c = 1.0f / sqrt(9.0f * d);
+    for (;;) {
+        double x, y;
+        do {
+            x = normal_double_sample(g, 0.0, 1.0);
+            y = 1.0f + c * x;
+        } while (y <= 0);
+        const double v = y * y * y;
+        const double u = 1 - uniform_double(g);
+        const double xx = x * x;
+        if (u < 1.0f - 0.0331f * xx * xx) return (float)(scale * d * v);
+        if (log(u) < 0.5f * xx + d * (1.0f - v + log(v))) return (float)(scale * d * v);
+    }
+}
+
+/* sample_gamma<double, double>: the same steps in double (the float literals 1.0f / 3.0f and 0.0331f as torch's). */
+static double sample_gamma_double(wk_generator *g, double alpha) {
+    double scale = 1.0f;
+    if (alpha < 1.0f) {
+        if (alpha == 0.f) return 0.f;
+        scale *= pow(1 - uniform_double(g), 1.0f / alpha);
+        alpha += 1.0f;
+    }
+    const double d = alpha - 1.0f / 3.0f;
+    const double c = 1.0f / sqrt(9.0f * d);
+    for (;;) {
+        double x, y;
+        do {
+            x = normal_double_sample(g, 0.0, 1.0);
+            y = 1.0f + c * x;
+        } while (y <= 0);
+        const double v = y * y * y;
+        const double u = 1 - uniform_double(g);
+        const double xx = x * x;
+        if (u < 1.0f - 0.0331f * xx * xx) return scale * d * v;
+        if (log(u) < 0.5f * xx + d * (1.0f - v + log(v))) return scale * d * v;
+    }
+}
+
+WK_INTERNAL int wk__gamma_draws(wk_generator *g, wk_dtype dtype, void *out, const void *alpha, int64_t n) {
+    if (dtype != WK_FLOAT32 && dtype != WK_FLOAT64) return not_implemented("gamma_cpu", dtype);
+    g = gen_or_default(g);
+    if (dtype == WK_FLOAT32) {
+        const float *a = alpha; /* [n] */
+        float *o = out;         /* [n] */
+        for (int64_t i = 0; i < n; i++) {
+            float v = sample_gamma_float(g, a[i]);
+            o[i] = v > FLT_MIN ? v : FLT_MIN; /* std::max(numeric_limits<float>::min(), v) */
+        }
+    } else {
+        const double *a = alpha; /* [n] */
+        double *o = out;         /* [n] */
+        for (int64_t i = 0; i < n; i++) {
+            double v = sample_gamma_double(g, a[i]);
+            o[i] = v > DBL_MIN ? v : DBL_MIN;
+        }
+    }
+    return 0;
+}
+
+WK_INTERNAL int wk__dirichlet_draws(wk_generator *g, wk_dtype dtype, void *out, const void *alpha, int64_t rows,
+                                     int64_t k) {
+    if (dtype != WK_FLOAT32 && dtype != WK_FLOAT64) return not_implemented("dirichlet", dtype);
+    int64_t n = rows * k;
+    double *gam = malloc((size_t)(n > 0 ? n : 1) * sizeof(double)); /* [rows, k]: the gamma draws, in double */
+    if (!gam) {
+        wk__error(WK_RUNTIME_ERROR, "out of memory");
+        return -1;
+    }
+    g = gen_or_default(g);
+    for (int64_t i = 0; i < n; i++) { /* all the draws first, in row-major order (torch's first iterator) */
+        double a = dtype == WK_FLOAT32 ? (double)((const float *)alpha)[i] : ((const double *)alpha)[i];
+        double v = sample_gamma_double(g, a);
+        gam[i] = v > DBL_MIN ? v : DBL_MIN;
+    }
+    for (int64_t r = 0; r < rows; r++) { /* then normalise each row by its double sum */
+        double sum = 0;
+        for (int64_t j = 0; j < k; j++) sum += gam[r * k + j];
+        for (int64_t j = 0; j < k; j++) {
+            double q = gam[r * k + j] / sum;
+            if (dtype == WK_FLOAT32) {
+                float v = (float)q, lo = FLT_MIN, hi = nextafterf(1.0f, 0.0f);
+                ((float *)out)[r * k + j] = v < lo ? lo : (v > hi ? hi : v);
+            } else {
+                double lo = DBL_MIN, hi = nextafter(1.0, 0.0);
+                ((double *)out)[r * k + j] = q < lo ? lo : (q > hi ? hi : q);
+            }
+        }
+    }
+    free(gam);
+    return 0;
+}
+
+/* stirling_approx_tail<double> (from TensorFlow's random_binomial_op.cc, as torch's). */
+static double stirling_approx_tail(double k) {
+    static const double tail[] = {0.0810614667953272,  0.0413406959554092,  0.0276779256849983, 0.02079067210376509,
+                                  0.0166446911898211,  0.0138761288230707,  0.0118967099458917, 0.0104112652619720,
+                                  0.00925546218271273, 0.00833056343336287};
+    if (k <= 9) return tail[(size_t)k];
+    double kp1sq = (k + 1) * (k + 1);
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1);
+}
+
+/* The binomial samplers, written once over scalar_t (float or double) the way torch's template instantiates them:
+ * products of two scalar_t values stay scalar_t, std::sqrt / std::floor / std::log1p of a scalar_t are the
+ * scalar_t versions, the rest is double. */
+#define BINOMIAL_DEF(SUFFIX, S, SQRT, FLOOR, LOG1P)                                                                \
+    static S binomial_inversion_##SUFFIX(wk_generator *g, S count, S prob) {                                       \
+        double geom_sum = 0;                                                                                       \
+        S num_geom = 0;                                                                                            \
+        double logprob = LOG1P(-prob);                                                                             \
+        for (;;) {                                                                                                 \
+            double U = uniform_double(g);                                                                          \
+            double geom = ceil(log(U) / logprob);                                                                  \
+            geom_sum += geom;                                                                                      \
+            if (geom_sum > count) break;                                                                           \
+            num_geom = num_geom + 1;                                                                               \
+        }                                                                                                          \
+        return num_geom;                                                                                           \
+    }                                                                                                              \
+    static S btrs_##SUFFIX(wk_generator *g, S count, S prob) {                                                     \
+        const double stddev = SQRT(count * prob * (1 - prob));                                                     \
+        const double b = 1.15 + 2.53 * stddev;                                                                     \
+        const double a = -0.0873 + 0.0248 * b + 0.01 * prob;                                                       \
+        const double c = count * prob + 0.5;                                                                       \
+        const double v_r = 0.92 - 4.2 / b;                                                                         \
+        const double r = prob / (1 - prob);                                                                        \
+        const double alpha = (2.83 + 5.1 / b) * stddev;                                                            \
+        const double m = FLOOR((count + 1) * prob);                                                                \
+        for (;;) {                                                                                                 \
+            double U = uniform_double(g) - 0.5;                                                                    \
+            double V = uniform_double(g);                                                                          \
+            double us = 0.5 - fabs(U);                                                                             \
+            S k = (S)floor((2 * a / us + b) * U + c);                                                              \
+            if (k < 0 || k > count) continue;                                                                      \
+            if (us >= 0.07 && V <= v_r) return k;                                                                  \
+            V = log(V * alpha / (a / (us * us) + b));                                                              \
+            double upperbound = ((m + 0.5) * log((m + 1) / (r * (count - m + 1))) +                                \
+                                 (count + 1) * log((count - m + 1) / (count - k + 1)) +                            \
+                                 (k + 0.5) * log(r * (count - k + 1) / (k + 1)) + stirling_approx_tail(m) +        \
+                                 stirling_approx_tail(count - m) - stirling_approx_tail(k) -                       \
+                                 stirling_approx_tail(count - k));                                                 \
+            if (V <= upperbound) return k;                                                                         \
+        }                                                                                                          \
+    }                                                                                                              \
+    static S sample_binomial_##SUFFIX(wk_generator *g, S count, S prob) {                                          \
+        if (count <= 0.0 || prob <= 0.0) return 0;                                                                 \
+        if (prob >= 1.0) return count;                                                                             \
+        if (prob <= 0.5) {                                                                                         \
+            if (count * prob >= 10.0) return btrs_##SUFFIX(g, count, prob);                                        \
+            return binomial_inversion_##SUFFIX(g, count, prob);                                                    \
+        }                                                                                                          \
+        if (prob > 0.5) {                                                                                          \
+            S qprob = (S)(1.0 - prob);                                                                             \
+            if (count * qprob >= 10.0) return count - btrs_##SUFFIX(g, count, qprob);                              \
+            return count - binomial_inversion_##SUFFIX(g, count, qprob);                                           \
+        }                                                                                                          \
+        return (S)NAN; /* prob is NaN */                                                                           \
+    }
+BINOMIAL_DEF(f, float, sqrtf, floorf, log1pf)
+BINOMIAL_DEF(d, double, sqrt, floor, log1p)
+#undef BINOMIAL_DEF
+
+WK_INTERNAL int wk__binomial_draws(wk_generator *g, wk_dtype dtype, void *out, const void *count, const void *prob,
+                             int64_t n) {
+    if (dtype != WK_FLOAT32 && dtype != WK_FLOAT64) return not_implemented("binomial_cpu", dtype);
+    g = gen_or_default(g);
+    for (int64_t i = 0; i < n; i++) {
+        if (dtype == WK_FLOAT32)
+            ((float *)out)[i] = sample_binomial_f(g, ((const float *)count)[i], ((const float *)prob)[i]);
+        else
+            ((double *)out)[i] = sample_binomial_d(g, ((const double *)count)[i], ((const double *)prob)[i]);
+    }
+    return 0;
+}
+
+/* ================================================================================================
  * multinomial
  * ================================================================================================ */
 

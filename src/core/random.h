@@ -66,6 +66,14 @@ WK_INTERNAL int wk__log_normal_(wk_generator *g, wk_dtype dtype, void *out, int6
 WK_INTERNAL int wk__cauchy_(wk_generator *g, wk_dtype dtype, void *out, int64_t n, double median, double sigma);
 /* torch.poisson(rates): rates and out both hold n values of dtype (float32/float64), in row-major order. */
 WK_INTERNAL int wk__poisson(wk_generator *g, wk_dtype dtype, void *out, const void *rates, int64_t n);
+/* torch._standard_gamma(alpha): alpha and out hold n float32/float64 values in row-major order. */
+WK_INTERNAL int wk__gamma_draws(wk_generator *g, wk_dtype dtype, void *out, const void *alpha, int64_t n);
+/* torch._sample_dirichlet(alpha): alpha and out are [rows, k] row-major; the gammas are drawn in double. */
+WK_INTERNAL int wk__dirichlet_draws(wk_generator *g, wk_dtype dtype, void *out, const void *alpha, int64_t rows,
+                                     int64_t k);
+/* torch.binomial(count, prob): count, prob and out hold n values of dtype, row-major, already broadcast. */
+WK_INTERNAL int wk__binomial_draws(wk_generator *g, wk_dtype dtype, void *out, const void *count, const void *prob,
+                             int64_t n);
 
 /* torch.multinomial(probs, n_sample, replacement).
  * probs: `ndim` (1 or 2, as the tensor; 0 or more is checked) dims of sizes `sizes` with element strides

@@ -3,32 +3,38 @@ over wick's ops. Samplers call the same ops as torch's, in the same order, so th
 are torch's, value for value."""
 from . import constraints, transforms  # noqa: F401
 from .bernoulli import Bernoulli
+from .beta import Beta
+from .binomial import Binomial
 from .categorical import Categorical
+from .dirichlet import Dirichlet
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .exponential import Exponential
+from .gamma import Gamma
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
 from .log_normal import LogNormal
+from .mixture_same_family import MixtureSameFamily
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
+from .poisson import Poisson
 from .transformed_distribution import TransformedDistribution
 from .transforms import *  # noqa: F401,F403
 from .uniform import Uniform
 
-__all__ = ['Bernoulli', 'Categorical', 'Distribution', 'Exponential', 'ExponentialFamily', 'Independent',
-           'Laplace', 'LogNormal', 'MultivariateNormal', 'Normal', 'OneHotCategorical',
-           'OneHotCategoricalStraightThrough', 'TransformedDistribution', 'Uniform', 'kl_divergence',
-           'register_kl']
+__all__ = ['Bernoulli', 'Beta', 'Binomial', 'Categorical', 'Dirichlet', 'Distribution', 'Exponential',
+           'ExponentialFamily', 'Gamma', 'Independent', 'Laplace', 'LogNormal', 'MixtureSameFamily',
+           'MultivariateNormal', 'Normal', 'OneHotCategorical', 'OneHotCategoricalStraightThrough', 'Poisson',
+           'TransformedDistribution', 'Uniform', 'kl_divergence', 'register_kl']
 __all__.extend(transforms.__all__)
 
 # torch's other distributions, not in wick yet: using one raises a clear error naming it.
-_NOT_YET = ('Beta', 'Binomial', 'Cauchy', 'Chi2', 'ContinuousBernoulli', 'Dirichlet', 'FisherSnedecor', 'Gamma',
-            'GeneralizedPareto', 'Geometric', 'Gumbel', 'HalfCauchy', 'HalfNormal', 'InverseGamma', 'Kumaraswamy',
-            'LKJCholesky', 'LogisticNormal', 'LowRankMultivariateNormal', 'MixtureSameFamily', 'Multinomial',
-            'NegativeBinomial', 'Pareto', 'Poisson', 'RelaxedBernoulli', 'RelaxedOneHotCategorical', 'StudentT',
+_NOT_YET = ('Cauchy', 'Chi2', 'ContinuousBernoulli', 'FisherSnedecor', 'GeneralizedPareto', 'Geometric', 'Gumbel',
+            'HalfCauchy', 'HalfNormal', 'InverseGamma', 'Kumaraswamy',
+            'LKJCholesky', 'LogisticNormal', 'LowRankMultivariateNormal', 'Multinomial',
+            'NegativeBinomial', 'Pareto', 'RelaxedBernoulli', 'RelaxedOneHotCategorical', 'StudentT',
             'VonMises', 'Weibull', 'Wishart')
 
 
