@@ -108,10 +108,30 @@ DISTS = {
         Dd(T).Categorical(t(T, [[0.3, 0.7], [0.6, 0.4]])),
         Dd(T).Independent(Dd(T).Normal(t(T, [[[0.0, 1.0], [2.0, -1.0]], [[0.5, 0.5], [-1.0, 3.0]]]), 1.5), 1)),
         [[0.0, 1.0], [1.0, 1.0]], ["mean", "variance"]),
+    "Cauchy": (lambda T: Dd(T).Cauchy(t(T, LOC), t(T, SCALE)), X3, ["mean", "variance", "entropy", "mode", "cdf",
+                                                                     "icdf"]),
+    "HalfNormal": (lambda T: Dd(T).HalfNormal(t(T, SCALE)), POS3, COMMON + ["mode", "cdf", "icdf"]),
+    "HalfCauchy": (lambda T: Dd(T).HalfCauchy(t(T, SCALE)), POS3, ["mean", "variance", "entropy", "mode", "cdf",
+                                                                    "icdf"]),
+    "Geometric": (lambda T: Dd(T).Geometric(t(T, P3)), [0.0, 3.0, 1.0], COMMON + ["mode", "logits"]),
+    "Geometric_logits": (lambda T: Dd(T).Geometric(logits=t(T, LG3)), [2.0, 0.0, 5.0], COMMON + ["probs"]),
+    "Gumbel": (lambda T: Dd(T).Gumbel(t(T, LOC), t(T, SCALE)), X3, COMMON + ["mode"]),
+    "Gumbel_scalar": (lambda T: Dd(T).Gumbel(0.5, 2.0), 0.75, COMMON),
+    "Chi2": (lambda T: Dd(T).Chi2(t(T, [0.5, 3.0, 9.0])), POS3, COMMON + ["mode", "df"]),
+    "StudentT": (lambda T: Dd(T).StudentT(t(T, [0.75, 1.5, 5.0]), t(T, LOC), t(T, SCALE)), X3,
+                 COMMON + ["mode"]),
+    "StudentT_df": (lambda T: Dd(T).StudentT(t(T, [3.0, 30.0])), [0.5, -1.0], COMMON),
+    "Multinomial": (lambda T: Dd(T).Multinomial(5, t(T, PROBS23)), [[1.0, 1.0, 3.0], [4.0, 0.0, 1.0]],
+                    ["mean", "variance", "stddev", "entropy", "probs", "logits"]),
+    "Multinomial_logits": (lambda T: Dd(T).Multinomial(3, logits=t(T, [0.2, -0.7, 1.5])), [0.0, 1.0, 2.0],
+                           ["mean", "variance", "entropy"]),
+    "Pareto": (lambda T: Dd(T).Pareto(t(T, SCALE), t(T, [0.5, 1.5, 3.0])), [2.0, 1.0, 4.5],
+               COMMON + ["mode"]),
+    "Weibull": (lambda T: Dd(T).Weibull(t(T, SCALE), t(T, [0.5, 1.5, 3.0])), POS3, COMMON + ["mode"]),
 }
 NAMES = list(DISTS)
 RSAMPLE = [n for n in NAMES if not n.startswith(("Bernoulli", "Categorical", "OneHot", "Poisson", "Binomial",
-                                                  "MixtureSameFamily"))]
+                                                  "MixtureSameFamily", "Geometric", "Multinomial"))]
 CONT_ENTROPY = [n for n in NAMES if "entropy" in DISTS[n][2]]
 
 
@@ -155,7 +175,8 @@ EXACT_SAMPLES = ["Normal", "Normal_scalar", "Normal_f64", "Normal_bcast", "Unifo
                  "Bernoulli_logits", "Bernoulli_scalar", "Categorical", "Categorical_unnorm", "Categorical_logits",
                  "Categorical_1d", "OneHotCategorical", "OneHotCategorical_logits", "Exponential",
                  "Exponential_scalar", "Independent"] + [n for n in NAMES if n.startswith((
-                     "Gamma", "Beta", "Dirichlet", "Poisson", "Binomial", "MixtureSameFamily"))]
+                     "Gamma", "Beta", "Dirichlet", "Poisson", "Binomial", "MixtureSameFamily", "Chi2", "Multinomial",
+                     "Geometric", "Cauchy"))]
 TOL_SAMPLES = [n for n in NAMES if n not in EXACT_SAMPLES]
 for _names, _tol in ((EXACT_SAMPLES, EXACT), (TOL_SAMPLES, {})):
     cases("sample", lambda T, d: mk(T, d).sample(), d=_names, **_tol)
@@ -554,3 +575,74 @@ grad_case("kl_gamma_grad", lambda T, c, r: Dd(T).kl_divergence(Dd(T).Gamma(c, r)
           [0.5, 2.0, 7.5], SCALE)
 grad_case("kl_beta_grad", lambda T, a, b: Dd(T).kl_divergence(Dd(T).Beta(a, b), Dd(T).Beta(2.0, 1.5)),
           [0.5, 2.0, 7.5], SCALE)
+
+# ============================================================================ the third batch: gradients, errors, kl
+grad_case("cauchy_rsample_grad", lambda T, loc, scale: Dd(T).Cauchy(loc, scale).rsample((2,)), LOC, SCALE)
+grad_case("halfnormal_log_prob_grad", lambda T, s: Dd(T).HalfNormal(s).log_prob(T.tensor(POS3)), SCALE)
+grad_case("gumbel_log_prob_grad", lambda T, loc, s: Dd(T).Gumbel(loc, s).log_prob(T.tensor(X3)), LOC, SCALE)
+grad_case("studentT_rsample_grad", lambda T, df, loc, s: Dd(T).StudentT(df, loc, s).rsample((2,)), [0.75, 1.5, 5.0],
+          LOC, SCALE)
+grad_case("studentT_log_prob_grad", lambda T, df, loc, s: Dd(T).StudentT(df, loc, s).log_prob(T.tensor(X3)),
+          [0.75, 1.5, 5.0], LOC, SCALE)
+grad_case("chi2_rsample_grad", lambda T, df: Dd(T).Chi2(df).rsample((2,)), [0.5, 3.0, 9.0])
+grad_case("geometric_log_prob_grad", lambda T, p: Dd(T).Geometric(p).log_prob(T.tensor([0.0, 3.0, 1.0])), P3)
+grad_case("multinomial_log_prob_grad", lambda T, p: Dd(T).Multinomial(5, p).log_prob(
+    T.tensor([[1.0, 1.0, 3.0], [4.0, 0.0, 1.0]])), PROBS23)
+grad_case("weibull_rsample_grad", lambda T, s, c: Dd(T).Weibull(s, c).rsample((2,)), SCALE, [0.5, 1.5, 3.0])
+grad_case("pareto_log_prob_grad", lambda T, s, a: Dd(T).Pareto(s, a).log_prob(T.tensor([2.0, 1.0, 4.5])), SCALE,
+          [0.5, 1.5, 3.0])
+BAD3 = {
+    "cauchy_scale": lambda T: Dd(T).Cauchy(0.0, t(T, [1.0, -1.0])),
+    "halfnormal_scale": lambda T: Dd(T).HalfNormal(t(T, [1.0, -1.0])),
+    "geometric_zero": lambda T: Dd(T).Geometric(t(T, [0.5, 0.0])),
+    "geometric_big": lambda T: Dd(T).Geometric(t(T, [0.5, 1.5])),
+    "geometric_both": lambda T: Dd(T).Geometric(t(T, P3), t(T, LG3)),
+    "gumbel_scale": lambda T: Dd(T).Gumbel(0.0, t(T, [1.0, 0.0])),
+    "chi2_df": lambda T: Dd(T).Chi2(t(T, [1.0, -2.0])),
+    "studentT_df": lambda T: Dd(T).StudentT(t(T, [1.0, -2.0])),
+    "multinomial_count": lambda T: Dd(T).Multinomial(t(T, [3.0]), t(T, P3)),
+    "multinomial_support": lambda T: Dd(T).Multinomial(3, t(T, P3)).log_prob(t(T, [2.0, 2.0, 1.0])),
+    "pareto_alpha": lambda T: Dd(T).Pareto(1.0, t(T, [1.0, -2.0])),
+    "pareto_support": lambda T: Dd(T).Pareto(t(T, [2.0]), t(T, [1.0])).log_prob(t(T, [1.5])),
+    "weibull_concentration": lambda T: Dd(T).Weibull(1.0, t(T, [1.0, 0.0])),
+    "halfcauchy_support": lambda T: Dd(T).HalfCauchy(1.0).log_prob(T.tensor(-0.5)),
+}
+cases("error", lambda T, e: BAD3[e](T), e=list(BAD3), kind="error")
+KL3 = {
+    "cauchy_cauchy": lambda T: (Dd(T).Cauchy(t(T, LOC), t(T, SCALE)), Dd(T).Cauchy(t(T, X3), t(T, POS3))),
+    "geometric_geometric": lambda T: (Dd(T).Geometric(t(T, P3)), Dd(T).Geometric(t(T, [0.4, 0.5, 0.6]))),
+    "gumbel_gumbel": lambda T: (Dd(T).Gumbel(t(T, LOC), t(T, SCALE)), Dd(T).Gumbel(t(T, X3), t(T, POS3))),
+    "halfnormal_halfnormal": lambda T: (Dd(T).HalfNormal(t(T, SCALE)), Dd(T).HalfNormal(t(T, POS3))),
+    "pareto_pareto": lambda T: (Dd(T).Pareto(t(T, [1.0, 2.0, 0.5]), t(T, SCALE)),
+                                Dd(T).Pareto(t(T, [0.5, 2.5, 0.5]), t(T, POS3))),
+    "exponential_gumbel": lambda T: (Dd(T).Exponential(t(T, SCALE)), Dd(T).Gumbel(t(T, X3), t(T, POS3))),
+    "gamma_gumbel": lambda T: (Dd(T).Gamma(t(T, [0.5, 2.0, 7.5]), t(T, SCALE)), Dd(T).Gumbel(t(T, X3), t(T, POS3))),
+    "gumbel_normal": lambda T: (Dd(T).Gumbel(t(T, LOC), t(T, SCALE)), Dd(T).Normal(t(T, X3), t(T, POS3))),
+    "normal_gumbel": lambda T: (Dd(T).Normal(t(T, LOC), t(T, SCALE)), Dd(T).Gumbel(t(T, X3), t(T, POS3))),
+    "gumbel_exponential": lambda T: (Dd(T).Gumbel(t(T, LOC), t(T, SCALE)), Dd(T).Exponential(t(T, POS3))),
+    "pareto_exponential": lambda T: (Dd(T).Pareto(t(T, [1.0, 2.0, 0.5]), t(T, SCALE)), Dd(T).Exponential(t(T, POS3))),
+    "pareto_gamma": lambda T: (Dd(T).Pareto(t(T, [1.0, 2.0, 0.5]), t(T, SCALE)), Dd(T).Gamma(t(T, POS3), 1.5)),
+    "pareto_normal": lambda T: (Dd(T).Pareto(t(T, [1.0, 2.0, 0.5]), t(T, SCALE)),
+                                Dd(T).Normal(t(T, X3), t(T, POS3))),
+    "pareto_uniform": lambda T: (Dd(T).Pareto(t(T, [1.0, 2.0, 0.5]), t(T, SCALE)), Dd(T).Uniform(0.0, 5.0)),
+    "uniform_gumbel": lambda T: (Dd(T).Uniform(t(T, LOC), t(T, LOC) + 1.0), Dd(T).Gumbel(t(T, X3), t(T, POS3))),
+    "uniform_pareto": lambda T: (Dd(T).Uniform(t(T, [1.5, 0.5, 3.0]), t(T, [2.5, 3.0, 4.0])),
+                                 Dd(T).Pareto(t(T, [1.0, 1.0, 2.0]), t(T, SCALE))),
+    "normal_pareto": lambda T: (Dd(T).Normal(t(T, LOC), t(T, SCALE)), Dd(T).Pareto(1.0, 2.0)),
+    "beta_pareto": lambda T: (Dd(T).Beta(t(T, [0.5, 2.0, 7.0]), t(T, SCALE)), Dd(T).Pareto(1.0, 2.0)),
+}
+cases("kl3", lambda T, k: Dd(T).kl_divergence(*KL3[k](T)), k=list(KL3))
+case("transform_corr_cholesky", lambda T: (lambda tr, x: (tr(x), tr.inv(tr(x)), tr.log_abs_det_jacobian(x, tr(x)),
+                                                          tr.forward_shape((2, 6)), tr.inverse_shape((2, 4, 4))))(
+    Dd(T).CorrCholeskyTransform(), T.tensor([[0.3, -1.2, 0.5, 2.0, -0.4, 0.9], [0.1, 0.2, -0.3, 0.4, -0.5, 0.6]])))
+case("transform_cat", lambda T: (lambda tr, x: (tr(x), tr.inv(tr(x)), tr.log_abs_det_jacobian(x, tr(x)),
+                                                repr(tr.domain), tr.bijective))(
+    Dd(T).CatTransform([Dd(T).ExpTransform(), Dd(T).AffineTransform(1.0, 2.0)], dim=1, lengths=[2, 1]),
+    T.tensor([[0.3, -1.2, 0.5], [2.0, -0.4, 0.9]])))
+case("transform_stack", lambda T: (lambda tr, x: (tr(x), tr.inv(tr(x)), tr.log_abs_det_jacobian(x, tr(x)),
+                                                  repr(tr.codomain)))(
+    Dd(T).StackTransform([Dd(T).ExpTransform(), Dd(T).SigmoidTransform()], dim=0),
+    T.tensor([[0.3, -1.2, 0.5], [2.0, -0.4, 0.9]])))
+grad_case("transform_corr_cholesky_grad", lambda T, x: (lambda tr: (tr(x), tr.log_abs_det_jacobian(x, tr(x))))(
+    Dd(T).CorrCholeskyTransform()), [0.3, -1.2, 0.5])
+error_case("transform_corr_cholesky_shape", lambda T: Dd(T).CorrCholeskyTransform().forward_shape((2, 5)))

@@ -7,12 +7,12 @@ import operator
 
 import wick as torch
 from . import constraints
-from .utils import _sum_rightmost, broadcast_all, lazy_property
+from .utils import _sum_rightmost, broadcast_all, lazy_property, tril_matrix_to_vec, vec_to_tril_matrix
 
-__all__ = ['AbsTransform', 'AffineTransform', 'ComposeTransform', 'CumulativeDistributionTransform',
-           'ExpTransform', 'IndependentTransform', 'LowerCholeskyTransform', 'PositiveDefiniteTransform',
+__all__ = ['AbsTransform', 'AffineTransform', 'CatTransform', 'ComposeTransform', 'CorrCholeskyTransform',
+           'CumulativeDistributionTransform', 'ExpTransform', 'IndependentTransform', 'LowerCholeskyTransform', 'PositiveDefiniteTransform',
            'PowerTransform', 'ReshapeTransform', 'SigmoidTransform', 'SoftplusTransform', 'TanhTransform',
-           'SoftmaxTransform', 'StickBreakingTransform', 'Transform', 'identity_transform']
+           'SoftmaxTransform', 'StackTransform', 'StickBreakingTransform', 'Transform', 'identity_transform']
 
 
 def _softplus(x):
@@ -691,10 +691,186 @@ class CumulativeDistributionTransform(Transform):
         return CumulativeDistributionTransform(self.distribution, cache_size=cache_size)
 
 
-_NOT_YET = ('CatTransform', 'StackTransform', 'CorrCholeskyTransform')
+class CorrCholeskyTransform(Transform):
+    """Maps a real vector of length D(D-1)/2 to the Cholesky factor of a D x D correlation matrix (tanh, then stick
+    breaking over each row)."""
+    domain = constraints.real_vector
+    codomain = constraints.corr_cholesky
+    bijective = True
+
+    def _call(self, x):
+        pad = torch.nn.functional.pad
+        x = torch.tanh(x)
+        eps = torch.finfo(x.dtype).eps
+        x = x.clamp(min=-1 + eps, max=1 - eps)
+        r = vec_to_tril_matrix(x, diag=-1)
+        z = r ** 2
+        z1m_cumprod_sqrt = (1 - z).sqrt().cumprod(-1)
+        r = r + torch.eye(r.shape[-1], dtype=r.dtype, device=r.device)
+        return r * pad(z1m_cumprod_sqrt[..., :-1], [1, 0], value=1)
+
+    def _inverse(self, y):
+        pad = torch.nn.functional.pad
+        y_cumsum = 1 - torch.cumsum(y * y, dim=-1)
+        y_cumsum_shifted = pad(y_cumsum[..., :-1], [1, 0], value=1)
+        y_vec = tril_matrix_to_vec(y, diag=-1)
+        y_cumsum_vec = tril_matrix_to_vec(y_cumsum_shifted, diag=-1)
+        t = y_vec / y_cumsum_vec.sqrt()
+        return (t.log1p() - t.neg().log1p()) / 2
+
+    def log_abs_det_jacobian(self, x, y, intermediates=None):
+        y1m_cumsum = 1 - (y * y).cumsum(dim=-1)
+        y1m_cumsum_tril = tril_matrix_to_vec(y1m_cumsum, diag=-2)
+        stick_breaking_logdet = 0.5 * y1m_cumsum_tril.log().sum(-1)
+        tanh_logdet = -2 * (x + _softplus(-2 * x) - math.log(2.0)).sum(dim=-1)
+        return stick_breaking_logdet + tanh_logdet
+
+    def forward_shape(self, shape):
+        if len(shape) < 1:
+            raise ValueError('Too few dimensions on input')
+        N = shape[-1]
+        D = round((0.25 + 2 * N) ** 0.5 + 0.5)
+        if D * (D - 1) // 2 != N:
+            raise ValueError('Input is not a flattened lower-diagonal number')
+        return shape[:-1] + (D, D)
+
+    def inverse_shape(self, shape):
+        if len(shape) < 2:
+            raise ValueError('Too few dimensions on input')
+        if shape[-2] != shape[-1]:
+            raise ValueError('Input is not square')
+        D = shape[-1]
+        return shape[:-2] + (D * (D - 1) // 2,)
 
 
-def __getattr__(name):
-    if name in _NOT_YET:
-        raise NotImplementedError(f'torch.distributions.transforms.{name} is not supported yet by wick')
-    raise AttributeError(f"module 'torch.distributions.transforms' has no attribute '{name}'")
+def _check_dim(dim, t, what):
+    if not (-t.dim() <= dim < t.dim()):
+        raise AssertionError(f'dim {dim} out of range for {what} with {t.dim()} dimensions')
+
+
+class CatTransform(Transform):
+    """Applies each transform of tseq to a slice of `lengths` along dim, as torch.cat."""
+
+    def __init__(self, tseq, dim=0, lengths=None, cache_size=0):
+        if not all(isinstance(t, Transform) for t in tseq):
+            raise AssertionError('All elements of tseq must be Transform instances')
+        if cache_size:
+            tseq = [t.with_cache(cache_size) for t in tseq]
+        super().__init__(cache_size=cache_size)
+        self.transforms = list(tseq)
+        self.lengths = [1] * len(self.transforms) if lengths is None else list(lengths)
+        if len(self.lengths) != len(self.transforms):
+            raise AssertionError(f'lengths ({len(self.lengths)}) must match transforms ({len(self.transforms)})')
+        self.dim = dim
+
+    @lazy_property
+    def event_dim(self):
+        return max(t.event_dim for t in self.transforms)
+
+    @lazy_property
+    def length(self):
+        return sum(self.lengths)
+
+    def with_cache(self, cache_size=1):
+        if self._cache_size == cache_size:
+            return self
+        return CatTransform(self.transforms, self.dim, self.lengths, cache_size)
+
+    def _map(self, z, what, fn):
+        _check_dim(self.dim, z, 'tensor')
+        if z.size(self.dim) != self.length:
+            raise AssertionError(f'{what}.size({self.dim}) = {z.size(self.dim)} must equal length {self.length}')
+        out, start = [], 0
+        for t, n in zip(self.transforms, self.lengths):
+            out.append(fn(t, z.narrow(self.dim, start, n)))
+            start = start + n
+        return torch.cat(out, dim=self.dim)
+
+    def _call(self, x):
+        return self._map(x, 'x', lambda t, v: t(v))
+
+    def _inverse(self, y):
+        return self._map(y, 'y', lambda t, v: t.inv(v))
+
+    def log_abs_det_jacobian(self, x, y):
+        for z, what in ((x, 'x'), (y, 'y')):
+            _check_dim(self.dim, z, what)
+            if z.size(self.dim) != self.length:
+                raise AssertionError(f'{what}.size({self.dim}) = {z.size(self.dim)} must equal length {self.length}')
+        parts, start = [], 0
+        for t, n in zip(self.transforms, self.lengths):
+            ldj = t.log_abs_det_jacobian(x.narrow(self.dim, start, n), y.narrow(self.dim, start, n))
+            if t.event_dim < self.event_dim:
+                ldj = _sum_rightmost(ldj, self.event_dim - t.event_dim)
+            parts.append(ldj)
+            start = start + n
+        dim = self.dim
+        if dim >= 0:
+            dim = dim - x.dim()
+        dim = dim + self.event_dim
+        return torch.cat(parts, dim=dim) if dim < 0 else sum(parts)
+
+    @property
+    def bijective(self):
+        return all(t.bijective for t in self.transforms)
+
+    @constraints.dependent_property
+    def domain(self):
+        return constraints.cat([t.domain for t in self.transforms], self.dim, self.lengths)
+
+    @constraints.dependent_property
+    def codomain(self):
+        return constraints.cat([t.codomain for t in self.transforms], self.dim, self.lengths)
+
+
+class StackTransform(Transform):
+    """Applies each transform of tseq to one index along dim, as torch.stack."""
+
+    def __init__(self, tseq, dim=0, cache_size=0):
+        if not all(isinstance(t, Transform) for t in tseq):
+            raise AssertionError('All elements of tseq must be Transform instances')
+        if cache_size:
+            tseq = [t.with_cache(cache_size) for t in tseq]
+        super().__init__(cache_size=cache_size)
+        self.transforms = list(tseq)
+        self.dim = dim
+
+    def with_cache(self, cache_size=1):
+        if self._cache_size == cache_size:
+            return self
+        return StackTransform(self.transforms, self.dim, cache_size)
+
+    def _slice(self, z):
+        return [z.select(self.dim, i) for i in range(z.size(self.dim))]
+
+    def _check(self, z, what):
+        _check_dim(self.dim, z, 'tensor' if what in ('x', 'y') else what)
+        if z.size(self.dim) != len(self.transforms):
+            raise AssertionError(f'{what}.size({self.dim}) = {z.size(self.dim)} must equal len(transforms) '
+                                 f'{len(self.transforms)}')
+
+    def _call(self, x):
+        self._check(x, 'x')
+        return torch.stack([t(v) for v, t in zip(self._slice(x), self.transforms)], dim=self.dim)
+
+    def _inverse(self, y):
+        self._check(y, 'y')
+        return torch.stack([t.inv(v) for v, t in zip(self._slice(y), self.transforms)], dim=self.dim)
+
+    def log_abs_det_jacobian(self, x, y):
+        self._check(x, 'x')
+        self._check(y, 'y')
+        return torch.stack([t.log_abs_det_jacobian(a, b)
+                            for a, b, t in zip(self._slice(x), self._slice(y), self.transforms)], dim=self.dim)
+
+    @property
+    def bijective(self):
+        return all(t.bijective for t in self.transforms)
+
+    @constraints.dependent_property
+    def domain(self):
+        return constraints.stack([t.domain for t in self.transforms], self.dim)
+
+    @constraints.dependent_property
+    def codomain(self):
+        return constraints.stack([t.codomain for t in self.transforms], self.dim)
