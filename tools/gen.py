@@ -147,6 +147,10 @@ class Op:
                                  if k.startswith('inplace_') and k[8:] in {p.name for p in self.params}}
         self.multi_formula = fields.get('grads')  # one formula returning a tensor list for a Tensor[] input
         self.node_name = fields.get('node', self._default_node_name())
+        # Note [jvp formulas] (ops/README.md): `jvp:` element_wise | linear | none | refuse | a C expression
+        base = os.path.basename(where.split(':')[0])
+        self.jvp = fields.get('jvp') or ('element_wise' if base in ELEMENTWISE_FILES else
+                                         'refuse' if base == 'random.def' else None)
         self.doc = fields.get('doc', '')
         self.dtypes = fields.get('dtypes', '')
         self.impl = fields.get('impl', self.cname)
@@ -190,6 +194,11 @@ class Op:
     @property
     def differentiable(self):
         return self.autograd == 'auto' and (self.formulas or self.multi_formula)
+
+
+# files whose differentiable ops are elementwise: their backward formulas, with the input's tangent for grad, are
+# their jvp formulas (torch's auto_element_wise); an op there that is not elementwise says `jvp:` itself
+ELEMENTWISE_FILES = {'unary.def', 'pointwise.def', 'nn_act.def'}
 
 
 def read_table(paths):
@@ -844,6 +853,7 @@ def emit_mutating(op, opnames):
     assert not any('self' in formula_names(f) for f in op.formulas.values()), op.schema
     o.append('%s {' % proto(op))
     o += arg_null_checks(op)
+    o += fw_refuse_line(op, fw_inputs(op), op.name, 'NULL')
     o.append('    if (wk__check_inplace(self) < 0) return NULL;')
     o += dispatch(op, op.impl, 'mutating', outputs=('self',))
     parts = ['wk__tensor_requires_grad(%s)' % cident(p.name) for p in diff]
@@ -896,6 +906,148 @@ def inplace_node_op(op):
 # input, unchanged, so the op is the identity on it there and the input's own history is the right one: the wrapper
 # records no node. Setting history on it would rewrite the caller's tensor (a leaf would stop being a leaf, and the
 # node would hold the tensor that holds it: a cycle that leaks both).
+def fw_inputs(op):
+    return [p for p in op.cparams if p.type in ('Tensor', 'Tensor?', 'Tensor[]')]
+
+
+def fw_any(ps, extra=()):
+    """C expression: a dual level is open and one of the tensors has a tangent at it"""
+    parts = ['wk__fw_list_any(%s)' % cident(p.name) if p.type == 'Tensor[]' else 'wk__fw_get(%s)' % cident(p.name)
+             for p in ps] + ['wk__fw_get(%s)' % e for e in extra]
+    return '(wk__fw_level && (%s))' % ' || '.join(parts) if parts else 'false'
+
+
+def fw_refuse_line(op, ps, name, fail, extra=()):
+    if not ps and not extra:
+        return []
+    return ['    if (%s) return wk__fw_refuse("%s"), %s;' % (fw_any(ps, extra), name, fail)]
+
+
+META_SUFFIX = {'_sizes': 'wk_intlist {n} = {{{c}->sizes, {c}->ndim}};', '_strides': 'wk_intlist {n} = {{{c}->strides, {c}->ndim}};',
+               '_dtype': 'wk_dtype {n} = {c}->dtype;', '_ndim': 'int64_t {n} = {c}->ndim;',
+               '_numel': 'int64_t {n} = wk__numel({c});', '_storage_offset': 'int64_t {n} = {c}->offset;'}
+
+
+def emit_fw(op, opnames, indent='    ', tuple_out=False):
+    """Note [Forward AD] (src/autograd/forward_ad.c): after the kernel of a differentiable op returning one tensor,
+    the result's tangent from the inputs' tangents by the op's jvp formula. For an op returning several tensors
+    (tuple_out) the formula gives the first output's tangent (`result0`, `result1`, ... name the outputs); the
+    others get none (indices, or statistics such as nll_loss's total_weight)."""
+    ins = fw_inputs(op)
+    diff = [p for p in diff_inputs(op)]
+    pnames = {p.name for p in op.params}
+    j = op.jvp
+    alias = [cident(p.name) for p in op.cparams if p.type in ('Tensor', 'Tensor?')]
+    guard = fw_any(ins)
+    R, FAIL = ('outs[0]', 'goto fw_fail_') if tuple_out else ('r', None)
+    if alias and not op.view and not tuple_out:  # Note [An op returning its input]: it keeps that input's tangent
+        guard = '%s && %s' % (' && '.join('r != %s' % a for a in alias), guard)
+    o = ['%sif (%s) {' % (indent, guard)]
+    I = indent + '    '
+    if j == 'none':
+        return []
+    if j is None or j == 'refuse' or (j in ('element_wise',) and any(p.type == 'Tensor[]' for p in diff)):
+        o.append('%swk__fw_refuse("%s");' % (I, op.name))
+        o.append('%s%s;' % (I, FAIL) if FAIL else '%swk_release(r);\n%sreturn NULL;' % (I, I))
+        o.append('%s}' % indent)
+        return o
+    o.append('%swk_pool pool = {0};' % I)
+    for p in ins:
+        if p.type == 'Tensor[]':
+            o.append('%sbool %s_any = wk__fw_list_any(%s); (void)%s_any;' % (I, p.name, cident(p.name), p.name))
+            continue
+        o.append('%swk_tensor *%s_t = wk__fw_get(%s); (void)%s_t;' % (I, p.name, cident(p.name), p.name))
+    o.append('%suint64_t fwl_ = wk__fw_level; wk__fw_level = 0; /* the formula sees primals */' % I)
+    o.append('%swk_tensor *t_ = NULL;' % I)
+    if j == 'element_wise':
+        forms = [(p, op.formulas[p.name]) for p in diff if p.name in op.formulas]
+    else:
+        forms = []
+    names = set()
+    for _, f in forms:
+        names |= formula_names(f)
+    if j not in ('element_wise', 'linear'):
+        names |= formula_names(j)
+    if tuple_out:
+        nr = len(op.rets)
+        if names & ({'result'} | {'result%d' % i for i in range(nr)}):  # Note [Forward AD]: recomputed when recorded
+            o.append('%swk_tensor *ro_[%d] = {0};' % (I, nr))
+            o.append('%sif (rg_) { if (wk_%s(%s, ro_) < 0) pool.failed = true; for (int i_ = 0; i_ < %d; i_++) A(ro_[i_]); }'
+                     % (I, op.cname, call_args(op), nr))
+            o.append('%selse for (int i_ = 0; i_ < %d; i_++) ro_[i_] = outs[i_];' % (I, nr))
+            for i in range(nr):
+                o.append('%swk_tensor *result%d = ro_[%d]; (void)result%d;' % (I, i, i, i))
+            o.append('%swk_tensor *result = ro_[0]; (void)result;' % I)
+    elif 'result' in names:  # Note [Forward AD]: a recomputed result when the output gets history
+        o.append('%swk_tensor *result = rg_ ? A(wk_%s(%s)) : r; (void)result;' % (I, op.cname, call_args(op)))
+    for p in op.cparams:
+        if p.type not in ('Tensor', 'Tensor?'):
+            continue
+        for suf, decl in META_SUFFIX.items():
+            nm = p.name + suf
+            if nm in names:
+                o.append(I + decl.format(n=nm, c=cident(p.name)) + ' (void)%s;' % nm)
+    if j == 'element_wise':
+        for p, f in forms:
+            cond = ''
+            m = re.match(r'^undefined_if\((.*)\)$', f.strip())
+            if m:
+                parts = split_top(m.group(1))
+                cond, f = ' && !(%s)' % parts[0], ', '.join(parts[1:])
+            # as torch's: an input without a tangent contributes with zeros (so the tangent has the history of every
+            # primal the formula reads, as torch's does)
+            o.append('%sif (%s%s) { /* %s */' % (I, cident(p.name), cond, f))
+            o.append('%s    wk_tensor *grad = %s_t ? %s_t : A(wk_zeros_like(%s, WK_DTYPE_NONE, false));'
+                     % (I, p.name, p.name, cident(p.name)))
+            o.append('%s    wk_tensor *c_ = %s;' % (I, rewrite_formula(f, opnames, pnames)))
+            o.append('%s    t_ = t_ && c_ ? A(wk_add(t_, c_, wk_int(1))) : (t_ ? t_ : c_);' % I)
+            o.append('%s    if (!c_) pool.failed = true;' % I)
+            o.append('%s}' % I)
+    elif j == 'linear':  # linear in each tensor argument: the sum over inputs with a tangent of op(.., x_t, ..)
+        for p in diff:
+            if p.type == 'Tensor[]':
+                c = cident(p.name)
+                o.append('%sif (%s_any) {' % (I, p.name))
+                o.append('%s    wk_tensor **a_ = wk__pool_array(&pool, %s.len);' % (I, c))
+                o.append('%s    for (int64_t i_ = 0; a_ && i_ < %s.len; i_++) {' % (I, c))
+                o.append('%s        wk_tensor *x_ = %s.data[i_];' % (I, c))
+                o.append('%s        a_[i_] = x_->fw_grad && x_->fw_level == fwl_ ? x_->fw_grad : A(wk_zeros_like(x_, WK_DTYPE_NONE, false));' % I)
+                o.append('%s    }' % I)
+                o.append('%s    wk_tensor *c_ = a_ ? A(wk_%s(%s)) : NULL;' % (I, op.cname, call_args(op, {p.name: '(wk_tensorlist){(wk_tensor *const *)a_, %s.len}' % c})))
+            elif tuple_out:
+                o.append('%sif (%s_t) {' % (I, p.name))
+                o.append('%s    wk_tensor *o_[%d] = {0};' % (I, len(op.rets)))
+                o.append('%s    int orc_ = wk_%s(%s, o_);' % (I, op.cname, call_args(op, {p.name: p.name + '_t'})))
+                o.append('%s    for (int i_ = 1; i_ < %d; i_++) A(o_[i_]);' % (I, len(op.rets)))
+                o.append('%s    wk_tensor *c_ = orc_ < 0 ? NULL : A(o_[0]);' % I)
+            else:   # inputs without a tangent contribute with zeros, as torch's (when another input has one)
+                many = len([q for q in diff if q.type != 'Tensor[]']) > 1
+                o.append('%sif (%s) {' % (I, cident(p.name) if many else p.name + '_t'))
+                if many:
+                    o.append('%s    if (!%s_t) %s_t = A(wk_zeros_like(%s, WK_DTYPE_NONE, false));' % (I, p.name, p.name, cident(p.name)))
+                o.append('%s    wk_tensor *c_ = A(wk_%s(%s));' % (I, op.cname, call_args(op, {p.name: p.name + '_t'})))
+            o.append('%s    t_ = t_ && c_ ? A(wk_add(t_, c_, wk_int(1))) : (t_ ? t_ : c_);' % I)
+            o.append('%s    if (!c_) pool.failed = true;' % I)
+            o.append('%s}' % I)
+    else:  # a formula over the tangents (`<arg>_t`, zeros where an input has none) and the primals
+        for p in diff:
+            if p.type == 'Tensor[]':
+                continue
+            if (p.name + '_t') in names:
+                o.append('%sif (!%s_t && %s) %s_t = A(wk_zeros_like(%s, WK_DTYPE_NONE, false));' % (
+                    I, p.name, cident(p.name), p.name, cident(p.name)))
+        o.append('%st_ = %s;' % (I, rewrite_formula(j, opnames, pnames)))
+        o.append('%sif (!t_) pool.failed = true;' % I)
+    o.append('%swk__fw_level = fwl_;' % I)
+    o.append('%sint rc_ = pool.failed ? -1 : wk__fw_set(%s, t_);' % (I, R))
+    if tuple_out:
+        o.append('%sif (wk__pool_end(&pool, rc_) < 0) goto fw_fail_;' % I)
+    else:
+        o.append('%sif (wk__pool_end(&pool, rc_) < 0) { wk_release(r); return NULL; }' % I)
+    o.append('%s}' % indent)
+    return o
+
+
 def emit_wrappers(op, opnames):
     if op.mutates_self:
         return emit_mutating(op, opnames)
@@ -931,10 +1083,17 @@ def emit_wrappers(op, opnames):
                 requires_grad_expr(undiff), op.name, undiff[0].name, fail_value(op)))
         ret = 'return k_(%s);' % ', '.join(filter(None, [call_args(op), {'tuple': 'outs', 'scalar': 'result', 'bool': 'result', 'int': 'result', 'float': 'result', 'dtype': 'result'}.get(k)]))
         o += dispatch(op, op.impl)
+        fwm = op.autograd == 'manual' and op.jvp != 'none' and fw_inputs(op)
         if op.view and k == 'tensor':
             o.append('    wk_tensor *r = k_(%s);' % call_args(op))
             o.append('    if (r) wk__mark_view(r, self);')
+            if fwm:  # a composite (manual) op's tangent comes from the ops it ran; none there: refused
+                o.append('    if (r && !wk__fw_get(r) && wk_dtype_is_floating(r->dtype) && %s) { wk_release(r); return wk__fw_refuse("%s"), NULL; }' % (fw_any(fw_inputs(op)), op.name))
             o.append('    return r;')
+        elif fwm and k == 'tensor':
+            o.append('    wk_tensor *res_ = k_(%s);' % call_args(op))
+            o.append('    if (res_ && !wk__fw_get(res_) && wk_dtype_is_floating(res_->dtype) && %s) { wk_release(res_); return wk__fw_refuse("%s"), NULL; }' % (fw_any(fw_inputs(op)), op.name))
+            o.append('    return res_;')
         else:
             o.append('    ' + ret)
         o.append('}')
@@ -950,6 +1109,7 @@ def emit_wrappers(op, opnames):
             o.append('    if (!r) return NULL;')
             if op.view:
                 o.append('    wk__mark_view(r, self);')
+            o += emit_fw(op, opnames)
             o.append('    if (!rg_) return r;')
             ins = [cident(p.name) for p in op.cparams if p.type in ('Tensor', 'Tensor?')]
             if ins and not op.view:  # Note [An op returning its input]
@@ -970,6 +1130,8 @@ def emit_wrappers(op, opnames):
             o.append('    if (k_(%s, outs) < 0) return -1;' % call_args(op))
             if op.view:
                 o.append('    for (int i_ = 0; i_ < %d; i_++) wk__mark_view(outs[i_], self);' % nr)
+            fwc = emit_fw(op, opnames, tuple_out=True)
+            o += fwc
             o.append('    if (!rg_) return 0;')
             o.append('    {')
             o += emit_record(op, fields, None, '        ')
@@ -984,11 +1146,27 @@ def emit_wrappers(op, opnames):
             o.append('        wk__node_release(&n->base);')
             o.append('    }')
             o.append('fail:')
+            if fwc:
+                o.append('fw_fail_:')
             o.append('    for (int i_ = 0; i_ < %d; i_++) { wk_release(outs[i_]); outs[i_] = NULL; }' % nr)
             o.append('    return -1;')
         elif k == 'tensorlist':
+            lin = op.jvp == 'linear' and len([p for p in diff if p.type == 'Tensor']) == 1 and len(diff) == 1
+            if op.jvp != 'none' and not lin:
+                o += fw_refuse_line(op, diff, op.name, '(wk_tensorvec){NULL, 0}')
             o.append('    wk_tensorvec v = k_(%s);' % call_args(op))
             o.append('    if (!v.data) return v;')
+            if lin:  # one tangent per output: the op on the input's tangent
+                p = diff[0]
+                o.append('    if (wk__fw_get(%s)) {' % cident(p.name))
+                o.append('        uint64_t fwl_ = wk__fw_level; wk__fw_level = 0;')
+                o.append('        wk_tensorvec tv_ = wk_%s(%s);' % (op.cname, call_args(op, {p.name: 'wk__fw_get_at(%s, fwl_)' % cident(p.name)})))
+                o.append('        wk__fw_level = fwl_;')
+                o.append('        int frc_ = tv_.data && tv_.len == v.len ? 0 : -1;')
+                o.append('        for (int64_t i_ = 0; frc_ == 0 && i_ < v.len; i_++) frc_ = wk__fw_set(v.data[i_], tv_.data[i_]);')
+                o.append('        if (tv_.data) wk_tensorvec_free(tv_);')
+                o.append('        if (frc_ < 0) { wk_tensorvec_free(v); return (wk_tensorvec){NULL, 0}; }')
+                o.append('    }')
             if op.view:
                 o.append('    for (int64_t i_ = 0; i_ < v.len; i_++) wk__mark_view_multi(v.data[i_], self);')
             o.append('    if (!rg_) return v;')
@@ -1014,6 +1192,7 @@ def emit_wrappers(op, opnames):
         o += arg_null_checks(op)
         if op.fields.get('inplace_check'):  # a C expression (int, < 0 = error set) over the arguments
             o.append('    if ((%s) < 0) return NULL;' % op.fields['inplace_check'])
+        o += fw_refuse_line(op, fw_inputs(op), op.name + '_', 'NULL')
         diff = diff_inputs(iop) if op.differentiable else []
         uses_self = any('self' in formula_names(f) for f in iop.formulas.values()) if op.differentiable else False
         o.append('    bool rg_ = %s;' % (requires_grad_expr(diff) if diff else 'false'))
@@ -1118,6 +1297,7 @@ def emit_wrappers(op, opnames):
         o.append('%s {' % proto(op, '_out', with_out=True))
         o.append('    if (!out) return wk__null_arg("%s", "out"), NULL;' % op.name)
         o += arg_null_checks(op)
+        o += fw_refuse_line(op, fw_inputs(op), op.name, 'NULL', extra=('out',))
         if tens_inputs:
             o.append('    if (wk__grad_enabled() && (wk__tensor_requires_grad(out) || %s))' % ' || '.join(
                 'wk__list_requires_grad(%s)' % cident(p.name) if p.type == 'Tensor[]' else 'wk__tensor_requires_grad(%s)' % cident(p.name)

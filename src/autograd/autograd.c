@@ -222,6 +222,7 @@ void wk__autograd_meta_free(wk_tensor *t) {
     wk__node_release(t->grad_fn);
     wk_release(t->grad);
     wk_release(t->view_base);
+    wk_release(t->fw_grad);
 }
 
 /* ---- saved tensors ---- */
@@ -256,6 +257,7 @@ int wk__save(wk_saved *s, const wk_tensor *t, bool is_output, wk_node *owner) {
     if (is_output) { /* alias without history: the owner would otherwise reference itself */
         s->data = wk__alias(t, t->ndim, t->sizes, t->strides, t->offset);
         if (s->data) s->data->is_view = t->is_view;
+        if (s->data) wk__fw_copy(s->data, t); /* forward-over-reverse: the saved output keeps its tangent */
     } else {
         s->data = wk_retain((wk_tensor *)t);
     }
@@ -342,6 +344,7 @@ wk_tensor *wk__unpack(wk_saved *s, wk_node *owner) {
     }
     if (!s->is_output) return wk_retain(s->data);
     wk_tensor *t = wk__alias(s->data, s->data->ndim, s->data->sizes, s->data->strides, s->data->offset);
+    if (t) wk__fw_copy(t, s->data);
     if (t && s->requires_grad && owner) wk__set_history(t, owner, s->output_nr);
     return t;
 }

@@ -133,6 +133,22 @@ WK_INTERNAL void wk__mark_view(wk_tensor *view, const wk_tensor *base);
 /* The same for one output of an op that returns several views (unbind, split, ...). */
 WK_INTERNAL void wk__mark_view_multi(wk_tensor *view, const wk_tensor *base);
 
+/* ---- forward-mode AD (Note [Forward AD] in forward_ad.c) ---- */
+WK_INTERNAL extern uint64_t wk__fw_level; /* the open dual level's stamp; 0: none open */
+/* t's tangent at the open level (borrowed), or NULL. */
+static inline wk_tensor *wk__fw_get(const wk_tensor *t) {
+    return (t && t->fw_grad && t->fw_level == wk__fw_level && wk__fw_level) ? t->fw_grad : NULL;
+}
+/* t's tangent at level stamp `level` (for code that runs with forward AD suspended) */
+static inline wk_tensor *wk__fw_get_at(const wk_tensor *t, uint64_t level) {
+    return (t && t->fw_grad && t->fw_level == level && level) ? t->fw_grad : NULL;
+}
+WK_INTERNAL bool wk__fw_list_any(wk_tensorlist l);
+/* Sets r's tangent to t (broadcast to r's shape, cast to r's dtype; none for a non-floating r). 0 / -1. */
+WK_INTERNAL int wk__fw_set(wk_tensor *r, wk_tensor *t);
+WK_INTERNAL void wk__fw_copy(wk_tensor *dst, const wk_tensor *src); /* dst gets src's tangent (an alias of src) */
+WK_INTERNAL void wk__fw_refuse(const char *op); /* torch's NotImplementedError for an op without a jvp formula */
+
 /* ---- engine, hooks, node accessors, detach, version: public (include/wick.h, "autograd") ---- */
 
 #endif

@@ -92,6 +92,8 @@ struct wk_tensor {
     wk_hook *hooks;         /* tensor hooks (register_hook) */
     bool post_acc_hooks;    /* a leaf with register_post_accumulate_grad_hook hooks (kept by its Python wrapper) */
     wk_tensor *view_base;   /* strong; the tensor this one is a view of (root base), or NULL */
+    wk_tensor *fw_grad;     /* strong; the forward-mode tangent, valid while fw_level is the open dual level */
+    uint64_t fw_level;      /* Note [Forward AD] in src/autograd/forward_ad.c */
 
     void *pyobj;            /* weak back-pointer to the Python wrapper (pyext), or NULL */
 };

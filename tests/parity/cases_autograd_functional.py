@@ -1,7 +1,7 @@
 """torch.autograd.functional (jacobian, hessian, vjp, jvp, hvp, vhp: tensor and tuple inputs and outputs,
 create_graph, strict, vectorize, their errors) and torch.autograd.gradcheck / gradgradcheck (passing functions,
 a wrong backward with torch's message, raise_exception=False, the input checks and warnings).
-strategy="forward-mode" is skipped: wick has no forward-mode AD (it raises NotImplementedError)."""
+strategy="forward-mode" runs forward-mode AD (more in cases_forward_ad.py)."""
 from .harness import *  # noqa: F401,F403
 
 XA = [[0.5, -1.0], [2.0, 0.3], [1.1, -0.4]]
@@ -46,8 +46,7 @@ error_case("jacobian_strict_vectorize", lambda T: AF(T).jacobian(f_one, d(T, XA)
 error_case("jacobian_bad_strategy", lambda T: AF(T).jacobian(f_one, d(T, XA), strategy="sideways"))
 error_case("jacobian_not_tensor", lambda T: AF(T).jacobian(f_one, [1.0, 2.0]))
 error_case("jacobian_output_not_tensor", lambda T: AF(T).jacobian(lambda x: 3.0, d(T, XA)))
-case("jacobian_forward_mode", lambda T: AF(T).jacobian(f_one, d(T, XA), vectorize=True, strategy="forward-mode"),
-     skip="wick has no forward-mode AD: jacobian(strategy='forward-mode') raises NotImplementedError")
+case("jacobian_forward_mode", lambda T: AF(T).jacobian(f_one, d(T, XA), vectorize=True, strategy="forward-mode"))
 error_case("jacobian_forward_mode_create_graph", lambda T: AF(T).jacobian(f_one, d(T, XA), create_graph=True,
                                                                           strategy="forward-mode"))
 
@@ -182,7 +181,7 @@ def dual(T):
 
 
 X3 = [0.5, -1.25, 2.0]
-case("forward_ad_dual", dual, skip="wick has no forward-mode AD: forward_ad.dual_level raises NotImplementedError")
+case("forward_ad_dual", dual)
 
 # The deprecated private helpers torch.autograd.gradcheck still exports (a FutureWarning each).
 def GC(T):

@@ -2,7 +2,7 @@
 hessian, vmap (in_dims / out_dims / chunk_size / nesting / randomness 'error' and 'same', over modules through
 functional_call), functional_call (dict, tuple of dicts, tied weights, strict), stack_module_state, and the
 compositions torch's tutorials use: vmap(grad(f)) per-sample gradients, ensembling, jacrev(jacfwd(f)).
-vmap's batching rules have their own cases (cases_vmap.py); randomness='different' is skipped."""
+vmap's batching rules have their own cases (cases_vmap.py), its randomness modes too (cases_vmap_randomness.py)."""
 from .harness import *  # noqa: F401,F403
 
 X = [0.5, -1.25, 2.0]
@@ -95,9 +95,7 @@ case("vmap_nested_in_dims", lambda T: FN(T).vmap(lambda p, x: p[0] * x + p[1], i
 case("vmap_kwargs_unmapped", lambda T: FN(T).vmap(lambda x, scale=1.0: x * scale)(t(T, B), scale=2.5))
 case("vmap_same_randomness", lambda T: (FN(T).vmap(lambda x: T.rand(3) + x, randomness="same")(t(T, B)),
                                         T.rand(2)))
-case("vmap_randomness_different", lambda T: FN(T).vmap(lambda x: T.rand(3) + x, randomness="different")(t(T, B)),
-     skip="wick's vmap does not draw torch's batched random values: randomness='different' raises "
-          "NotImplementedError")
+case("vmap_randomness_different", lambda T: FN(T).vmap(lambda x: T.rand(3) + x, randomness="different")(t(T, B)))
 error_case("vmap_random_error_mode", lambda T: FN(T).vmap(lambda x: T.rand(3) + x)(t(T, B)))
 case("vmap_random_error_mode_state", lambda T: (_try(lambda: FN(T).vmap(lambda x: T.rand(3) + x)(t(T, B))),
                                                 T.rand(2)))

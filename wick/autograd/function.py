@@ -134,6 +134,11 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     vjp = backward
 
     @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError("You must implement the jvp function for custom autograd.Function to use it with "
+                                  "forward mode AD.")
+
+    @staticmethod
     def setup_context(ctx, inputs, output):
         raise NotImplementedError('setup_context is not implemented.')
 
@@ -150,6 +155,10 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
             bound.apply_defaults()
             args, kwargs = bound.args, bound.kwargs
         ctx = cls._backward_cls()
+        tangents = _tangents(args)
+        fargs = args
+        if tangents is not None:   # forward-mode AD: forward sees the primals, jvp gives the outputs' tangents
+            fargs = tuple(_C._fw_primal(a, 0) if t is not None else a for a, t in zip(args, tangents))
         grad_on = _C.is_grad_enabled() and not _C.is_inference_mode_enabled()
         # as torch: needs_input_grad follows requires_grad even when grad mode is off (nothing is recorded then)
         ctx._needs_input_grad = tuple(isinstance(a, _C.TensorBase) and a.requires_grad for a in args)
@@ -157,10 +166,10 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         prev = _C._set_grad_enabled(False)
         try:
             if split:
-                outputs = cls.forward(*args, **kwargs)
-                cls.setup_context(ctx, args, outputs)
+                outputs = cls.forward(*fargs, **kwargs)
+                cls.setup_context(ctx, fargs, outputs)
             else:
-                outputs = cls.forward(ctx, *args, **kwargs)
+                outputs = cls.forward(ctx, *fargs, **kwargs)
         finally:
             _C._set_grad_enabled(prev)
         single = not isinstance(outputs, tuple)
@@ -183,7 +192,10 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
             if isinstance(t, _C.TensorBase):
                 _C._bump_version(t)
         if not record:
-            return _unrecorded_outputs(outputs, args, dirty)
+            res = _unrecorded_outputs(outputs, args, dirty)
+            if tangents is not None:
+                _set_tangents(cls, ctx, args, tangents, (res,) if single else res)
+            return res
         ctx._output_meta = tuple((tuple(o.shape), o.dtype) if isinstance(o, _C.TensorBase) else ((), None)
                                  for o in outs)
         outs = _C._function_record(ctx, tuple(args), tuple(outs), getattr(ctx, 'non_differentiable', ()),
@@ -204,7 +216,35 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
             saved.append(entry)
         ctx._saved = tuple(saved)
         ctx.to_save = None
+        if tangents is not None:   # after the record, as torch's (what jvp reads of ctx has the outputs' history)
+            _set_tangents(cls, ctx, args, tangents, outs)
         return outs[0] if single else outs
+
+
+def _tangents(args):
+    """the tangents of a Function's tensor arguments at the open dual level (None each where none), or None"""
+    from . import forward_ad
+    if forward_ad._current_level < 0:
+        return None
+    ts = [_C._fw_tangent(a, 0) if isinstance(a, _C.TensorBase) and _C._has_fw_grad(a, 0) else None for a in args]
+    return ts if any(t is not None for t in ts) else None
+
+
+def _set_tangents(cls, ctx, args, tangents, outs):
+    """the outputs' tangents from cls.jvp(ctx, *the inputs' tangents), as torch's custom Function jvp"""
+    if cls.jvp is Function.jvp:
+        raise NotImplementedError("You must implement the jvp function for custom autograd.Function to use it with "
+                                  "forward mode AD.")
+    gi = [t if t is not None else (_C.zeros_like(a) if isinstance(a, _C.TensorBase) else None)
+          for a, t in zip(args, tangents)]
+    go = cls.jvp(ctx, *gi)
+    go = go if isinstance(go, tuple) else (go,)
+    if len(go) != len(outs):
+        raise RuntimeError(f"jvp function returned an incorrect number of forward gradients (expected {len(outs)}, "
+                           f"got {len(go)})")
+    for o, g in zip(outs, go):
+        if isinstance(o, _C.TensorBase) and isinstance(g, _C.TensorBase) and (o.is_floating_point() or o.is_complex()):
+            _C._set_fw_grad(o, g, 0)
 
 
 def _unrecorded_outputs(outputs, args, dirty):

@@ -1,7 +1,7 @@
 """torch.autograd.functional: jacobian, hessian, vjp, jvp, hvp, vhp (ported from torch's functional.py; jvp and hvp
 use the double-backward trick as torch's do). vectorize=True goes through autograd.grad(is_grads_batched=True),
 which wick runs as one backward per basis vector (the same values as torch's vmap, not its speed).
-strategy="forward-mode" needs forward-mode AD, which wick does not have yet: it raises NotImplementedError."""
+strategy="forward-mode" runs forward-mode AD (torch.func.jacfwd: one jvp per input element)."""
 import wick as torch
 __all__ = ['vjp', 'jvp', 'jacobian', 'hessian', 'hvp', 'vhp']
 
@@ -204,8 +204,36 @@ def _jacfwd(func, inputs, strict=False, vectorize=False):
     if not vectorize:
         raise NotImplementedError('Computing Jacobian using forward-AD or forward-over-reverse Hessian is'
                                   'only implemented for `vectorize=True`.')
-    raise NotImplementedError('wick: torch.autograd.functional.jacobian / hessian with strategy="forward-mode" is not '
-                              'supported yet (wick has no forward-mode AD)')
+    fw = torch.autograd.forward_ad
+    is_inputs_tuple, inputs = _as_tuple(inputs, 'inputs', 'jacobian')
+    output_info = []
+    input_numels = tuple(input.numel() for input in inputs)
+    tangents = _construct_standard_basis_for(inputs, input_numels)
+
+    def jvp(tangents):
+        with fw.dual_level():
+            dual_inputs = tuple(fw.make_dual(input, tangent.view_as(input)) for input, tangent in zip(inputs, tangents))
+            _is_outputs_tuple, dual_outputs = _as_tuple(func(*dual_inputs), 'outputs')
+            output_info[:] = [_is_outputs_tuple]
+            jv, primal_outs = [], []
+            for dual_out in dual_outputs:
+                primal, tangent = fw.unpack_dual(dual_out)
+                primal_outs.append(primal)
+                jv.append(tangent if tangent is not None else torch.zeros_like(primal))
+            output_info.append(primal_outs)
+            return tuple(jv)
+    # torch vmaps jvp over the basis; wick runs it once per basis vector and stacks the tangents
+    cols = [jvp(tuple(t[k] for t in tangents)) for k in range(sum(input_numels))]
+    outputs_before_split = tuple(torch.stack([c[i] for c in cols]) for i in range(len(cols[0])))
+    is_outputs_tuple, outputs = output_info
+    jacobian_input_output = []
+    for jac_output_i, output_i in zip(outputs_before_split, outputs):
+        jacobian_output_i_output = []
+        for jac, input_j in zip(jac_output_i.split(input_numels, dim=0), inputs):
+            jacobian_output_i_output.append(jac.permute(*range(1, jac.ndim), 0).reshape((*output_i.shape,
+                                                                                         *input_j.shape)))
+        jacobian_input_output.append(jacobian_output_i_output)
+    return _tuple_postprocess(jacobian_input_output, (is_outputs_tuple, is_inputs_tuple))
 
 
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy='reverse-mode'):

@@ -5,20 +5,21 @@ How wick builds them (not as torch's functorch levels):
 - grad / vjp / jacrev stand on wick's tape: the differentiated arguments are fresh aliases (detached leaves at
   top level, view_as aliases inside another transform, so an outer transform differentiates through the inner
   one's create_graph=True gradients). At top level the results are detached, as torch's are unwrapped.
-- jvp / linearize / jacfwd use the double-backward trick (a vjp of the vjp): wick has no forward-mode AD, so they
-  need the function's backward to be differentiable; jacfwd returns the same Jacobian as jacrev, built from jvp
-  columns. hessian is jacfwd(jacrev(f)), as torch's.
+- jvp / linearize / jacfwd use forward-mode AD (torch.autograd.forward_ad, the op table's jvp formulas: Note
+  [Forward AD]); jacfwd runs one jvp per input element (torch vmaps them). wick has one dual level, so a jvp
+  inside an open level (jvp of jvp) falls back to the double-backward trick. hessian is jacfwd(jacrev(f)), as
+  torch's: forward over reverse, the backward formulas carrying tangents.
 - vmap is a batching transform (wick/func/_vmap.py, Note [vmap]): the function runs once (once per chunk_size
   entries) on BatchedTensors, and each op applies its batching rule; an op without one falls back to a loop over the
   batch with torch's performance warning. grad inside vmap differentiates leaves batched at every running vmap
   level, so one backward gives the per-sample gradients. vjp / jvp / jacrev / jacfwd, autograd.grad and custom
   Functions seeing a batched tensor send the vmap back to its loop (_vmap_loop: once per entry, stacked), which is
-  what runs where the extension has no vmap hook (_BATCHING False). Randomness 'error' and 'same' are torch's;
-  'different' raises NotImplementedError."""
+  what runs where the extension has no vmap hook (_BATCHING False). Randomness 'error', 'same' and 'different'
+  draw as torch's (wick/func/_random.py, Note [vmap randomness])."""
 import functools
 
 import wick as torch
-from . import _vmap
+from . import _random, _vmap
 
 __all__ = ['grad', 'grad_and_value', 'vjp', 'jvp', 'linearize', 'jacrev', 'jacfwd', 'hessian', 'vmap',
            'functional_call', 'stack_module_state']
@@ -95,6 +96,8 @@ def _fresh(t):
         raise ValueError(f"Thing passed to transform API must be Tensor, got {type(t)}")
     if t.requires_grad:
         return t.view_as(t)
+    if _dual_open() and torch._C._has_fw_grad(t, 0):   # a dual tensor of jvp / jacfwd: the new leaf keeps its tangent
+        return torch._C._make_dual(t.detach().requires_grad_(True), torch._C._fw_tangent(t, 0), 0)
     return t.detach().requires_grad_(True)
 
 
@@ -286,7 +289,7 @@ def vjp(func, *primals, has_aux=False):
 
 
 # ------------------------------------------------------------------------------------------ jvp
-def jvp(func, primals, tangents, *, strict=False, has_aux=False):
+def _check_jvp_args(primals, tangents, strict):
     if strict:
         raise RuntimeError("jvp(f, primals, tangents): strict is not yet supported")
     if not isinstance(primals, tuple):
@@ -306,6 +309,63 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
             raise RuntimeError("Trying to set a forward gradient that has a different size than that of the "
                                "original Tensor, this is not supported. Tensor is of size "
                                f"{list(p.shape)} while the given forward gradient is of size {list(t.shape)}.")
+    return p_flat, p_spec, t_flat
+
+
+def _split_aux(output, has_aux, name):
+    if not has_aux:
+        return output, None
+    if not (isinstance(output, tuple) and len(output) == 2):
+        raise RuntimeError(f"{name}: output of function f should be a tuple: (output, aux) if has_aux is True")
+    return output
+
+
+def _dual_run(func, p_flat, p_spec, t_flat, has_aux, name):
+    """func(*primals) at a new dual level: (outputs, their tangents (zeros where none), out_spec, aux), primals and
+    aux unpacked from their tangents."""
+    fw = torch.autograd.forward_ad
+    with fw.dual_level():
+        duals = [fw.make_dual(p, t) for p, t in zip(p_flat, t_flat)]
+        output, aux = _split_aux(func(*_unflatten(duals, p_spec)), has_aux, name)
+        out_flat, out_spec = _flatten(output)
+        prim, tang = [], []
+        for o in out_flat:
+            if not isinstance(o, torch.Tensor):
+                raise RuntimeError(f"{name}: Expected f(*primals) to return only tensors, got unsupported type "
+                                   f"{type(o)}")
+            u = fw.unpack_dual(o)
+            prim.append(u.primal)
+            tang.append(torch.zeros_like(o) if u.tangent is None else u.tangent)
+        if has_aux:
+            aux = _tree_map(lambda a: fw.unpack_dual(a).primal if isinstance(a, torch.Tensor) else a, aux)
+    return prim, tang, out_spec, aux
+
+
+def _dual_open():
+    return torch.autograd.forward_ad._current_level >= 0
+
+
+def jvp(func, primals, tangents, *, strict=False, has_aux=False):
+    """Forward-mode AD over the op table's jvp formulas (Note [Forward AD]). wick has one dual level: a jvp inside
+    another jvp (or inside a dual_level) uses the double-backward trick instead (_jvp_twice)."""
+    p_flat, p_spec, t_flat = _check_jvp_args(primals, tangents, strict)
+    if _dual_open():
+        return _jvp_twice(func, p_flat, p_spec, t_flat, has_aux)
+    _depth[0] += 1
+    try:
+        prim, tang, out_spec, aux = _dual_run(func, p_flat, p_spec, t_flat, has_aux, "jvp(f, primals, tangents)")
+    finally:
+        _depth[0] -= 1
+    keep = any(p.requires_grad for p in p_flat)   # regular autograd tracks the primals: results keep their graph
+    out = functools.partial(_out, keep=keep)
+    res = (_tree_map(out, _unflatten(prim, out_spec)), _tree_map(out, _unflatten(tang, out_spec)))
+    if has_aux:
+        return res + (_tree_map(out, aux),)
+    return res
+
+
+def _jvp_twice(func, p_flat, p_spec, t_flat, has_aux):
+    """J t as the derivative, by the cotangent u, of <vjp(u), t> (the vjp is linear in u)."""
     _depth[0] += 1
     try:
         with torch.enable_grad():
@@ -418,9 +478,68 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
 
 
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
-    """The Jacobian of func, laid out as torch's jacfwd (out.shape + in.shape); wick computes it by rows (the same
-    matrix), having no forward-mode AD."""
-    return _jac(func, argnums, has_aux, column_wise=True)
+    """The Jacobian of func by forward-mode AD, one jvp per input element (torch batches those columns with vmap),
+    laid out as torch's (out.shape + in.shape). Inside an open dual level (wick has one) it is built by rows."""
+    if randomness not in ('error', 'different', 'same'):
+        raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or 'same'. Got {randomness}")
+
+    @functools.wraps(func)
+    def wrapper(*args):
+        if _dual_open():
+            return _jac(func, argnums, has_aux, column_wise=True)(*args)
+        nums = _check_argnums(argnums, len(args))
+        _refuse_batched(args)
+        args = list(args)
+        in_flat, in_specs = [], []
+        for a in nums:
+            lv, sp = _flatten(args[a])
+            for x in lv:
+                if not isinstance(x, torch.Tensor):
+                    raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
+            in_specs.append((len(lv), sp))
+            in_flat += lv
+
+        def run(tangents):
+            def f(*duals):
+                full, k = list(args), 0
+                for a, (n, sp) in zip(nums, in_specs):
+                    full[a] = _unflatten(list(duals[k:k + n]), sp)
+                    k += n
+                return func(*full)
+            return _dual_run(f, in_flat, _flatten(tuple(in_flat))[1], tangents, has_aux, "jacfwd(f, ...)(*args)")
+        _depth[0] += 1
+        try:
+            cols = None   # cols[i][j]: the columns of d out_i / d in_j
+            prim = out_spec = aux = None
+            for j, x in enumerate(in_flat):
+                for e in range(x.numel()):
+                    ts = [torch.zeros_like(y) for y in in_flat]
+                    ts[j].view(-1)[e] = 1
+                    prim, tang, out_spec, aux = run(ts)
+                    if cols is None:
+                        cols = [[[] for _ in in_flat] for _ in tang]
+                    for i, t in enumerate(tang):
+                        cols[i][j].append(t)
+            if cols is None:   # no input element: one plain run for the outputs' shapes
+                prim, tang, out_spec, aux = run([torch.zeros_like(y) for y in in_flat])
+                cols = [[[] for _ in in_flat] for _ in tang]
+            jac = [[(torch.stack(cols[i][j], -1).view(tuple(o.shape) + tuple(x.shape)) if cols[i][j]
+                     else o.new_zeros(tuple(o.shape) + tuple(x.shape))) for j, x in enumerate(in_flat)]
+                   for i, o in enumerate(prim)]
+        finally:
+            _depth[0] -= 1
+        per_out = []
+        for i in range(len(prim)):
+            trees, k = [], 0
+            for n, sp in in_specs:
+                trees.append(_unflatten([_out(t) for t in jac[i][k:k + n]], sp))
+                k += n
+            per_out.append(trees[0] if isinstance(argnums, int) else tuple(trees))
+        result = _unflatten(per_out, out_spec)
+        if has_aux:
+            return result, _tree_map(_out, aux)
+        return result
+    return wrapper
 
 
 def hessian(func, argnums=0):
@@ -496,18 +615,18 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         if len(set(sizes)) != 1:
             raise ValueError("vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
                              f"{sizes} for the mapped dimension")
-        if randomness == "different":
-            raise NotImplementedError("wick: vmap(randomness='different') is not supported yet (wick cannot draw "
-                                      "torch's batched random values)")
         n = sizes[0]
         state = torch.get_rng_state()
         try:
             if chunk_size is None or chunk_size >= n:
                 return _vmap_batched(func, fname, leaves, moved, spec, kwargs, n, out_dims, randomness, state)
             parts = []
+            rs = torch.get_rng_state() if randomness == "same" else None   # torch: every chunk draws the same
             for lo in range(0, n, chunk_size):
                 k = min(chunk_size, n - lo)
                 mv = [None if m is None else m.narrow(0, lo, k) for m in moved]
+                if rs is not None:
+                    torch.set_rng_state(rs)
                 parts.append(_vmap_batched(func, fname, leaves, mv, spec, kwargs, k, out_dims, randomness,
                                            torch.get_rng_state()))
             flat0, out_spec = _flatten(parts[0])
@@ -527,6 +646,8 @@ def _vmap_batched(func, fname, leaves, moved, spec, kwargs, n, out_dims, randomn
     """one batched call of func: inputs wrapped as BatchedTensors of a new level, outputs unwrapped at out_dims"""
     lvl = _vmap._levels[-1][0] + 1 if _vmap._levels else 1
     _vmap._levels.append([lvl, n, randomness])
+    if randomness == "different":
+        _random.enter()
     try:
         sample = [x if m is None else _vmap._wrap(m, lvl) for x, m in zip(leaves, moved)]
         result = func(*_unflatten(sample, spec), **kwargs)
@@ -537,6 +658,8 @@ def _vmap_batched(func, fname, leaves, moved, spec, kwargs, n, out_dims, randomn
                                "operation out of vmap")
     finally:
         _vmap._levels.pop()
+        if randomness == "different":
+            _random.exit()
     out_leaves, out_spec = _flatten(result)
     od = _broadcast_out_dims(out_dims, result, fname)
     outs = []
@@ -592,9 +715,6 @@ def _vmap_loop(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=No
                              f"{sizes} for the mapped dimension")
         n = sizes[0]
         state = torch.get_rng_state() if randomness in ("error", "same") else None
-        if randomness == "different":
-            raise NotImplementedError("wick: vmap(randomness='different') is not supported yet (wick cannot draw "
-                                      "torch's batched random values)")
         results, after = [], None
         for b in range(n):
             if randomness == "same":

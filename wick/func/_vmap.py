@@ -275,7 +275,8 @@ def _dispatch(self, name, args, kwargs):
     kwargs = {} if kwargs is None else dict(kwargs)
     lvl = _level_of(self, args, kwargs)
     B = _batch_size(lvl)
-    _check_random(name, lvl)
+    if name in _RANDOM:
+        return _check_random(self, name, args, kwargs, lvl)
     rule = _RULES.get(name)
     if rule is None and name in _POINTWISE:
         rule = _pointwise
@@ -292,16 +293,15 @@ _RANDOM = {'dropout', 'dropout_', 'feature_dropout', 'alpha_dropout', 'feature_a
            '_fused_dropout', 'native_dropout'}
 
 
-def _check_random(name, lvl):
-    if name not in _RANDOM:
-        return
+def _check_random(self, name, args, kwargs, lvl):
+    """a random op with a batched argument: torch's error in randomness 'error', else its rule (wick/func/_random.py)"""
     mode = next(e[2] for e in _levels if e[0] == lvl)
     if mode == 'error':
         raise RuntimeError("vmap: called random operation while in randomness error mode. Please either use the "
                            "'same' or 'different' randomness flags on vmap or perform the randomness operation out of "
                            "vmap")
-    raise NotImplementedError(f"wick: vmap(randomness='{mode}') over the random op {name} of a batched tensor is not "
-                              "supported yet")
+    from . import _random
+    return _random.rule(self, name, args, kwargs, lvl, mode)
 
 
 # ------------------------------------------------------------------------------------------ fallback
