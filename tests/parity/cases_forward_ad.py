@@ -217,3 +217,50 @@ case("functional_jacobian_forward_tuple", lambda T: T.autograd.functional.jacobi
     f_two, (f64(T, X), f64(T, X).flip(1)), vectorize=True, strategy="forward-mode"))
 case("functional_hessian_forward_outer", lambda T: T.autograd.functional.hessian(
     lambda x: (x ** 3 * x.sin()).sum(), f64(T, X), vectorize=True, outer_jacobian_strategy="forward-mode"))
+
+
+def custom_fns(T):
+    class Exp(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, scale):
+            r = x.exp() * scale
+            ctx.r = r
+            return r, x * 2
+
+        @staticmethod
+        def backward(ctx, g, h):
+            return g * ctx.r + h * 2, None
+
+        @staticmethod
+        def jvp(ctx, tx, tscale):
+            return tx * ctx.r, tx * 2
+
+    class NoJvp(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+    return Exp, NoJvp
+
+
+def custom_jvp(T):
+    Exp, _ = custom_fns(T)
+    x = f64(T, X, True)
+    with FW(T).dual_level():
+        a, b = Exp.apply(FW(T).make_dual(x, f64(T, XT)), 1.5)
+        ua, ub = FW(T).unpack_dual(a), FW(T).unpack_dual(b)
+        (a.sum() + b.sum()).backward()
+        return ua.primal.detach(), ua.tangent.detach(), ub.tangent, x.grad, a.grad_fn.name()
+
+
+def custom_no_jvp(T):
+    _, NoJvp = custom_fns(T)
+    with FW(T).dual_level():
+        NoJvp.apply(FW(T).make_dual(f64(T, X), f64(T, XT)))
+
+
+case("custom_function_jvp", custom_jvp)
+error_case("custom_function_no_jvp", custom_no_jvp)
