@@ -315,6 +315,34 @@ WK_API int wk_set_num_threads(int n); /* torch.set_num_threads */
  * promotes as a Python scalar does, so int32 + 2.5 is float32). */
 WK_API wk_tensor *wk_wrapped_number(wk_scalar s);
 
+/* ---- devices (Note [Device table], src/core/device.h; issue 20) ----
+ * Every storage lives on a device: the CPU, or 'webgpu' where wgpu-native gives an adapter (loaded at run time, see
+ * wk_webgpu_open). A device's memory may not be host-visible: read it through wk_host_tensor (a copy), never through
+ * wk_data_ptr. Ops run on their tensors' device (torch's rule: CPU 0-d tensors may join any device). */
+typedef struct wk_device wk_device;
+WK_API wk_device *wk_cpu_device(void);
+WK_API wk_device *wk_tensor_device(const wk_tensor *t);
+WK_API bool wk_device_host_access(const wk_device *d); /* host code may read its pointers (the CPU's: yes) */
+WK_API const char *wk_device_str(const wk_device *d, char buf[64]); /* torch's printed form: "cpu", "webgpu:0" */
+/* t's values on d, contiguous (t itself when already there). Differentiable: when t requires grad (in grad mode) the
+ * result's grad_fn is ToCopyBackward0, which moves the gradient back to t's device. */
+WK_API wk_tensor *wk_move_to_device(wk_tensor *t, wk_device *d);
+/* t readable by the host (new reference): t itself on a host-visible device, else a CPU tensor with t's geometry
+ * over a copy of the storage bytes its elements span. No history. */
+WK_API wk_tensor *wk_host_tensor(const wk_tensor *t);
+/* An uninitialised tensor of this geometry (strides in elements; NULL: contiguous) on device d. */
+WK_API wk_tensor *wk_empty_strided_on(wk_device *d, int ndim, const int64_t *sizes, const int64_t *strides,
+                                      wk_dtype dtype);
+/* The webgpu device, opened once: the library is $WICK_WGPU_LIB when set, else lib_path when not NULL, else
+ * "libwgpu_native.so" (later calls return the first answer). NULL when unavailable, with the reason. */
+WK_API wk_device *wk_webgpu_open(const char *lib_path);
+WK_API const char *wk_webgpu_reason(void);      /* why it is unavailable; "" when open */
+WK_API const char *wk_webgpu_device_name(void); /* the adapter's name; "" if none */
+WK_API const char *wk_webgpu_backend(void);     /* "Vulkan", "Metal", ...; "" if none */
+/* Bytes of whole pool buckets: out[0] handed out, out[1] that plus the idle pool (torch.cuda's memory_allocated /
+ * memory_reserved), out[2] GPU buffers ever made for blocks, out[3] blocks handed out now. Zeros before it opens. */
+WK_API void wk_webgpu_memory(int64_t out[4]);
+
 /* ---- printing ---- */
 WK_API char *wk_repr(const wk_tensor *t); /* torch's repr(); free with wk_free_string */
 /* torch.set_printoptions: sci_mode -1 None, 0 False, 1 True; threshold may be INFINITY ("full") */

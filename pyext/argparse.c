@@ -754,7 +754,7 @@ static int device_target(const wk_sig *sig, PyObject *pyself, wk_pyval *out, wk_
                                               on two devices do not meet in one op */
             wk_tensor *me = sig->method && pyself ? wk_py_self(pyself) : NULL;
             if (me && me->storage->device != d && !(d->host_access && me->storage->device->host_access)) {
-                wk_tensor *e = scope_tensor(sc, wk__empty_strided_on(&wk__cpu_device, 0, NULL, NULL, out[i].t->dtype));
+                wk_tensor *e = scope_tensor(sc, wk_empty_strided_on(wk_cpu_device(), 0, NULL, NULL, out[i].t->dtype));
                 if (!e) return wk_py_raise(), -1;
                 out[i].t = e;
             }

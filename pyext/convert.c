@@ -1,7 +1,5 @@
 /* convert.c — Python <-> wick values: errors, tensor wrapping, scalars, dtypes, nested data. */
 #include "pyext.h"
-#include "core/host.h"
-#include "webgpu/device.h"
 
 #include <ctype.h>
 
@@ -294,8 +292,8 @@ wk_device *wk_py_webgpu_device(void) {
     Py_XDECREF(mod);
     if (!r) return NULL;
     Py_DECREF(r);
-    wk_device *d = wk__webgpu_open(NULL); /* already tried by is_available: its answer */
-    if (!d) PyErr_Format(PyExc_RuntimeError, "webgpu is not available: %s", wk__webgpu_reason());
+    wk_device *d = wk_webgpu_open(NULL); /* already tried by is_available: its answer */
+    if (!d) PyErr_Format(PyExc_RuntimeError, "webgpu is not available: %s", wk_webgpu_reason());
     return d;
 }
 
@@ -336,7 +334,7 @@ int wk_py_parse_device(PyObject *o, wk_device **dev) {
                      "lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of device string: %s",
                      str);
     } else if (k == 0) {
-        *dev = &wk__cpu_device;
+        *dev = wk_cpu_device();
         rc = 0;
     } else if (k == 1) {
         PyErr_SetString(PyExc_AssertionError, "Torch not compiled with CUDA enabled");
@@ -378,15 +376,19 @@ wk_device *wk_py_take_pending_device(wk_tensor **self) {
     return d;
 }
 
-static bool same_place(const wk_device *a, const wk_device *b) { return a == b || (a->host_access && b->host_access); }
+static bool same_place(const wk_device *a, const wk_device *b) {
+    return a == b || (wk_device_host_access(a) && wk_device_host_access(b));
+}
 
 PyObject *wk_py_move_result(PyObject *res, wk_device *target, wk_tensor *self) {
     if (!res || !target || !WK_PyTensor_Check(res)) return res;
     wk_tensor *t = wk_py_self(res);
-    if (same_place(t->storage->device, target)) return res;
+    if (same_place(wk_tensor_device(t), target)) return res;
     bool fresh_leaf = t->requires_grad && !t->grad_fn && t != self; /* a factory's requires_grad=True */
-    /* a factory's leaf is made on the device; any other tensor moves differentiably (ToCopyBackward0) */
-    wk_tensor *m = fresh_leaf ? wk__to_device(t, target) : wk_move_to_device(t, target);
+    /* a factory's leaf is made on the device (no history); any other tensor moves differentiably (ToCopyBackward0) */
+    bool prev = fresh_leaf ? wk_set_grad_enabled(false) : false;
+    wk_tensor *m = wk_move_to_device(t, target);
+    if (fresh_leaf) wk_set_grad_enabled(prev);
     Py_DECREF(res);
     if (m && fresh_leaf) m = wk__finish_factory(m, true);
     return wk_py_wrap(m);

@@ -1,7 +1,6 @@
 /* storage.c — raw storage access for serialisation (torch.save/load, safetensors): bytes out, bytes in, and a
  * bounds-checked alias so that a malicious file can never make a tensor reach outside its storage. */
 #include "pyext.h"
-#include "core/host.h"
 
 /* _storage_info(t) -> (storage id, storage bytes, storage offset in elements) */
 static PyObject *m_storage_info(PyObject *m, PyObject *o) {
@@ -162,7 +161,7 @@ static PyObject *m_numpy_interface(PyObject *m, PyObject *o) {
         return PyErr_Format(PyExc_TypeError,
                             "can't convert %s device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host "
                             "memory first.",
-                            wk__device_str(t->storage->device, buf));
+                            wk_device_str(wk_tensor_device(t), buf));
     }
     const char *typestr;
     switch (t->dtype) {

@@ -1,6 +1,5 @@
 /* tensor_methods.c — Tensor methods and properties that are not ops: metadata, conversion, autograd entry points. */
 #include "pyext.h"
-#include "core/host.h"
 
 #define SELF wk_py_self(self)
 
@@ -79,7 +78,7 @@ static PyObject *tolist_rec(const wk_tensor *t, const char *p, int d) {
 }
 static PyObject *m_tolist(PyObject *self, PyObject *unused) {
     (void)unused;
-    wk_tensor *t = wk__host_tensor(SELF); /* Note [Host reads] (src/core/host.h) */
+    wk_tensor *t = wk_host_tensor(SELF); /* Note [Host reads] (src/core/host.h) */
     if (!t) return wk_py_raise();
     PyObject *r = tolist_rec(t, wk_data_ptr(t), 0);
     wk_release(t);

@@ -3,8 +3,6 @@
  * tensor reach Python (host code would read its fake pointers: the Python door to device tensors is the next
  * step). */
 #include "pyext.h"
-#include "core/host.h"
-#include "webgpu/device.h"
 
 /* _webgpu_open(lib_path or None) -> (available, reason, adapter name, backend) */
 static PyObject *m_webgpu_open(PyObject *m, PyObject *arg) {
@@ -12,14 +10,14 @@ static PyObject *m_webgpu_open(PyObject *m, PyObject *arg) {
     const char *path = NULL;
     if (arg != Py_None && !(path = PyUnicode_AsUTF8(arg))) return NULL;
     wk_device *d;
-    Py_BEGIN_ALLOW_THREADS d = wk__webgpu_open(path);
-    Py_END_ALLOW_THREADS return Py_BuildValue("(Osss)", d ? Py_True : Py_False, wk__webgpu_reason(),
-                                              wk__webgpu_device_name(), wk__webgpu_backend());
+    Py_BEGIN_ALLOW_THREADS d = wk_webgpu_open(path);
+    Py_END_ALLOW_THREADS return Py_BuildValue("(Osss)", d ? Py_True : Py_False, wk_webgpu_reason(),
+                                              wk_webgpu_device_name(), wk_webgpu_backend());
 }
 
 static wk_device *need_device(void) {
-    wk_device *d = wk__webgpu_open(NULL);
-    if (!d) PyErr_Format(PyExc_RuntimeError, "webgpu is not available: %s", wk__webgpu_reason());
+    wk_device *d = wk_webgpu_open(NULL);
+    if (!d) PyErr_Format(PyExc_RuntimeError, "webgpu is not available: %s", wk_webgpu_reason());
     return d;
 }
 
@@ -33,15 +31,15 @@ static PyObject *m_webgpu_roundtrip(PyObject *m, PyObject *args) {
     if (!PyArg_ParseTuple(args, "O|nn", &o, &offset, &hops)) return NULL;
     if (!WK_PyTensor_Check(o)) return PyErr_Format(PyExc_TypeError, "expected a Tensor");
     wk_tensor *t = ((wk_PyTensor *)o)->t;
-    if (!wk__is_contiguous(t) || t->storage->device != &wk__cpu_device)
+    if (!wk_is_contiguous(t) || wk_tensor_device(t) != wk_cpu_device())
         return PyErr_Format(PyExc_ValueError, "expected a contiguous CPU tensor");
     if (offset < 0 || offset > 4096 || hops < 1 || hops > 8)
         return PyErr_Format(PyExc_ValueError, "offset in [0, 4096], hops in [1, 8]");
     wk_device *d = need_device();
     if (!d) return NULL;
-    wk_tensor *r = wk__empty_like(t, t->dtype);
+    wk_tensor *r = wk_empty_strided_on(wk_cpu_device(), wk_ndim(t), wk_sizes(t), NULL, wk_tensor_dtype(t));
     if (!r) return wk_py_raise();
-    size_t n = (size_t)wk__numel(t) * wk_dtype_size(t->dtype);
+    size_t n = (size_t)wk_numel(t) * wk_dtype_size(t->dtype);
     const char *src = (const char *)t->storage->data + t->offset * (int64_t)wk_dtype_size(t->dtype);
     char *dst = (char *)r->storage->data + r->offset * (int64_t)wk_dtype_size(r->dtype);
     int rc = 0;
@@ -109,7 +107,7 @@ static PyObject *m_webgpu_fill(PyObject *m, PyObject *args) {
 static PyObject *m_webgpu_memory(PyObject *m, PyObject *unused) {
     (void)m, (void)unused;
     int64_t v[4];
-    wk__webgpu_memory(v);
+    wk_webgpu_memory(v);
     return Py_BuildValue("(LLLL)", (long long)v[0], (long long)v[1], (long long)v[2], (long long)v[3]);
 }
 
@@ -128,9 +126,9 @@ static PyObject *m_webgpu_synchronize(PyObject *m, PyObject *unused) {
 static PyObject *m_device_of(PyObject *m, PyObject *o) {
     (void)m;
     if (!WK_PyTensor_Check(o)) return PyErr_Format(PyExc_TypeError, "expected a Tensor");
-    wk_device *d = wk_py_self(o)->storage->device;
+    wk_device *d = wk_tensor_device(wk_py_self(o));
     char buf[64];
-    return PyUnicode_FromString(d->host_access ? "cpu" : wk__device_str(d, buf)); /* cpu-copy stands for the CPU */
+    return PyUnicode_FromString(wk_device_host_access(d) ? "cpu" : wk_device_str(d, buf)); /* cpu-copy: the CPU */
 }
 
 /* _to_device(t, device) -> t's values on device (a new contiguous tensor; t itself when already there): Tensor.cpu()

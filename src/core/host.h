@@ -12,9 +12,8 @@
 WK_INTERNAL wk_tensor *wk__host_tensor(const wk_tensor *t);
 /* A contiguous copy of t's values on device d (new reference; no autograd history): the cross-device move. */
 WK_INTERNAL wk_tensor *wk__to_device(const wk_tensor *t, wk_device *d);
-/* wk__to_device that autograd sees (src/autograd/to_device.c): t itself when already on d; else the copy, whose
- * grad_fn (when t requires grad, in grad mode) is ToCopyBackward0, moving the gradient back to t's device. */
-WK_INTERNAL wk_tensor *wk_move_to_device(wk_tensor *t, wk_device *d);
+/* wk__to_device that autograd sees: wk_move_to_device (public, include/wick.h; src/autograd/to_device.c). The
+ * public forms of the others: wk_host_tensor, wk_device_str, wk_empty_strided_on (src/core/tensor.c). */
 /* empty_like(t, dtype) with torch's preserve_format strides, on t's device (wk__empty_like_preserve makes host
  * tensors): for the casts that keep a device tensor where it is. */
 WK_INTERNAL wk_tensor *wk__empty_like_here(const wk_tensor *t, wk_dtype dtype);

@@ -366,6 +366,24 @@ wk_tensor *wk__empty_like_here(const wk_tensor *t, wk_dtype dtype) {
     return c;
 }
 
+/* ---- the public device API (include/wick.h, "devices") ---- */
+wk_device *wk_cpu_device(void) { return &wk__cpu_device; }
+wk_device *wk_tensor_device(const wk_tensor *t) { return t ? t->storage->device : NULL; }
+bool wk_device_host_access(const wk_device *d) { return d && d->host_access; }
+const char *wk_device_str(const wk_device *d, char buf[64]) { return wk__device_str(d, buf); }
+wk_tensor *wk_host_tensor(const wk_tensor *t) {
+    if (!t) return WK_FAIL(WK_RUNTIME_ERROR, "host_tensor: t is NULL");
+    return wk__host_tensor(t);
+}
+wk_tensor *wk_empty_strided_on(wk_device *d, int ndim, const int64_t *sizes, const int64_t *strides, wk_dtype dtype) {
+    if (!d) return WK_FAIL(WK_RUNTIME_ERROR, "empty_strided_on: no device");
+    if (ndim < 0 || ndim > WK_MAX_DIM || (ndim && !sizes))
+        return WK_FAIL(WK_RUNTIME_ERROR, "empty_strided_on: %d dimensions (at most %d, with sizes)", ndim, WK_MAX_DIM);
+    int64_t cs[WK_MAX_DIM]; /* [ndim]: contiguous strides when none are given */
+    if (!strides) wk__contiguous_strides(ndim, sizes, cs);
+    return wk__empty_strided_on(d, ndim, sizes, strides ? strides : cs, dtype);
+}
+
 const char *wk__device_str(const wk_device *d, char buf[64]) {
     if (d->host_access) return d->name;
     snprintf(buf, 64, "%s:0", d->name);

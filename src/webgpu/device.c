@@ -23,14 +23,14 @@
 
 #if defined(__wasi__) || defined(__EMSCRIPTEN__)
 /* The wasm builds reach WebGPU through the page (navigator.gpu), not through wgpu-native: not here yet. */
-wk_device *wk__webgpu_open(const char *lib_path) {
+wk_device *wk_webgpu_open(const char *lib_path) {
     (void)lib_path;
     return NULL;
 }
-const char *wk__webgpu_reason(void) { return "the webgpu device is not supported yet in the WebAssembly build"; }
-const char *wk__webgpu_device_name(void) { return ""; }
-const char *wk__webgpu_backend(void) { return ""; }
-void wk__webgpu_memory(int64_t out[4]) { out[0] = out[1] = out[2] = out[3] = 0; }
+const char *wk_webgpu_reason(void) { return "the webgpu device is not supported yet in the WebAssembly build"; }
+const char *wk_webgpu_device_name(void) { return ""; }
+const char *wk_webgpu_backend(void) { return ""; }
+void wk_webgpu_memory(int64_t out[4]) { out[0] = out[1] = out[2] = out[3] = 0; }
 #else
 
 #include <dlfcn.h>
@@ -366,7 +366,7 @@ static bool open_locked(const char *lib_path) {
     return true;
 }
 
-wk_device *wk__webgpu_open(const char *lib_path) {
+wk_device *wk_webgpu_open(const char *lib_path) {
     pthread_mutex_lock(&lock);
     if (!tried) {
         tried = true;
@@ -376,9 +376,9 @@ wk_device *wk__webgpu_open(const char *lib_path) {
     pthread_mutex_unlock(&lock);
     return opened ? &webgpu_device : NULL;
 }
-const char *wk__webgpu_reason(void) { return opened ? "" : reason; }
-const char *wk__webgpu_device_name(void) { return opened ? name : ""; }
-const char *wk__webgpu_backend(void) { return opened ? backend : ""; }
+const char *wk_webgpu_reason(void) { return opened ? "" : reason; }
+const char *wk_webgpu_device_name(void) { return opened ? name : ""; }
+const char *wk_webgpu_backend(void) { return opened ? backend : ""; }
 
 /* ---- errors ---- */
 static int check_gpu(const char *what) {
@@ -668,7 +668,7 @@ static int gpu_synchronize(void) {
     return rc;
 }
 
-void wk__webgpu_memory(int64_t out[4]) {
+void wk_webgpu_memory(int64_t out[4]) {
     pthread_mutex_lock(&lock);
     int64_t pooled = 0;
     for (size_t i = 0; i < nblocks; i++) pooled += blocks[i].idle;

@@ -4,6 +4,7 @@
  * -Isrc), under ASan+UBSan with leak checking (make test-c), so an internal header cannot sneak in.
  * Expected values are derived from the inputs (d/dx sum(x * w) = w), never typed in. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "wick.h"
@@ -215,6 +216,28 @@ int main(void) {
     CHECK(wk_storage_nbytes(2, sz, strd, 1, 8, &nbytes) == 0 && nbytes == 13 * 8);
     CHECK(wk_numel_checked(2, big, NULL) < 0 && wk_error_kind() == WK_RUNTIME_ERROR);
     wk_error_clear();
+
+    /* devices: the CPU's, a tensor's, printing, moves (to the same device: itself), host reads, empty_strided_on;
+     * webgpu refused with its reason (a library that is not there: no GPU driver loads under the sanitizers) */
+    wk_device *cpu = wk_cpu_device();
+    char dbuf[64];
+    CHECK(cpu && wk_tensor_device(x) == cpu && wk_device_host_access(cpu) && !strcmp(wk_device_str(cpu, dbuf), "cpu"));
+    wk_tensor *mv = wk_move_to_device(x, cpu), *ht = wk_host_tensor(x);
+    CHECK(mv == x && ht == x);
+    wk_release(mv);
+    wk_release(ht);
+    int64_t es[2] = {2, 3}, est[2] = {1, 2};
+    wk_tensor *e = wk_empty_strided_on(cpu, 2, es, est, WK_FLOAT64);
+    CHECK(e && wk_tensor_dtype(e) == WK_FLOAT64 && wk_strides(e)[0] == 1 && wk_strides(e)[1] == 2);
+    wk_release(e);
+    CHECK(!wk_empty_strided_on(NULL, 1, es, NULL, WK_FLOAT32) && wk_error_kind() == WK_RUNTIME_ERROR);
+    wk_error_clear();
+    setenv("WICK_WGPU_LIB", "/nonexistent/libwgpu_native.so", 1);
+    CHECK(!wk_webgpu_open(NULL) && strstr(wk_webgpu_reason(), "wgpu-native could not be loaded"));
+    CHECK(!strcmp(wk_webgpu_device_name(), "") && !strcmp(wk_webgpu_backend(), ""));
+    int64_t mem[4] = {1, 1, 1, 1};
+    wk_webgpu_memory(mem);
+    CHECK(!mem[0] && !mem[1] && !mem[2] && !mem[3]);
 
     wk_release(s);
     wk_release(y);
