@@ -716,7 +716,7 @@ static int apply_memory_format(const wk_sig *sig, PyObject *pyself, wk_pyval *ou
                 if (!strcmp(ps[i].name, "copy") && ps[i].type == PT_BOOL) copies |= out[i].b;
                 if (!strcmp(ps[i].name, "dtype") && (ps[i].type == PT_DTYPE || ps[i].type == PT_OPT_DTYPE))
                     copies |= out[i].dt != WK_DTYPE_NONE && out[i].dt != wk_tensor_dtype(me);
-                if (!strcmp(ps[i].name, "other") && ps[i].type == PT_TENSOR)
+                if (!strcmp(ps[i].name, "tensor") && ps[i].type == PT_TENSOR)
                     copies |= wk_tensor_dtype(out[i].t) != wk_tensor_dtype(me);
             }
         }
@@ -748,7 +748,7 @@ static int device_target(const wk_sig *sig, PyObject *pyself, wk_pyval *out, wk_
         if (ps[i].type == PT_DEVICE && out[i].obj && out[i].obj != Py_None &&
             wk_py_parse_device(out[i].obj, &d) < 0)
             return -1;
-        if (ps[i].type == PT_TENSOR && !strcmp(ps[i].name, "other") && !strcmp(sig->name, "to") && out[i].t) {
+        if (ps[i].type == PT_TENSOR && !strcmp(ps[i].name, "tensor") && !strcmp(sig->name, "to") && out[i].t) {
             d = out[i].t->storage->device; /* to(other) reads other's dtype and device only: the device becomes the
                                               target, the dtype comes from a CPU 0-d stand-in, so self and other
                                               on two devices do not meet in one op */

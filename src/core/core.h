@@ -119,6 +119,7 @@ WK_INTERNAL bool wk__non_overlapping_and_dense(const wk_tensor *t); /* some dim 
 WK_INTERNAL int64_t wk__numel(const wk_tensor *t);
 WK_INTERNAL int64_t wk__prod(const int64_t *v, int n);
 WK_INTERNAL void wk__contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides);
+WK_INTERNAL int wk__contiguous_strides_checked(int ndim, const int64_t *sizes, int64_t *strides); /* torch's text */
 WK_INTERNAL int wk__check_sizes(int ndim, const int64_t *sizes); /* negative dims, overflow */
 /* Size arithmetic, overflow-checked with torch's messages (sizes.c, Note [Size arithmetic]). */
 WK_INTERNAL int wk__numel_checked(int ndim, const int64_t *sizes, int64_t *out); /* out may be NULL */

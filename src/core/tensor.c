@@ -143,7 +143,6 @@ int wk__check_sizes(int ndim, const int64_t *sizes) {
         wk__error(WK_RUNTIME_ERROR, "wick supports tensors of at most %d dimensions, got %d", WK_MAX_DIM, ndim);
         return -1;
     }
-    int64_t total = 1;
     for (int i = 0; i < ndim; i++) {
         if (sizes[i] < 0) {
             wk_strbuf b = {0};
@@ -154,8 +153,28 @@ int wk__check_sizes(int ndim, const int64_t *sizes) {
             return -1;
         }
     }
-    for (int i = 0; i < ndim; i++)
-        if (__builtin_mul_overflow(total, sizes[i], &total)) return size_overflow(ndim, sizes);
+    /* c10's safe_multiplies_u64: an unsigned product with a sticky overflow flag, so a zero size after a product
+     * past INT64_MAX but within 2**64 is an empty tensor (torch.empty(2**62, 2, 0)), as torch's */
+    uint64_t n = 1;
+    bool overflow = false;
+    for (int i = 0; i < ndim; i++) overflow |= __builtin_mul_overflow(n, (uint64_t)sizes[i], &n);
+    if (overflow || n > (uint64_t)INT64_MAX) return size_overflow(ndim, sizes);
+    return 0;
+}
+
+/* TensorImpl::empty_tensor_restride(Contiguous): the strides of a new tensor, their products overflow-checked (an
+ * empty tensor can have sizes whose strides do not fit: torch.empty(0, 2**62, 3)). */
+int wk__contiguous_strides_checked(int ndim, const int64_t *sizes, int64_t *strides) {
+    int64_t st = 1;
+    bool overflow = false;
+    for (int i = ndim - 1; i >= 0; i--) {
+        strides[i] = st;
+        if (i > 0) overflow |= __builtin_mul_overflow(st, sizes[i] > 1 ? sizes[i] : 1, &st);
+    }
+    if (overflow) {
+        wk__error(WK_RUNTIME_ERROR, "Stride calculation overflowed");
+        return -1;
+    }
     return 0;
 }
 
@@ -237,7 +256,7 @@ wk_tensor *wk__empty(int ndim, const int64_t *sizes, wk_dtype dtype) {
     int64_t strides[WK_MAX_DIM], nbytes;
     if (wk__check_sizes(ndim, sizes) < 0) return NULL;
     if (wk__storage_nbytes(ndim, sizes, NULL, 0, wk_dtype_size(dtype), &nbytes) < 0) return NULL; /* torch's text */
-    wk__contiguous_strides(ndim, sizes, strides);
+    if (wk__contiguous_strides_checked(ndim, sizes, strides) < 0) return NULL;
     return wk__empty_strided(ndim, sizes, strides, dtype);
 }
 
@@ -250,7 +269,7 @@ wk_tensor *wk__zeros(int ndim, const int64_t *sizes, wk_dtype dtype) {
     int64_t strides[WK_MAX_DIM], nbytes;
     if (wk__check_sizes(ndim, sizes) < 0) return NULL;
     if (wk__storage_nbytes(ndim, sizes, NULL, 0, wk_dtype_size(dtype), &nbytes) < 0) return NULL; /* torch's text */
-    wk__contiguous_strides(ndim, sizes, strides);
+    if (wk__contiguous_strides_checked(ndim, sizes, strides) < 0) return NULL;
     return new_tensor(wk__default_device(), ndim, sizes, strides, dtype, true);
 }
 

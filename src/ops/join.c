@@ -406,6 +406,11 @@ static int roll_into(wk_tensor *out, const wk_tensor *self, int64_t d, int64_t s
 }
 
 wk_tensor *wk_impl_roll(wk_tensor *self, wk_intlist shifts, wk_intlist dims) {
+    /* shifts is a SymInt[]: below -2**62 c10::SymInt holds a value as a symbolic node, which torch's CPU kernel
+     * refuses before any check of its own (its text then names its generated file) */
+    for (int64_t i = 0; i < shifts.len; i++)
+        if (shifts.data[i] < -(INT64_C(1) << 62))
+            return WK_FAIL(WK_RUNTIME_ERROR, "SymIntArrayRef expected to contain only concrete integers");
     if (shifts.len == 0) return WK_FAIL(WK_RUNTIME_ERROR, "`shifts` required");
     if (dims.len == 0 && shifts.len == 1) { /* roll the flattened tensor */
         wk_tensor *src = wk__contiguous(self);
@@ -508,7 +513,7 @@ wk_tensor *wk_impl_repeat(wk_tensor *self, wk_intlist repeats) {
         if (repeats.data[i] == 0) zero = true;
     }
     wk_tensor *out = wk__empty(n, target, self->dtype);
-    if (!out || zero) return out;
+    if (!out || zero || wk__numel(out) == 0) return out; /* nothing to copy (and no [r, s] view of huge r to build) */
     /* out seen as [r0, s0, r1, s1, ...]: copy self (expanded over the r dims) into it */
     int64_t osz[WK_MAX_DIM], ost[WK_MAX_DIM], ssz[WK_MAX_DIM], sst[WK_MAX_DIM];
     for (int i = 0; i < n; i++) {

@@ -258,6 +258,22 @@ static wk_tensor *not_implemented(const char *kernel, wk_dtype dt) {
     return NULL;
 }
 
+/* Bool has no GEMM kernel, but torch's addmm_impl_cpu_, addmv_out_cpu and bmm_out_or_baddbmm_ return before their
+ * dtype dispatch when the result is empty (as is) or the contraction is (beta * self: zeros without self or with beta
+ * 0, else self, which a truthy beta leaves unchanged in bool): so an empty bool product works as torch's, any other
+ * raises torch's NotImplementedError. bias: NULL or self expanded to shape. */
+static wk_tensor *bool_product(const wk_tensor *bias, int ndim, const int64_t *shape, int64_t k, wk_scalar beta,
+                               const char *kernel) {
+    if (wk__prod(shape, ndim) != 0 && k != 0) return not_implemented(kernel, WK_BOOL);
+    if (wk__prod(shape, ndim) == 0 || !bias || wk__scalar_to_double(beta) == 0) return wk__zeros(ndim, shape, WK_BOOL);
+    if (beta.tag != WK_SCALAR_BOOL) { /* torch's result.mul_(beta): a bool result cannot hold bool * int or float */
+        wk__error(WK_RUNTIME_ERROR, "result type %s can't be cast to the desired output type Bool",
+                  beta.tag == WK_SCALAR_INT ? "Long" : "Float");
+        return NULL;
+    }
+    return wk__clone(bias);
+}
+
 /* A [m, n] view of a 2-D tensor as [1, m, n] (no copy) for the batched kernel. */
 static wk_tensor *as_batch(const wk_tensor *t) {
     int64_t sizes[3] = {1, t->ndim > 0 ? t->sizes[0] : 1, t->ndim > 1 ? t->sizes[1] : 1};
@@ -299,7 +315,9 @@ wk_tensor *wk_impl_mm(wk_tensor *self, wk_tensor *mat2) {
                   CPP_NAME[self->dtype], CPP_NAME[mat2->dtype]);
         return NULL;
     }
-    if (self->dtype == WK_BOOL) return not_implemented("addmm_impl_cpu_", self->dtype);
+    if (self->dtype == WK_BOOL)
+        return bool_product(NULL, 2, (int64_t[]){self->sizes[0], mat2->sizes[1]}, self->sizes[1], wk_int(0),
+                            "addmm_impl_cpu_");
     return mm_kernel(NULL, self, mat2, wk_int(0), wk_int(1));
 }
 
@@ -333,7 +351,7 @@ wk_tensor *wk_impl_addmm(wk_tensor *self, wk_tensor *mat1, wk_tensor *mat2, wk_s
     wk_tensor *bias = expand_bias(self, 2, shape);
     if (!bias) return NULL;
     wk_tensor *r = NULL;
-    if (self->dtype == WK_BOOL) not_implemented("addmm_impl_cpu_", self->dtype);
+    if (self->dtype == WK_BOOL) r = bool_product(bias, 2, shape, mat1->sizes[1], beta, "addmm_impl_cpu_");
     else if (check_alpha_beta(alpha, beta, self->dtype) == 0) r = mm_kernel(bias, mat1, mat2, beta, alpha);
     wk_release(bias);
     return r;
@@ -363,7 +381,9 @@ wk_tensor *wk_impl_bmm(wk_tensor *self, wk_tensor *mat2) {
     if (self->ndim != 3) return WK_FAIL(WK_RUNTIME_ERROR, "batch1 must be a 3D tensor");
     if (mat2->ndim != 3) return WK_FAIL(WK_RUNTIME_ERROR, "batch2 must be a 3D tensor");
     if (check_bmm_sizes(self, mat2) < 0 || check_same_scalar_type(self, mat2) < 0) return NULL;
-    if (self->dtype == WK_BOOL) return not_implemented("bmm", self->dtype);
+    if (self->dtype == WK_BOOL)
+        return bool_product(NULL, 3, (int64_t[]){self->sizes[0], self->sizes[1], mat2->sizes[2]}, self->sizes[2],
+                            wk_int(0), "bmm");
     return gemm_tensors(self, mat2, NULL, wk_int(0), wk_int(1), self->sizes[0], self->sizes[1], mat2->sizes[2],
                         self->sizes[2], false);
 }
@@ -382,7 +402,7 @@ wk_tensor *wk_impl_baddbmm(wk_tensor *self, wk_tensor *batch1, wk_tensor *batch2
     } else if (batch2->ndim != 3) {
         wk__error(WK_RUNTIME_ERROR, "batch2 must be a 3D tensor");
     } else if (check_bmm_sizes(batch1, batch2) == 0 && check_same_scalar_type(batch1, batch2) == 0) {
-        if (self->dtype == WK_BOOL) not_implemented("baddbmm", self->dtype);
+        if (self->dtype == WK_BOOL) r = bool_product(bias, 3, shape, batch1->sizes[2], beta, "baddbmm");
         else if (check_alpha_beta(alpha, beta, self->dtype) == 0)
             r = gemm_tensors(batch1, batch2, bias, beta, alpha, shape[0], shape[1], shape[2], batch1->sizes[2], false);
     }
@@ -452,11 +472,7 @@ static int check_addmv(const wk_tensor *self, const wk_tensor *mat, const wk_ten
                   wk_dtype_scalar_name(vec->dtype));
         return -1;
     }
-    if (self->dtype == WK_BOOL) {
-        not_implemented("addmv_impl_cpu", self->dtype);
-        return -1;
-    }
-    return 0;
+    return 0; /* bool: bool_product */
 }
 
 /* out[m] = alpha * mat[m, k] @ vec[k] + beta * bias[m] (a [1, m, k] @ [1, k, 1] product) */
@@ -485,6 +501,7 @@ wk_tensor *wk_impl_mv(wk_tensor *self, wk_tensor *vec) {
     int rc = check_addmv(result, self, vec);
     wk_release(result);
     if (rc < 0) return NULL;
+    if (vec->dtype == WK_BOOL) return bool_product(NULL, 1, &rsz, vec->sizes[0], wk_int(0), "addmv_impl_cpu");
     return mv_kernel(NULL, self, vec, wk_int(0), wk_int(1));
 }
 
@@ -493,7 +510,8 @@ wk_tensor *wk_impl_addmv(wk_tensor *self, wk_tensor *mat, wk_tensor *vec, wk_sca
     int64_t m = mat->sizes[0];
     wk_tensor *bias = expand_bias(self, 1, &m);
     if (!bias) return NULL;
-    wk_tensor *r = mv_kernel(bias, mat, vec, beta, alpha);
+    wk_tensor *r = self->dtype == WK_BOOL ? bool_product(bias, 1, &m, vec->sizes[0], beta, "addmv_impl_cpu")
+                                          : mv_kernel(bias, mat, vec, beta, alpha);
     wk_release(bias);
     return r;
 }

@@ -1450,6 +1450,22 @@ wk_tensor *wk_impl_convolution(wk_tensor *input, wk_tensor *weight, wk_tensor *b
     conv_params P;
     if (conv_check(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, &P) < 0)
         return NULL;
+    if (input->sizes[0] != 0 && input->sizes[1] != 0 && wk__numel(input) == 0) {
+        /* torch's _select_conv_backend: only a zero batch or channel count goes to its Empty backend; its text shows
+         * the input as its backends see it, a 1-d one viewed as 2-d ([N, C, 1, L]) */
+        int64_t shown[WK_MAX_DIM + 1];
+        int n = 0;
+        for (int i = 0; i < input->ndim; i++) {
+            if (input->ndim == 3 && i == 2) shown[n++] = 1;
+            shown[n++] = input->sizes[i];
+        }
+        wk_strbuf b = {0};
+        wk_sb_ints(&b, shown, n);
+        wk__error(WK_RUNTIME_ERROR, "Only zero batch or zero channel inputs are supported, but got input shape: %s",
+                  b.s ? b.s : "");
+        wk_sb_free(&b);
+        return NULL;
+    }
     rel R;
     int64_t osz[WK_MAX_DIM];
     if (conv_rel(input, weight, &P, &R, osz) < 0) return NULL;

@@ -164,7 +164,8 @@ wk_tensor *wk_impl_embedding_renorm_(wk_tensor *self, wk_tensor *indices, double
 wk_tensor *wk_impl_one_hot(wk_tensor *self, int64_t num_classes) {
     if (self->dtype != WK_INT64) return WK_FAIL(WK_RUNTIME_ERROR, "one_hot is only applicable to index tensor of type LongTensor.");
     int64_t n = wk__numel(self);
-    if (n == 0 && num_classes == -1) return WK_FAIL(WK_RUNTIME_ERROR, "Can not infer total number of classes from empty tensor.");
+    if (n == 0 && num_classes <= 0) /* torch's one_hot: also an explicit 0 */
+        return WK_FAIL(WK_RUNTIME_ERROR, "Can not infer total number of classes from empty tensor.");
     int64_t *ix = wk__nn_load_index(self);
     if (!ix) return NULL;
     int64_t mx = -1;

@@ -30,6 +30,7 @@ static int softmax_checks(const wk_tensor *self, int64_t dim, bool half_to_float
         return -1;
     }
     if (span_of(self, dim, d, s) < 0) return -1;
+    if (wk__numel(self) == 0) return 1; /* torch's softmax_cpu_out returns before its kernel's dtype dispatch */
     if (!wk_dtype_is_floating(self->dtype)) {
         bool last = self->ndim == 0 || *d == self->ndim - 1;
         char name[64];
@@ -158,7 +159,9 @@ static wk_tensor *softmax_f32(wk_tensor *self, span3 s, bool is_log) {
 static wk_tensor *softmax_fwd(wk_tensor *self, int64_t dim, bool half_to_float, bool is_log) {
     int64_t d;
     span3 s;
-    if (softmax_checks(self, dim, half_to_float, is_log, &d, &s) < 0) return NULL;
+    int rc = softmax_checks(self, dim, half_to_float, is_log, &d, &s);
+    if (rc < 0) return NULL;
+    if (rc == 1) return wk__empty(self->ndim, self->sizes, self->dtype);
     if (self->dtype == WK_FLOAT32) return softmax_f32(self, s, is_log);
     double *x = wk__nn_load(self); /* [outer, n, inner] */
     wk_tensor *w = x ? wk__nn_work(self->ndim, self->sizes) : NULL;

@@ -378,9 +378,13 @@ int wk__check_int_divisor(const wk_tensor *self, const wk_tensor *other, wk_dtyp
     return 0;
 }
 
-/* An integral division-like op: dtype check first ("not implemented for 'Bool'"), then the zero check. */
+/* An integral division-like op in torch's order: the shapes broadcast (its TensorIterator is built first), then the
+ * dtype check ("not implemented for 'Bool'"), then the zero check. */
 static wk_tensor *int_checked(const char *name, wk_tensor *a, wk_tensor *b, const wk_loop_fn *table) {
     wk_dtype dt = wk__result_type2(a, b);
+    int nd;
+    int64_t shape[WK_MAX_DIM];
+    if (wk__broadcast_shapes(a->ndim, a->sizes, b->ndim, b->sizes, &nd, shape) < 0) return NULL;
     if (!table[dt]) {
         wk__not_implemented_for(name, dt);
         return NULL;

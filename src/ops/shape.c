@@ -74,8 +74,9 @@ static int infer_size(wk_intlist shape, int64_t numel, int64_t *out) {
     return -1;
 }
 
-/* torch's computeStride: strides for viewing (sizes, strides) as new_sizes without copying, or false. */
-static bool compute_stride(const wk_tensor *t, int nn, const int64_t *nsizes, int64_t *nstrides) {
+/* torch's computeStride: strides for viewing (sizes, strides) as new_sizes without copying: 1, or 0 when there are
+ * none, or -1 with torch's error. */
+static int compute_stride(const wk_tensor *t, int nn, const int64_t *nsizes, int64_t *nstrides) {
     int64_t numel = wk__numel(t);
     if (t->ndim == 0) { /* a 0-d tensor views as any shape of one element with unit strides */
         for (int i = 0; i < nn; i++) nstrides[i] = 1;
@@ -86,7 +87,14 @@ static bool compute_stride(const wk_tensor *t, int nn, const int64_t *nsizes, in
         return true;
     }
     if (numel == 0) {
+        /* torch's wrapping products; a stride that wrapped negative is recomputed by set_sizes_and_strides, whose
+         * checked product then overflows (x.view(0, 2**62, 2) of an empty x) */
         wk__contiguous_strides(nn, nsizes, nstrides);
+        for (int i = 0; i < nn; i++)
+            if (nstrides[i] < 0) {
+                wk__error(WK_RUNTIME_ERROR, "Stride calculation overflowed");
+                return -1;
+            }
         return true;
     }
     int view_d = nn - 1;
@@ -115,7 +123,9 @@ wk_tensor *wk_impl_view(wk_tensor *self, wk_intlist size) {
     int64_t shape[WK_MAX_DIM], strides[WK_MAX_DIM];
     if (infer_size(size, wk__numel(self), shape) < 0) return NULL;
     int nn = (int)size.len;
-    if (!compute_stride(self, nn, shape, strides)) {
+    int viewable = compute_stride(self, nn, shape, strides);
+    if (viewable < 0) return NULL;
+    if (!viewable) {
         wk__error(WK_RUNTIME_ERROR, "view size is not compatible with input tensor's size and stride (at least one "
                                     "dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
         return NULL;
@@ -136,7 +146,9 @@ wk_tensor *wk_impl_reshape(wk_tensor *self, wk_intlist shape) {
     if (infer_size(shape, wk__numel(self), sizes) < 0) return NULL;
     /* torch: contiguous -> view; viewable -> _reshape_alias (ReshapeAliasBackward0); else a contiguous copy */
     if (wk__is_contiguous(self)) return wk_view(self, wk_ints(sizes, shape.len));
-    if (compute_stride(self, (int)shape.len, sizes, strides))
+    int viewable = compute_stride(self, (int)shape.len, sizes, strides);
+    if (viewable < 0) return NULL;
+    if (viewable)
         return wk__reshape_alias(self, wk_ints(sizes, shape.len), wk_ints(strides, shape.len));
     wk_tensor *r = wk_clone_contiguous(self);
     if (!r) return NULL;
@@ -970,7 +982,9 @@ wk_tensorvec wk_impl_chunk(wk_tensor *self, int64_t chunks, int64_t dim) {
     int64_t d;
     if (wk__wrap_dim(dim, self->ndim, &d) < 0) return VEC_FAIL;
     int64_t dim_size = self->sizes[d];
-    int64_t split_size = dim_size ? (dim_size - 1) / chunks + 1 : 0; /* ceil, no overflow */
+    /* torch's (dim_size + chunks - 1) / chunks in int64: it wraps for chunks near 2**63, and split then refuses the
+     * negative size with torch's message */
+    int64_t split_size = (int64_t)((uint64_t)dim_size + (uint64_t)chunks - 1) / chunks;
     if (split_size == 0 && dim_size == 0) {
         if (chunks > 1 << 20) {
             wk__error(WK_RUNTIME_ERROR, "chunk: too many chunks");
