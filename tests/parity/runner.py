@@ -131,7 +131,17 @@ _RESETS = (
     ("set_warn_always", lambda T, s: T.set_warn_always(True)),
     ("autograd.set_detect_anomaly", lambda T, s: T.autograd.set_detect_anomaly(False)),
     ("manual_seed", lambda T, s: _seed(T, s)),
+    ("distributions.Distribution.set_default_validate_args", lambda T, s: _validate_args_on(T)),
 )
+
+
+def _validate_args_on(T):
+    """torch.distributions' default argument validation on (its default under __debug__): torch turns it off for
+    the whole process when something imports torch._dynamo (torch.compile, torch.cond), so a case could see the
+    previous cases' state. Only where the side has loaded its distributions module (wick loads it lazily)."""
+    d = sys.modules.get(T.__name__ + ".distributions")
+    if d is not None:
+        d.Distribution.set_default_validate_args(True)
 
 
 def _seed(T, s):
@@ -145,7 +155,8 @@ def _seed(T, s):
 
 def reset_state(T, seed, missing):
     """Fresh state before every case on every side: default dtype float32, grad mode on, default print
-    options, C++ warn-once warnings always shown, anomaly mode off, manual_seed(case.seed)."""
+    options, C++ warn-once warnings always shown, anomaly mode off, manual_seed(case.seed), distributions'
+    argument validation on."""
     for what, fn in _RESETS:
         try:
             fn(T, seed)
