@@ -66,8 +66,10 @@ static PyObject *tolist_rec(const wk_tensor *t, const char *p, int d) {
     PyObject *l = PyList_New((Py_ssize_t)t->sizes[d]);
     if (!l) return NULL;
     size_t esz = wk_dtype_size(t->dtype);
+    bool empty_below = false; /* nothing is read below d: its strides may be any size (empty(2**62, 2, 0)) */
+    for (int k = d + 1; k < t->ndim; k++) empty_below |= t->sizes[k] == 0;
     for (int64_t i = 0; i < t->sizes[d]; i++) {
-        PyObject *x = tolist_rec(t, p + i * t->strides[d] * (int64_t)esz, d + 1);
+        PyObject *x = tolist_rec(t, empty_below ? p : p + i * t->strides[d] * (int64_t)esz, d + 1);
         if (!x) {
             Py_DECREF(l);
             return NULL;

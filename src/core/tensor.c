@@ -77,9 +77,13 @@ void wk__bump_version(wk_tensor *t) { t->version->version++; }
 
 /* ---- shapes ---- */
 int64_t wk__prod(const int64_t *v, int n) {
-    int64_t p = 1;
-    for (int i = 0; i < n; i++) p *= v[i];
-    return p;
+    /* sizes whose product overflows exist only with a zero among them (torch's empty(2**62, 2, 0)): the zero decides
+     * before any multiplication; the rest were checked at creation, so the unsigned product is exact */
+    for (int i = 0; i < n; i++)
+        if (v[i] == 0) return 0;
+    uint64_t p = 1;
+    for (int i = 0; i < n; i++) p *= (uint64_t)v[i];
+    return (int64_t)p;
 }
 int64_t wk__numel(const wk_tensor *t) { return wk__prod(t->sizes, t->ndim); }
 
